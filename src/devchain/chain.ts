@@ -2,7 +2,7 @@
 import { createHardhatNetworkProvider } from "hardhat/internal/hardhat-network/provider/provider.js";
 import { defaultHardhatNetworkParams } from "hardhat/internal/core/config/default-config.js";
 import { JsonRpcServer } from "hardhat/internal/hardhat-network/jsonrpc/server.js";
-import type { EIP1193Provider } from "hardhat/types";
+import type { EIP1193Provider } from "hardhat/types/provider.js";
 import {
   createPublicClient,
   createWalletClient,
