@@ -1,0 +1,42 @@
+// How a failed JSON-RPC call is read: a revert (the contract said no) or a transport failure (the chain
+// could not be asked). Semantics §1: only a JSON-RPC error carrying revert data, or code 3, is a revert.
+import { BaseError, RpcRequestError, type Hex } from "viem";
+
+/** The chain could not be reached or did not answer properly: never a search outcome (semantics §6). */
+export class ChainUnavailableError extends Error {
+  override name = "ChainUnavailableError";
+  constructor(
+    readonly chainId: number,
+    options?: { cause?: unknown },
+  ) {
+    super(`chain ${chainId}: RPC unavailable`, options);
+  }
+}
+
+export type CallFailure = { kind: "reverted"; data: Hex } | { kind: "transport" };
+
+const HEX = /^0x[0-9a-fA-F]*$/;
+
+/** Classifies an error thrown by a viem call. Hardhat/EDR: code -32603 with `data.data`; geth: code 3 with `data`. */
+export function classifyCallError(error: unknown): CallFailure {
+  const rpcError =
+    error instanceof RpcRequestError
+      ? error
+      : error instanceof BaseError
+        ? (error.walk((cause) => cause instanceof RpcRequestError) as RpcRequestError | null)
+        : null;
+  if (!rpcError || rpcError.status !== undefined) return { kind: "transport" };
+  const data = revertData(rpcError.data);
+  if (data !== undefined) return { kind: "reverted", data };
+  if (rpcError.code === 3) return { kind: "reverted", data: "0x" };
+  return { kind: "transport" };
+}
+
+function revertData(data: unknown): Hex | undefined {
+  if (typeof data === "string") return HEX.test(data) ? (data as Hex) : undefined;
+  if (data !== null && typeof data === "object" && "data" in data) {
+    const inner = (data as { data: unknown }).data;
+    if (typeof inner === "string" && HEX.test(inner)) return inner as Hex;
+  }
+  return undefined;
+}

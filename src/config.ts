@@ -1,0 +1,84 @@
+// Configuration from the environment, validated once at start-up.
+
+export interface Config {
+  /** RPC endpoints per chain id, in fallback order. Empty: serve chain 31337 on the embedded chain. */
+  readonly rpcUrls: ReadonlyMap<number, readonly string[]>;
+  readonly host: string;
+  readonly port: number;
+  /** Per JSON-RPC request timeout in milliseconds. */
+  readonly rpcTimeoutMs: number;
+  readonly logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    readonly rule: string,
+  ) {
+    super(`${variable}: ${rule}`);
+    this.name = "ConfigError";
+  }
+}
+
+const RPC_URL_VARIABLE = /^RPC_URL_(\d+)$/;
+const MAX_CHAIN_ID = 2 ** 53 - 1;
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const rpcUrls = new Map<number, string[]>();
+  for (const [name, value] of Object.entries(env)) {
+    const match = RPC_URL_VARIABLE.exec(name);
+    if (!match || value === undefined) continue;
+    const chainId = Number(match[1]);
+    if (!Number.isSafeInteger(chainId) || chainId < 1 || chainId > MAX_CHAIN_ID || match[1]!.startsWith("0")) {
+      throw new ConfigError(name, `the chain id must be a decimal integer from 1 to ${MAX_CHAIN_ID} without leading zeros`);
+    }
+    const urls = value.split(",").map((url) => url.trim());
+    if (urls.length === 0 || urls.some((url) => !isHttpUrl(url))) {
+      throw new ConfigError(name, "must be a comma-separated list of http:// or https:// URLs");
+    }
+    rpcUrls.set(chainId, urls);
+  }
+  return {
+    rpcUrls,
+    host: env.HOST?.trim() || "127.0.0.1",
+    port: integer(env, "PORT", 3000, 0, 65535),
+    rpcTimeoutMs: integer(env, "RPC_TIMEOUT_MS", 5000, 1, 600_000),
+    logLevel: oneOf(env, "LOG_LEVEL", "info", LOG_LEVELS),
+  };
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const text = env[name]?.trim();
+  if (text === undefined || text === "") return fallback;
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
+    throw new ConfigError(name, `must be an integer from ${min} to ${max}`);
+  }
+  return Number(text);
+}
+
+function oneOf(env: NodeJS.ProcessEnv, name: string, fallback: string, values: readonly string[]): string {
+  const text = env[name]?.trim();
+  if (text === undefined || text === "") return fallback;
+  if (!values.includes(text)) throw new ConfigError(name, `must be one of ${values.join(", ")}`);
+  return text;
+}
+
+/** Removes credentials, paths and query strings from an RPC URL: they often carry API keys. */
+export function redactUrl(text: string): string {
+  try {
+    const url = new URL(text);
+    return `${url.protocol}//${url.host}${url.pathname === "/" ? "" : "/…"}`;
+  } catch {
+    return "<invalid url>";
+  }
+}

@@ -1,0 +1,45 @@
+// `npm run devchain`: the embedded chain and demo deployment as a standalone JSON-RPC node.
+import { parseArgs } from "node:util";
+import { formatUnits } from "viem";
+import { DEVCHAIN_ID } from "./chain.ts";
+import { DEMO_MARKETS } from "./demo.ts";
+import { startDevchain } from "./devchain.ts";
+
+const { values } = parseArgs({
+  options: {
+    port: { type: "string", short: "p" },
+    host: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  },
+});
+
+if (values.help) {
+  console.log(`Usage: npm run devchain -- [--port N] [--host H]
+
+Serves an in-process EVM (chain id ${DEVCHAIN_ID}) with the demo market group over JSON-RPC.
+  --port N   port to listen on (default: DEVCHAIN_PORT or 8545)
+  --host H   address to bind (default: DEVCHAIN_HOST or 127.0.0.1)`);
+  process.exit(0);
+}
+
+const portText = values.port ?? process.env.DEVCHAIN_PORT ?? "8545";
+if (!/^\d+$/.test(portText) || Number(portText) > 65535) {
+  console.error(`devchain: the port must be an integer from 0 to 65535, got "${portText}"`);
+  process.exit(2);
+}
+const host = values.host ?? process.env.DEVCHAIN_HOST ?? "127.0.0.1";
+
+const devchain = await startDevchain({ host, port: Number(portText) });
+console.log(`Devchain (chain id ${DEVCHAIN_ID}) listening on ${devchain.endpoint.url}`);
+console.log(`Market group: ${devchain.marketGroup}`);
+for (const market of DEMO_MARKETS) {
+  const price = formatUnits(market.priceD18, 18);
+  const range = `[${formatUnits(market.minPriceD18, 18)}, ${formatUnits(market.maxPriceD18, 18)}]`;
+  console.log(`  market ${market.id}: price ${price} in ${range}, liquidity ${market.liquidity}, ${market.role}`);
+}
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    void devchain.close().finally(() => process.exit(0));
+  });
+}

@@ -1,0 +1,60 @@
+// The README's commands as a user runs them: `npm run devchain` is a real JSON-RPC node, and
+// `RPC_URL_31337=<devchain> npm start` answers exactly as `npm start` on its embedded chain.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { createPublicClient, http } from "viem";
+import { marketGroupAbi } from "../../src/generated/contracts.ts";
+import { DEMO_MARKETS, DEMO_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
+import { startCommand, type Running } from "../support/processes.ts";
+
+const running: Running[] = [];
+let devchainUrl: string;
+let embedded: string;
+let remote: string;
+let devchainStartMs: number;
+
+before(async () => {
+  const started = Date.now();
+  const devchain = await startCommand(["run", "devchain", "--", "--port", "0"], {}, /listening on (http:\/\/\S+)/);
+  devchainStartMs = Date.now() - started;
+  running.push(devchain);
+  devchainUrl = devchain.match[1]!;
+  const listening = /Quoter listening on (http:\/\/\S+)\/quoter/;
+  const embeddedStart = await startCommand(["start"], { PORT: "0", LOG_LEVEL: "silent" }, listening);
+  running.push(embeddedStart);
+  embedded = embeddedStart.match[1]!;
+  const remoteStart = await startCommand(["start"], { PORT: "0", LOG_LEVEL: "silent", RPC_URL_31337: devchainUrl }, listening);
+  running.push(remoteStart);
+  remote = remoteStart.match[1]!;
+});
+after(async () => {
+  const codes = await Promise.all(running.map((r) => r.stop()));
+  assert.ok(codes.every((code) => code === 0 || code === null), `a command did not exit cleanly: ${codes}`);
+});
+
+test("npm run devchain answers eth_chainId 0x7a69 and getMarket(1) within 10 s of start", async () => {
+  const response = await fetch(devchainUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+  });
+  assert.equal((await response.json()).result, "0x7a69");
+  const client = createPublicClient({ transport: http(devchainUrl) });
+  const [market] = await client.readContract({ address: DEMO_MARKET_GROUP_ADDRESS, abi: marketGroupAbi, functionName: "getMarket", args: [1n] });
+  assert.equal(market.marketId, 1n);
+  assert.ok(devchainStartMs < 10_000, `devchain took ${devchainStartMs} ms`);
+});
+
+test("RPC_URL_31337=<devchain> npm start gives the same answers as npm start", async () => {
+  const queries = DEMO_MARKETS.flatMap((market) => [
+    `${market.id}?expectedPrice=${market.example.expectedPrice}&collateralAvailable=${market.example.collateralAvailable}`,
+    `${market.id}?expectedPrice=${market.example.expectedPrice}&collateralAvailable=${market.example.collateralAvailable}&maxIterations=3&trace=true`,
+  ]);
+  queries.push("1?expectedPrice=0.4&collateralAvailable=5000000000000000000", "9?expectedPrice=0.4&collateralAvailable=1");
+  for (const query of queries) {
+    const path = `/quoter/31337/${DEMO_MARKET_GROUP_ADDRESS}/${query}`;
+    const [a, b] = await Promise.all([fetch(embedded + path), fetch(remote + path)]);
+    assert.equal(a.status, b.status, path);
+    assert.equal(await a.text(), await b.text(), path);
+  }
+});

@@ -1,0 +1,43 @@
+// Semantics §3.4: every read of one quote happens at one block, returned as blockNumber. A trade between two
+// quotes moves the price; each answer stays consistent with its own block.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { parseUnits } from "viem";
+import { marketGroupAbi } from "../../src/generated/contracts.ts";
+import { startQuoterHarness, type QuoterHarness } from "../support/quoterHarness.ts";
+import { canonical, verifyAnswer } from "../support/verify.ts";
+
+let h: QuoterHarness;
+before(async () => {
+  h = await startQuoterHarness();
+});
+after(() => h.close());
+
+test("a trade between two quotes: each answer is consistent with its own block", async () => {
+  const query = { expectedPrice: "1030", collateralAvailable: "1000000000000000000000" };
+  const first = await h.get(h.quotePath(2, query));
+  assert.equal(first.status, 200);
+
+  const { traderClient, publicClient } = h.devchain.chain;
+  const hash = await traderClient.writeContract({
+    address: h.devchain.marketGroup,
+    abi: marketGroupAbi,
+    functionName: "executeTrade",
+    args: [2n, parseUnits("0.01", 18)],
+  });
+  const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 10 });
+  assert.equal(receipt.status, "success");
+
+  const second = await h.get(h.quotePath(2, query));
+  assert.equal(second.status, 200);
+  assert.ok(BigInt(second.body.blockNumber) > BigInt(first.body.blockNumber), "the second quote reads a later block");
+  assert.ok(parseUnits(second.body.currentPrice, 18) > parseUnits(first.body.currentPrice, 18), "the LONG trade raised the price");
+  assert.ok(BigInt(second.body.maxSize) < BigInt(first.body.maxSize), "less room is left before 1030");
+
+  // Both answers verify at their own block, the first one even after the trade.
+  await verifyAnswer(h.devchain.chain, h.devchain.marketGroup, 2n, query, first.body);
+  await verifyAnswer(h.devchain.chain, h.devchain.marketGroup, 2n, query, second.body);
+  assert.notEqual(first.body.currentPrice, canonical(await publicClient.readContract({
+    address: h.devchain.marketGroup, abi: marketGroupAbi, functionName: "getReferencePrice", args: [2n],
+  })), "the first answer's price is not the latest one: it is pinned to its block");
+});

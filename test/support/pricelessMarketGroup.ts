@@ -1,0 +1,36 @@
+// A market group whose price feed is gone: getMarket answers, getReferencePrice returns 0. The only way to
+// reach the interface's "Current price not found" row for real (contracts/test/PricelessMarketGroup.sol).
+import type { Address } from "viem";
+import { pricelessMarketGroupAbi, pricelessMarketGroupBytecode } from "../../src/generated/contracts.ts";
+import type { EmbeddedChain } from "../../src/devchain/chain.ts";
+
+export async function deployPricelessMarketGroup(chain: EmbeddedChain): Promise<Address> {
+  const { walletClient, publicClient } = chain;
+  const deployed = await publicClient.waitForTransactionReceipt({
+    hash: await walletClient.deployContract({ abi: pricelessMarketGroupAbi, bytecode: pricelessMarketGroupBytecode }),
+    pollingInterval: 10,
+  });
+  const address = deployed.contractAddress!;
+  const { timestamp } = await publicClient.getBlock();
+  const created = await publicClient.waitForTransactionReceipt({
+    hash: await walletClient.writeContract({
+      address,
+      abi: pricelessMarketGroupAbi,
+      functionName: "createMarket",
+      args: [{
+        startTime: timestamp - 60n,
+        endTime: timestamp + 86_400n,
+        priceD18: 5n * 10n ** 17n,
+        minPriceD18: 10n ** 16n,
+        maxPriceD18: 99n * 10n ** 16n,
+        liquidity: 10n ** 24n,
+        feeRate: 10_000,
+        claimStatementYesOrNumeric: "0x",
+        claimStatementNo: "0x",
+      }],
+    }),
+    pollingInterval: 10,
+  });
+  if (created.status !== "success") throw new Error("createMarket failed on the priceless market group");
+  return address;
+}
