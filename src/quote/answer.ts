@@ -1,0 +1,134 @@
+// From numbers to the answer: the pre-search checks of semantics §3 that need only numbers,
+// and the mapping of a search result to the 200 body of §5 or to its error (§5, §6, §7).
+import { formatD18 } from "./decimal.ts";
+import {
+  expectedPriceEqualsCurrent,
+  expectedPriceNotPositive,
+  insufficientLiquidity,
+  marketSettled,
+  noValidSize,
+  type QuoteError,
+} from "./errors.ts";
+import type { QuoteRequest } from "./request.ts";
+import {
+  computeCap,
+  inferDirection,
+  type Direction,
+  type Outcome,
+  type SearchInput,
+  type SearchResult,
+  type TraceEntry,
+} from "./search.ts";
+
+export type TraceEntryJson = {
+  size: string;
+  outcome: Outcome;
+  requiredCollateral?: string;
+  fillPrice?: string;
+  priceAfter?: string;
+  revert?: string;
+};
+
+export type QuoteResponseBody = {
+  direction: Direction;
+  maxSize: string;
+  currentPrice: string;
+  expectedPrice: string;
+  collateralAvailable: string;
+  requiredCollateral: string;
+  fillPrice: string;
+  priceAfter: string;
+  blockNumber: string;
+  iterations: number;
+  trace?: TraceEntryJson[];
+};
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; error: QuoteError };
+
+/** §3.2: a parseable expectedPrice must be greater than 0. */
+export function checkExpectedPrice(expectedPrice: bigint): QuoteError | undefined {
+  return expectedPrice > 0n ? undefined : expectedPriceNotPositive();
+}
+
+/** §3.7: expectedPrice must differ from the current price (exact D18 equality). */
+export function checkExpectedDiffersFromCurrent(expectedPrice: bigint, currentPrice: bigint): QuoteError | undefined {
+  return expectedPrice === currentPrice ? expectedPriceEqualsCurrent() : undefined;
+}
+
+/** §3.9: priceLimit defaults to the current price. */
+export function defaultPriceLimit(priceLimit: bigint | undefined, currentPrice: bigint): bigint {
+  return priceLimit ?? currentPrice;
+}
+
+/** §3.7 to §3.9 and the cap of §4: what the search needs, once the current price is known (> 0). */
+export function planSearch(request: QuoteRequest, currentPrice: bigint): Checked<SearchInput> {
+  const unequal = checkExpectedDiffersFromCurrent(request.expectedPrice, currentPrice);
+  if (unequal !== undefined) return { ok: false, error: unequal };
+  return {
+    ok: true,
+    value: {
+      direction: inferDirection(request.expectedPrice, currentPrice),
+      cap: computeCap(request.collateralAvailable, currentPrice),
+      maxIterations: request.maxIterations,
+      expectedPrice: request.expectedPrice,
+      priceLimit: defaultPriceLimit(request.priceLimit, currentPrice),
+      collateralAvailable: request.collateralAvailable,
+    },
+  };
+}
+
+/** §7: sizes and wei as decimal integer strings, prices in canonical D18 form. */
+export function serializeTrace(trace: readonly TraceEntry[]): TraceEntryJson[] {
+  return trace.map((entry) => {
+    const json: TraceEntryJson = { size: entry.size.toString(), outcome: entry.outcome };
+    if (entry.quote !== undefined) {
+      json.requiredCollateral = entry.quote.requiredCollateral.toString();
+      json.fillPrice = formatD18(entry.quote.fillPrice);
+      json.priceAfter = formatD18(entry.quote.priceAfter);
+    }
+    if (entry.revert !== undefined) json.revert = entry.revert;
+    return json;
+  });
+}
+
+/** The detail naming the revert that stopped the search with no valid size. */
+export function revertDetail(revertName: string): { param: string; message: string } {
+  return { param: "marketId", message: `quote reverted with ${revertName}()` };
+}
+
+/** Maps a finished search to the 200 body (fields in the order of §5) or to its error. */
+export function buildAnswer(
+  request: QuoteRequest,
+  currentPrice: bigint,
+  blockNumber: bigint,
+  direction: Direction,
+  result: SearchResult,
+): Checked<QuoteResponseBody> {
+  const traceExtra = request.trace ? { trace: serializeTrace(result.trace) } : undefined;
+  switch (result.kind) {
+    case "found": {
+      const body: QuoteResponseBody = {
+        direction,
+        maxSize: (direction === "LONG" ? result.size : -result.size).toString(),
+        currentPrice: formatD18(currentPrice),
+        expectedPrice: formatD18(request.expectedPrice),
+        collateralAvailable: request.collateralAvailable.toString(),
+        requiredCollateral: result.quote.requiredCollateral.toString(),
+        fillPrice: formatD18(result.quote.fillPrice),
+        priceAfter: formatD18(result.quote.priceAfter),
+        blockNumber: blockNumber.toString(),
+        iterations: result.iterations,
+      };
+      if (traceExtra !== undefined) body.trace = traceExtra.trace;
+      return { ok: true, value: body };
+    }
+    case "insufficient-liquidity":
+      return { ok: false, error: insufficientLiquidity({ extra: traceExtra }) };
+    case "no-valid-size": {
+      const details = result.revertName === undefined ? undefined : [revertDetail(result.revertName)];
+      return { ok: false, error: noValidSize({ details, extra: traceExtra }) };
+    }
+    case "market-settled":
+      return { ok: false, error: marketSettled() };
+  }
+}

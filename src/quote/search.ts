@@ -1,0 +1,169 @@
+// The bounded search of semantics §4, written once over an evaluator of candidate sizes.
+// A sequential strategy evaluates by simulating each candidate on chain; a single-call strategy
+// replays candidates recorded on chain. Either way the classification and the bounds are these.
+import { D18, MAX_INT256 } from "./decimal.ts";
+
+export type Direction = "LONG" | "SHORT";
+
+export type CandidateQuote = { requiredCollateral: bigint; fillPrice: bigint; priceAfter: bigint };
+
+export type Evaluation =
+  | { kind: "quoted"; quote: CandidateQuote }
+  /** errorName: the decoded custom error ("PoolPriceOutOfRange", "MarketSettled", "Panic", ...) when known. */
+  | { kind: "reverted"; data: `0x${string}`; errorName?: string };
+
+/** Quotes one signed size (positive LONG, negative SHORT). A throw is a transport failure and ends the search. */
+export type Evaluator = (signedSize: bigint) => Evaluation | Promise<Evaluation>;
+
+export type Outcome = "feasible" | "reverted" | "over-budget" | "beyond-expected" | "short-of-limit";
+
+export type TraceEntry = {
+  /** Signed: negative for SHORT. */
+  size: bigint;
+  outcome: Outcome;
+  quote?: CandidateQuote;
+  /** The decoded error name, or the raw revert data. */
+  revert?: string;
+};
+
+export type SearchInput = {
+  direction: Direction;
+  /** The top of the range [0, cap]: see {@link computeCap}. */
+  cap: bigint;
+  maxIterations: number;
+  expectedPrice: bigint;
+  priceLimit: bigint;
+  collateralAvailable: bigint;
+};
+
+type SearchRecord = { iterations: number; trace: TraceEntry[] };
+
+export type SearchResult =
+  | (SearchRecord & { kind: "found"; size: bigint; quote: CandidateQuote })
+  | (SearchRecord & { kind: "insufficient-liquidity" })
+  | (SearchRecord & { kind: "no-valid-size"; revertName?: string })
+  | (SearchRecord & { kind: "market-settled"; revertName: string });
+
+/** Reverts that say the market is settled: the search stops and the quote is 400 "Market is settled". */
+export const SETTLED_REVERTS: readonly string[] = ["MarketSettled", "EpochSettled"];
+/** Reverts that say nothing about size: the search stops with no valid size. */
+export const UNUSABLE_MARKET_REVERTS: readonly string[] = ["InvalidMarket", "ExpiredMarket", "MarketNotStarted"];
+
+/** LONG when the expected price is above the current one, else SHORT (§3.8). */
+export function inferDirection(expectedPrice: bigint, currentPrice: bigint): Direction {
+  return expectedPrice > currentPrice ? "LONG" : "SHORT";
+}
+
+/** collateral * 10^18 / currentPrice, integer division at full precision, capped at 2^255-1 (§4). */
+export function computeCap(collateralAvailable: bigint, currentPrice: bigint): bigint {
+  if (currentPrice <= 0n) throw new RangeError("computeCap: the current price must be positive");
+  const cap = (collateralAvailable * D18) / currentPrice;
+  return cap > MAX_INT256 ? MAX_INT256 : cap;
+}
+
+/** The outcome of one quoted candidate, in the order of §4 (a revert is classified by the caller). */
+export function classifyQuote(input: SearchInput, quote: CandidateQuote): Exclude<Outcome, "reverted"> {
+  if (quote.requiredCollateral > input.collateralAvailable) return "over-budget";
+  const after = quote.priceAfter;
+  if (input.direction === "LONG") {
+    if (after > input.expectedPrice) return "beyond-expected";
+    if (after <= input.priceLimit) return "short-of-limit";
+  } else {
+    if (after < input.expectedPrice) return "beyond-expected";
+    if (after >= input.priceLimit) return "short-of-limit";
+  }
+  return "feasible";
+}
+
+/**
+ * Bisects [0, cap] for at most maxIterations candidates. Feasible and too-small candidates move the
+ * low bound up; reverted, over-budget and beyond-expected ones move the high bound down. A throw from
+ * the evaluator rejects the returned promise: it is never turned into an outcome.
+ */
+export async function runSearch(input: SearchInput, evaluate: Evaluator): Promise<SearchResult> {
+  if (!Number.isSafeInteger(input.maxIterations) || input.maxIterations < 0) {
+    throw new RangeError("runSearch: maxIterations must be a non-negative integer");
+  }
+  if (input.cap < 0n) throw new RangeError("runSearch: cap must not be negative");
+
+  const trace: TraceEntry[] = [];
+  let low = 0n;
+  let high = input.cap;
+  let best: { size: bigint; quote: CandidateQuote } | undefined;
+  let reverted = false;
+  let rejectedForPrice = false;
+
+  for (let i = 0; i < input.maxIterations; i++) {
+    if (high - low <= 1n) break;
+    const mid = (low + high) / 2n;
+    const size = input.direction === "LONG" ? mid : -mid;
+    const evaluation = await evaluate(size);
+
+    if (evaluation.kind === "reverted") {
+      const revert = evaluation.errorName ?? evaluation.data;
+      trace.push({ size, outcome: "reverted", revert });
+      const name = evaluation.errorName;
+      if (name !== undefined && SETTLED_REVERTS.includes(name)) {
+        return { kind: "market-settled", revertName: name, iterations: trace.length, trace };
+      }
+      if (name !== undefined && UNUSABLE_MARKET_REVERTS.includes(name)) {
+        return { kind: "no-valid-size", revertName: name, iterations: trace.length, trace };
+      }
+      reverted = true;
+      high = mid;
+      continue;
+    }
+
+    const outcome = classifyQuote(input, evaluation.quote);
+    trace.push({ size, outcome, quote: evaluation.quote });
+    if (outcome === "feasible") {
+      best = { size: mid, quote: evaluation.quote };
+      low = mid;
+    } else if (outcome === "short-of-limit") {
+      rejectedForPrice = true;
+      low = mid;
+    } else {
+      if (outcome === "beyond-expected") rejectedForPrice = true;
+      high = mid;
+    }
+  }
+
+  if (best !== undefined) return { kind: "found", size: best.size, quote: best.quote, iterations: trace.length, trace };
+  if (reverted && !rejectedForPrice) return { kind: "insufficient-liquidity", iterations: trace.length, trace };
+  return { kind: "no-valid-size", iterations: trace.length, trace };
+}
+
+export type RecordedCandidate = { size: bigint; evaluation: Evaluation };
+
+/** Raised by a replay evaluator when the search asks for a size the record does not hold next. */
+export class ReplayMismatchError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ReplayMismatchError";
+  }
+}
+
+/**
+ * An evaluator that answers from candidates recorded elsewhere (e.g. a search run on chain), in order.
+ * It throws {@link ReplayMismatchError} when the search asks for another size or for more candidates.
+ * Use {@link replayIsComplete} afterwards to check every recorded candidate was asked for.
+ */
+export function replayEvaluator(recorded: readonly RecordedCandidate[]): Evaluator {
+  let next = 0;
+  return (signedSize: bigint): Evaluation => {
+    const candidate = recorded[next];
+    if (candidate === undefined) {
+      throw new ReplayMismatchError(`replay: no recorded candidate for size ${signedSize} (only ${recorded.length})`);
+    }
+    if (candidate.size !== signedSize) {
+      throw new ReplayMismatchError(`replay: candidate ${next} was size ${candidate.size}, the search asks ${signedSize}`);
+    }
+    next++;
+    return candidate.evaluation;
+  };
+}
+
+/** True when a search over a replay evaluator asked for exactly the recorded candidates. */
+export function replayIsComplete(recorded: readonly RecordedCandidate[], result: SearchResult): boolean {
+  return result.iterations === recorded.length;
+}

@@ -1,0 +1,169 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { D18 } from "../../src/quote/decimal.ts";
+import {
+  buildAnswer,
+  checkExpectedDiffersFromCurrent,
+  checkExpectedPrice,
+  defaultPriceLimit,
+  planSearch,
+  serializeTrace,
+} from "../../src/quote/answer.ts";
+import { MESSAGES } from "../../src/quote/errors.ts";
+import type { QuoteRequest } from "../../src/quote/request.ts";
+import type { SearchResult, TraceEntry } from "../../src/quote/search.ts";
+
+const request: QuoteRequest = {
+  chainId: 31337,
+  marketAddress: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+  marketId: 1n,
+  expectedPrice: 6n * 10n ** 17n,
+  collateralAvailable: 10n * D18,
+  maxIterations: 10,
+  trace: false,
+};
+const currentPrice = D18 / 2n;
+
+const quote = { requiredCollateral: 123456789n, fillPrice: 55n * 10n ** 16n, priceAfter: 6n * 10n ** 17n };
+const trace: TraceEntry[] = [
+  { size: -10n, outcome: "reverted", revert: "PoolPriceOutOfRange" },
+  { size: -5n, outcome: "feasible", quote },
+  { size: -7n, outcome: "reverted", revert: "0x" },
+];
+
+test("§3.2 expectedPrice must be greater than 0", () => {
+  assert.equal(checkExpectedPrice(1n), undefined);
+  for (const price of [0n, -1n, -D18]) {
+    const error = checkExpectedPrice(price);
+    assert.equal(error?.status, 400);
+    assert.equal(error?.message, "Expected price must be greater than 0");
+  }
+});
+
+test("§3.7 expectedPrice equal to the current price (exact D18 equality) is rejected", () => {
+  const error = checkExpectedDiffersFromCurrent(D18, D18);
+  assert.equal(error?.status, 400);
+  assert.equal(error?.message, "Expected price must be different from current price");
+  assert.equal(checkExpectedDiffersFromCurrent(D18 + 1n, D18), undefined);
+  assert.equal(checkExpectedDiffersFromCurrent(D18 - 1n, D18), undefined);
+});
+
+test("§3.9 priceLimit defaults to the current price", () => {
+  assert.equal(defaultPriceLimit(undefined, currentPrice), currentPrice);
+  assert.equal(defaultPriceLimit(7n, currentPrice), 7n);
+});
+
+test("§3.7-§3.9 and §4: planSearch infers the direction, defaults the limit and computes the cap", () => {
+  assert.deepEqual(planSearch(request, currentPrice), {
+    ok: true,
+    value: {
+      direction: "LONG",
+      cap: 20n * D18,
+      maxIterations: 10,
+      expectedPrice: request.expectedPrice,
+      priceLimit: currentPrice,
+      collateralAvailable: request.collateralAvailable,
+    },
+  });
+  const short = planSearch({ ...request, expectedPrice: D18 / 4n, priceLimit: D18 / 3n, maxIterations: 3 }, currentPrice);
+  assert.ok(short.ok);
+  assert.equal(short.value.direction, "SHORT");
+  assert.equal(short.value.priceLimit, D18 / 3n);
+  assert.equal(short.value.maxIterations, 3);
+  const equal = planSearch({ ...request, expectedPrice: currentPrice }, currentPrice);
+  assert.ok(!equal.ok);
+  assert.equal(equal.error.message, MESSAGES.expectedPriceEqualsCurrent);
+});
+
+test("§5 found: the 200 body with fields in order, canonical decimals, maxSize signed by direction", () => {
+  const result: SearchResult = { kind: "found", size: 5n, quote, iterations: 3, trace };
+  const answer = buildAnswer(request, currentPrice, 42n, "SHORT", result);
+  assert.ok(answer.ok);
+  assert.deepEqual(Object.keys(answer.value), [
+    "direction",
+    "maxSize",
+    "currentPrice",
+    "expectedPrice",
+    "collateralAvailable",
+    "requiredCollateral",
+    "fillPrice",
+    "priceAfter",
+    "blockNumber",
+    "iterations",
+  ]);
+  assert.equal(
+    JSON.stringify(answer.value),
+    '{"direction":"SHORT","maxSize":"-5","currentPrice":"0.5","expectedPrice":"0.6","collateralAvailable":"10000000000000000000",' +
+      '"requiredCollateral":"123456789","fillPrice":"0.55","priceAfter":"0.6","blockNumber":"42","iterations":3}',
+  );
+  const long = buildAnswer(request, currentPrice, 42n, "LONG", result);
+  assert.ok(long.ok);
+  assert.equal(long.value.maxSize, "5");
+});
+
+test("§7 trace=true adds trace after iterations: sizes and wei as integers, prices canonical, revert names or data", () => {
+  const result: SearchResult = { kind: "found", size: 5n, quote, iterations: 3, trace };
+  const answer = buildAnswer({ ...request, trace: true }, currentPrice, 42n, "SHORT", result);
+  assert.ok(answer.ok);
+  assert.equal(Object.keys(answer.value).at(-1), "trace");
+  assert.deepEqual(answer.value.trace, [
+    { size: "-10", outcome: "reverted", revert: "PoolPriceOutOfRange" },
+    { size: "-5", outcome: "feasible", requiredCollateral: "123456789", fillPrice: "0.55", priceAfter: "0.6" },
+    { size: "-7", outcome: "reverted", revert: "0x" },
+  ]);
+  assert.deepEqual(Object.keys(serializeTrace(trace)[1] ?? {}), ["size", "outcome", "requiredCollateral", "fillPrice", "priceAfter"]);
+});
+
+test("§5 no best, reverts only: 400 \"Insufficient liquidity. Try a smaller size.\" (trace only when asked, §7)", () => {
+  const result: SearchResult = { kind: "insufficient-liquidity", iterations: 1, trace: [trace[0]!] };
+  const plain = buildAnswer(request, currentPrice, 1n, "LONG", result);
+  assert.ok(!plain.ok);
+  assert.equal(plain.error.status, 400);
+  assert.deepEqual(plain.error.toBody(), { error: "Insufficient liquidity. Try a smaller size." });
+  const traced = buildAnswer({ ...request, trace: true }, currentPrice, 1n, "LONG", result);
+  assert.ok(!traced.ok);
+  assert.deepEqual(traced.error.toBody(), {
+    error: "Insufficient liquidity. Try a smaller size.",
+    trace: [{ size: "-10", outcome: "reverted", revert: "PoolPriceOutOfRange" }],
+  });
+});
+
+test("§5 no best otherwise (including cap = 0): 400 \"Could not find a valid position size that satisfies the price constraints\"", () => {
+  const empty: SearchResult = { kind: "no-valid-size", iterations: 0, trace: [] };
+  const plain = buildAnswer(request, currentPrice, 1n, "LONG", empty);
+  assert.ok(!plain.ok);
+  assert.equal(plain.error.status, 400);
+  assert.deepEqual(plain.error.toBody(), { error: MESSAGES.noValidSize });
+  const traced = buildAnswer({ ...request, trace: true }, currentPrice, 1n, "LONG", empty);
+  assert.ok(!traced.ok);
+  assert.deepEqual(traced.error.toBody(), { error: MESSAGES.noValidSize, trace: [] });
+});
+
+test("§4 InvalidMarket/ExpiredMarket/MarketNotStarted: no valid size with the decoded error name in details", () => {
+  const result: SearchResult = {
+    kind: "no-valid-size",
+    revertName: "ExpiredMarket",
+    iterations: 1,
+    trace: [{ size: 512n, outcome: "reverted", revert: "ExpiredMarket" }],
+  };
+  const answer = buildAnswer({ ...request, trace: true }, currentPrice, 1n, "LONG", result);
+  assert.ok(!answer.ok);
+  assert.deepEqual(answer.error.toBody(), {
+    error: MESSAGES.noValidSize,
+    details: [{ param: "marketId", message: "quote reverted with ExpiredMarket()" }],
+    trace: [{ size: "512", outcome: "reverted", revert: "ExpiredMarket" }],
+  });
+});
+
+test("§4 MarketSettled/EpochSettled during the search: 400 \"Market is settled\"", () => {
+  const result: SearchResult = {
+    kind: "market-settled",
+    revertName: "MarketSettled",
+    iterations: 1,
+    trace: [{ size: 512n, outcome: "reverted", revert: "MarketSettled" }],
+  };
+  const answer = buildAnswer({ ...request, trace: true }, currentPrice, 1n, "LONG", result);
+  assert.ok(!answer.ok);
+  assert.equal(answer.error.status, 400);
+  assert.deepEqual(answer.error.toBody(), { error: "Market is settled" });
+});
