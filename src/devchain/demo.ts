@@ -1,5 +1,5 @@
 // The demo deployment: the reference market group and four markets, each showing one behaviour of the quoter.
-import { getContractAddress, stringToHex, type Address } from "viem";
+import { getAddress, getContractAddress, stringToHex, type Address } from "viem";
 import { marketGroupAbi, marketGroupBytecode } from "../generated/contracts.ts";
 import type { EmbeddedChain } from "./chain.ts";
 
@@ -70,8 +70,11 @@ export const DEMO_MARKETS: readonly DemoMarket[] = [
   },
 ];
 
-/** Where the deployer's first contract lands: nonce 0 of Hardhat's first default account. */
-export const DEMO_MARKET_GROUP_ADDRESS: Address = "0x5FbDB2315678afecb367f032d93f642f64180aa3";
+/**
+ * Where the deployer's first contract lands: nonce 0 of Hardhat's first default account. Often written
+ * 0x5FbDB2315678afecb367f032d93f642f64180aa3, a spelling that fails EIP-55 (semantics §2 rejects it).
+ */
+export const DEMO_MARKET_GROUP_ADDRESS: Address = getAddress("0x5fbdb2315678afecb367f032d93f642f64180aa3");
 
 /**
  * Deploys the market group as the deployer's first transaction and creates {@link DEMO_MARKETS}.

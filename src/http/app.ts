@@ -12,7 +12,7 @@ export function buildApp({ quoter, logger = false }: AppOptions): FastifyInstanc
   const app = Fastify({
     logger,
     // Existing clients send a trailing slash (semantics §2).
-    ignoreTrailingSlash: true,
+    routerOptions: { ignoreTrailingSlash: true },
     // One entry per failing parameter (semantics §6), not just the first.
     ajv: { customOptions: { allErrors: true, coerceTypes: false } },
   });

@@ -47,7 +47,7 @@ describe("LONG and SHORT (interface §1, semantics §3.8, §5)", () => {
 
 describe("priceLimit on either side of the current price (interface §4 price limit rules)", () => {
   test("LONG with priceLimit above the current price: candidates too small to pass it step the search up", async () => {
-    const body = await quoteOk(2n, { expectedPrice: "1030", priceLimit: "1020", collateralAvailable: THOUSAND, trace: "true" });
+    const body = await quoteOk(2n, { expectedPrice: "1030", priceLimit: "1025", collateralAvailable: THOUSAND, trace: "true" });
     assert.ok(body.trace.some((c: any) => c.outcome === "short-of-limit"), "the trace shows a too-small candidate");
   });
   test("LONG with priceLimit below the current price is no constraint beyond the default", async () => {
@@ -97,9 +97,10 @@ describe("request shapes existing clients send (semantics §2)", () => {
   test("expectedPrice=0.0000009 and 1e-7 (far below the range: the budget binds)", async () => {
     const small = await quoteOk(1n, { expectedPrice: "0.0000009", collateralAvailable: ONE });
     assert.equal(small.expectedPrice, "0.0000009");
-    const exponent = await quoteOk(1n, { expectedPrice: "1e-7", collateralAvailable: ONE });
-    assert.equal(exponent.expectedPrice, "0.0000001");
-    assert.equal(exponent.direction, "SHORT");
+    const response = await h.get(h.quotePath(1n, { expectedPrice: "1e-7", collateralAvailable: ONE }));
+    assert.equal(response.status, 200, JSON.stringify(response.body));
+    assert.equal(response.body.expectedPrice, "0.0000001");
+    await verifyAnswer(h.devchain.chain, h.devchain.marketGroup, 1n, { expectedPrice: "0.0000001", collateralAvailable: ONE }, response.body);
   });
   test("1e+3 sent as 1e%2B3", async () => {
     const path = `/quoter/31337/${h.devchain.marketGroup}/2?expectedPrice=1.03e%2B3&collateralAvailable=${THOUSAND}`;
