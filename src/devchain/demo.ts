@@ -87,7 +87,7 @@ export async function deployDemo(chain: EmbeddedChain): Promise<Address> {
   if (nonce !== 0) throw new Error(`the demo needs a fresh chain: the deployer has already sent ${nonce} transactions`);
   const hash = await walletClient.deployContract({ abi: marketGroupAbi, bytecode: marketGroupBytecode });
   const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 10 });
-  const address = receipt.contractAddress ?? getContractAddress({ from: deployer, nonce: 0n });
+  const address = getAddress(receipt.contractAddress ?? getContractAddress({ from: deployer, nonce: 0n }));
   const { timestamp } = await publicClient.getBlock();
   for (const market of DEMO_MARKETS) {
     await send(chain, "createMarket", [
