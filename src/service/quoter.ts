@@ -1,11 +1,11 @@
-// One quote, in the order of semantics §3: checks that need only the request, then every chain read
-// pinned to the latest block, then the search. Transport failures become 503, never an outcome.
+// One quote, in the order of semantics §3: checks that need only the request, then the chain reads (all at
+// one block, through a MarketReader of either strategy), then the search. Transport failures become 503,
+// never an outcome.
 import type { ChainRegistry } from "../chain/client.ts";
-import { latestBlockNumber } from "../chain/call.ts";
 import { ChainUnavailableError } from "../chain/errors.ts";
-import { quoteCandidate } from "../chain/quoteCandidate.ts";
-import { readMarket } from "../chain/readMarket.ts";
-import { readReferencePrice } from "../chain/readReferencePrice.ts";
+import { interpretMarket, interpretQuote, interpretReferencePrice } from "../chain/marketGroup.ts";
+import type { MarketReader } from "../chain/marketReader.ts";
+import { sequentialReader } from "../chain/sequential.ts";
 import { buildAnswer, checkExpectedPrice, planSearch, type QuoteResponseBody } from "../quote/answer.ts";
 import { currentPriceNotFound, marketNotFound, marketSettled, rpcUnavailable } from "../quote/errors.ts";
 import type { QuoteRequest } from "../quote/request.ts";
@@ -19,8 +19,12 @@ export interface QuoterOptions {
 export function createQuoter({ chains }: QuoterOptions): Quoter {
   return {
     async quote(request) {
+      const notPositive = checkExpectedPrice(request.expectedPrice);
+      if (notPositive) throw notPositive;
+      const chain = chains.get(request.chainId);
+      if (!chain) throw marketNotFound([{ param: "chainId", message: `no RPC endpoint is configured for chain ${request.chainId}` }]);
       try {
-        return await quoteSequential(chains, request);
+        return await answerFrom(await sequentialReader(chain, request.marketAddress, request.marketId), request);
       } catch (error) {
         if (error instanceof ChainUnavailableError) throw rpcUnavailable();
         throw error;
@@ -29,26 +33,19 @@ export function createQuoter({ chains }: QuoterOptions): Quoter {
   };
 }
 
-/** The sequential strategy: one `eth_call` per read and per candidate, all at one block. */
-async function quoteSequential(chains: ChainRegistry, request: QuoteRequest): Promise<QuoteResponseBody> {
-  const notPositive = checkExpectedPrice(request.expectedPrice);
-  if (notPositive) throw notPositive;
-  const chain = chains.get(request.chainId);
-  if (!chain) throw marketNotFound([{ param: "chainId", message: `no RPC endpoint is configured for chain ${request.chainId}` }]);
-
-  const { marketAddress: address, marketId } = request;
-  const blockNumber = await latestBlockNumber(chain);
-  const market = await readMarket(chain, address, marketId, blockNumber);
+/** Semantics §3.5 to §5 over the reads of one block: the same decisions whichever strategy fetched them. */
+export async function answerFrom(reader: MarketReader, request: QuoteRequest): Promise<QuoteResponseBody> {
+  const market = interpretMarket(await reader.market(), request.marketId);
   if (market.kind === "missing") throw marketNotFound([{ param: "marketId", message: market.reason }]);
   if (market.settled) throw marketSettled();
 
-  const currentPrice = await readReferencePrice(chain, address, marketId, blockNumber);
+  const currentPrice = interpretReferencePrice(await reader.referencePrice());
   if (currentPrice === undefined) throw currentPriceNotFound();
   const plan = planSearch(request, currentPrice);
   if (!plan.ok) throw plan.error;
 
-  const result = await runSearch(plan.value, (size) => quoteCandidate(chain, address, marketId, size, blockNumber));
-  const answer = buildAnswer(request, currentPrice, blockNumber, plan.value.direction, result);
+  const result = await runSearch(plan.value, async (size) => interpretQuote(await reader.quote(size)));
+  const answer = buildAnswer(request, currentPrice, reader.blockNumber, plan.value.direction, result);
   if (!answer.ok) throw answer.error;
   return answer.value;
 }
