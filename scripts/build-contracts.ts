@@ -1,0 +1,143 @@
+// Compiles every Solidity file under contracts/ with the solc npm package (no compiler download) and
+// writes src/generated/contracts.ts: the ABI and creation bytecode of each deployable contract.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import solc from "solc";
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const CONTRACTS_DIR = "contracts";
+export const GENERATED_FILE = path.join(REPO_ROOT, "src", "generated", "contracts.ts");
+
+const requireFromRepo = createRequire(path.join(REPO_ROOT, "package.json"));
+
+interface SolcError {
+  severity: "error" | "warning" | "info";
+  errorCode?: string;
+  formattedMessage: string;
+  sourceLocation?: { file: string; start: number; end: number };
+}
+
+/**
+ * Functions that are non-view on purpose although they change no state: the market group interface
+ * declares them non-view (callers simulate them). solc's warning 2018 ("can be restricted to view") on
+ * them is expected and not reported.
+ */
+const INTENTIONALLY_NON_VIEW = new Set(["quoteCreateTraderPosition"]);
+
+function isExpectedWarning(error: SolcError, sourceOf: (unit: string) => string): boolean {
+  if (error.errorCode !== "2018" || error.sourceLocation === undefined) return false;
+  const { file, start, end } = error.sourceLocation;
+  const name = /^function\s+(\w+)/.exec(sourceOf(file).slice(start, end))?.[1];
+  return name !== undefined && INTENTIONALLY_NON_VIEW.has(name);
+}
+
+interface AstNode {
+  nodeType: string;
+  name?: string;
+  contractKind?: string;
+  abstract?: boolean;
+  nodes?: AstNode[];
+}
+
+interface SolcOutput {
+  errors?: SolcError[];
+  sources?: Record<string, { ast: AstNode }>;
+  contracts?: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>>;
+}
+
+/** The source unit names (paths relative to the repo, with "/") of every .sol file under contracts/. */
+function listSources(dir = CONTRACTS_DIR): string[] {
+  return readdirSync(path.join(REPO_ROOT, dir), { withFileTypes: true })
+    .flatMap((entry) => {
+      const unit = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) return listSources(unit);
+      return entry.isFile() && entry.name.endsWith(".sol") ? [unit] : [];
+    })
+    .sort();
+}
+
+/** Resolves imports that are not under contracts/ (e.g. "@openzeppelin/...") from node_modules. */
+function findImport(unit: string): { contents: string } | { error: string } {
+  const local = path.join(REPO_ROOT, unit);
+  if (unit.startsWith(`${CONTRACTS_DIR}/`) && existsSync(local)) return { contents: readFileSync(local, "utf8") };
+  try {
+    return { contents: readFileSync(requireFromRepo.resolve(unit), "utf8") };
+  } catch {
+    return { error: `import not found: ${unit}` };
+  }
+}
+
+/** Recursively sorts object keys, so JSON output does not depend on the compiler's key order. */
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return Object.fromEntries(entries.map(([key, inner]) => [key, sortKeys(inner)]));
+  }
+  return value;
+}
+
+/** "MarketGroup" -> "marketGroup", "ERC20Mock" -> "erc20Mock". */
+export function camelName(contractName: string): string {
+  const leadingCaps = /^[A-Z0-9]+(?=[A-Z][a-z]|$)/.exec(contractName)?.[0] ?? contractName.slice(0, 1);
+  return leadingCaps.toLowerCase() + contractName.slice(leadingCaps.length);
+}
+
+/** The names of the non-abstract contracts (not interfaces, libraries or abstract contracts) a source defines. */
+function deployableNames(ast: AstNode): string[] {
+  return (ast.nodes ?? [])
+    .filter((node) => node.nodeType === "ContractDefinition" && node.contractKind === "contract" && !node.abstract)
+    .map((node) => node.name ?? "");
+}
+
+/** Compiles contracts/ and returns the text of src/generated/contracts.ts. Throws on compiler errors. */
+export function compileContracts(): string {
+  const units = listSources();
+  const input = {
+    language: "Solidity",
+    sources: Object.fromEntries(units.map((unit) => [unit, { content: readFileSync(path.join(REPO_ROOT, unit), "utf8") }])),
+    settings: {
+      optimizer: { enabled: true, runs: 200 },
+      evmVersion: "cancun",
+      outputSelection: { "*": { "": ["ast"], "*": ["abi", "evm.bytecode.object"] } },
+    },
+  };
+  const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImport })) as SolcOutput;
+  const sourceOf = (unit: string) => input.sources[unit]?.content ?? "";
+  const problems = (output.errors ?? []).filter((e) => e.severity !== "info" && !isExpectedWarning(e, sourceOf));
+  const errors = problems.filter((e) => e.severity === "error");
+  if (problems.length > 0) {
+    const text = problems.map((e) => e.formattedMessage).join("\n");
+    if (errors.length > 0) throw new Error(`solc failed:\n${text}`);
+    process.stderr.write(`solc warnings:\n${text}\n`);
+  }
+
+  const blocks: string[] = [];
+  const seen = new Map<string, string>();
+  for (const unit of units) {
+    for (const name of deployableNames(output.sources?.[unit]?.ast ?? { nodeType: "SourceUnit" })) {
+      const previous = seen.get(name);
+      if (previous !== undefined) throw new Error(`contract ${name} is defined in both ${previous} and ${unit}`);
+      seen.set(name, unit);
+      const artifact = output.contracts?.[unit]?.[name];
+      if (artifact === undefined || artifact.evm.bytecode.object === "") throw new Error(`no bytecode for ${unit}:${name}`);
+      const camel = camelName(name);
+      blocks.push(
+        `// ${unit}:${name}\n` +
+          `export const ${camel}Abi = ${JSON.stringify(sortKeys(artifact.abi), null, 2)} as const;\n\n` +
+          `export const ${camel}Bytecode = "0x${artifact.evm.bytecode.object}" as const;\n`,
+      );
+    }
+  }
+  const header =
+    `// generated by npm run build:contracts; do not edit.\n` +
+    `// solc ${solc.version()}, optimizer on (200 runs), evmVersion cancun; sources: ${CONTRACTS_DIR}/**/*.sol\n`;
+  return [header, ...blocks].join("\n");
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  writeFileSync(GENERATED_FILE, compileContracts());
+  process.stdout.write(`wrote ${path.relative(REPO_ROOT, GENERATED_FILE)}\n`);
+}
