@@ -1,0 +1,159 @@
+// Test harness: deploys MarketGroup on an embedded chain and wraps its calls.
+import { decodeErrorResult, isHex, parseEventLogs, type Address, type Hex } from "viem";
+import { startEmbeddedChain, type EmbeddedChain } from "../../src/devchain/chain.ts";
+import { marketGroupAbi, marketGroupBytecode } from "../../src/generated/contracts.ts";
+import type { MarketParamsModel } from "./poolModel.ts";
+
+export interface MarketConfig {
+  startTime: bigint;
+  endTime: bigint;
+  priceD18: bigint;
+  minPriceD18: bigint;
+  maxPriceD18: bigint;
+  liquidity: bigint;
+  feeRate: number;
+  claimStatementYesOrNumeric: Hex;
+  claimStatementNo: Hex;
+}
+
+export interface QuoteResult {
+  requiredCollateral: bigint;
+  fillPrice: bigint;
+  priceAfter: bigint;
+}
+
+/** A decoded revert: the custom error's name and arguments (Panic and Error(string) included). */
+export interface Revert {
+  errorName: string;
+  args: readonly unknown[];
+}
+
+/** An open window: started long ago, ends far in the future. */
+export const ALWAYS_OPEN = { startTime: 1n, endTime: 1n << 40n } as const;
+
+/** A full market config from the model's parameters, always open, with sample claim statements. */
+export function configOf(m: MarketParamsModel, window: { startTime: bigint; endTime: bigint } = ALWAYS_OPEN): MarketConfig {
+  return {
+    ...window,
+    priceD18: m.priceD18,
+    minPriceD18: m.minPriceD18,
+    maxPriceD18: m.maxPriceD18,
+    liquidity: m.liquidity,
+    feeRate: Number(m.feeRate),
+    claimStatementYesOrNumeric: "0x5965733f",
+    claimStatementNo: "0x",
+  };
+}
+
+/** Finds the revert data in an error thrown by viem over the in-process provider, and decodes it. */
+export function revertOf(error: unknown): Revert | undefined {
+  for (let e: unknown = error; e !== null && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
+    const data = (e as { data?: unknown }).data;
+    const hex = isHex(data) ? data : isHex((data as { data?: unknown } | undefined)?.data) ? (data as { data: Hex }).data : undefined;
+    if (hex !== undefined && hex !== "0x") {
+      const decoded = decodeErrorResult({ abi: marketGroupAbi, data: hex });
+      return { errorName: decoded.errorName, args: decoded.args ?? [] };
+    }
+  }
+  return undefined;
+}
+
+/** Awaits `action`, which must revert; returns the decoded revert. */
+export async function reverted(action: Promise<unknown>): Promise<Revert> {
+  try {
+    await action;
+  } catch (error) {
+    const revert = revertOf(error);
+    if (revert === undefined) throw error;
+    return revert;
+  }
+  throw new Error("expected a revert, but the call succeeded");
+}
+
+export class MarketGroupHarness {
+  private constructor(
+    readonly chain: EmbeddedChain,
+    readonly address: Address,
+  ) {}
+
+  /** Starts a chain and deploys MarketGroup from the deployer (the owner). */
+  static async start(chain?: EmbeddedChain): Promise<MarketGroupHarness> {
+    const c = chain ?? (await startEmbeddedChain());
+    const hash = await c.walletClient.deployContract({ abi: marketGroupAbi, bytecode: marketGroupBytecode });
+    const receipt = await c.publicClient.waitForTransactionReceipt({ hash });
+    if (receipt.contractAddress == null) throw new Error("deployment failed");
+    return new MarketGroupHarness(c, receipt.contractAddress);
+  }
+
+  private get contract() {
+    return { address: this.address, abi: marketGroupAbi } as const;
+  }
+
+  /** Creates a market as the owner and returns its id, read from the MarketCreated event. */
+  async createMarket(config: MarketConfig): Promise<bigint> {
+    const hash = await this.chain.walletClient.writeContract({ ...this.contract, functionName: "createMarket", args: [config] });
+    const receipt = await this.chain.publicClient.waitForTransactionReceipt({ hash });
+    const [created] = parseEventLogs({ abi: marketGroupAbi, logs: receipt.logs, eventName: "MarketCreated" });
+    if (created === undefined) throw new Error("no MarketCreated event");
+    return created.args.marketId;
+  }
+
+  /** createMarket simulated from `from` (default: the owner); for reverts. */
+  simulateCreateMarket(config: MarketConfig, from = this.chain.walletClient.account) {
+    return this.chain.publicClient.simulateContract({ ...this.contract, functionName: "createMarket", args: [config], account: from });
+  }
+
+  /** settleMarket simulated from `from`; for reverts. */
+  simulateSettle(marketId: bigint, settlementPriceD18: bigint, from = this.chain.walletClient.account) {
+    return this.chain.publicClient.simulateContract({ ...this.contract, functionName: "settleMarket", args: [marketId, settlementPriceD18], account: from });
+  }
+
+  /** executeTrade simulated from the trader: its return values without a transaction. */
+  simulateTrade(marketId: bigint, size: bigint) {
+    return this.chain.publicClient.simulateContract({ ...this.contract, functionName: "executeTrade", args: [marketId, size], account: this.chain.traderClient.account });
+  }
+
+  async settle(marketId: bigint, settlementPriceD18: bigint): Promise<void> {
+    const hash = await this.chain.walletClient.writeContract({ ...this.contract, functionName: "settleMarket", args: [marketId, settlementPriceD18] });
+    await this.chain.publicClient.waitForTransactionReceipt({ hash });
+  }
+
+  /** quoteCreateTraderPosition through eth_call. */
+  async quote(marketId: bigint, size: bigint): Promise<QuoteResult> {
+    const { result } = await this.chain.publicClient.simulateContract({
+      ...this.contract,
+      functionName: "quoteCreateTraderPosition",
+      args: [marketId, size],
+    });
+    const [requiredCollateral, fillPrice, priceAfter] = result;
+    return { requiredCollateral, fillPrice, priceAfter };
+  }
+
+  /** executeTrade sent by the trader account, with a fixed gas limit (no estimation); returns the receipt's logs. */
+  async trade(marketId: bigint, size: bigint) {
+    const hash = await this.chain.traderClient.writeContract({ ...this.contract, functionName: "executeTrade", args: [marketId, size], gas: 1_000_000n });
+    const receipt = await this.chain.publicClient.waitForTransactionReceipt({ hash });
+    return parseEventLogs({ abi: marketGroupAbi, logs: receipt.logs });
+  }
+
+  getMarket(marketId: bigint) {
+    return this.chain.publicClient.readContract({ ...this.contract, functionName: "getMarket", args: [marketId] });
+  }
+
+  referencePrice(marketId: bigint): Promise<bigint> {
+    return this.chain.publicClient.readContract({ ...this.contract, functionName: "getReferencePrice", args: [marketId] });
+  }
+
+  sqrtPriceX96(marketId: bigint): Promise<bigint> {
+    return this.chain.publicClient.readContract({ ...this.contract, functionName: "getSqrtPriceX96", args: [marketId] });
+  }
+
+  async latestTimestamp(): Promise<bigint> {
+    return (await this.chain.publicClient.getBlock()).timestamp;
+  }
+
+  /** Mines the next block at exactly `timestamp`. */
+  async setNextBlockTimestamp(timestamp: bigint): Promise<void> {
+    await this.chain.provider.request({ method: "evm_setNextBlockTimestamp", params: [`0x${timestamp.toString(16)}`] });
+  }
+}
