@@ -175,7 +175,7 @@ contract MarketGroup is IMarketGroup, Ownable {
     /// @inheritdoc IMarketGroup
     /// @dev The creation price, then the price18DigitsAfter of the last trade; the settlement price once
     /// settled. Reverts InvalidMarket() for an id never created.
-    function getReferencePrice(uint256 marketId) external view returns (uint256 price18Digits) {
+    function getReferencePrice(uint256 marketId) public view virtual returns (uint256 price18Digits) {
         Market storage market = _existing(marketId);
         return market.settled ? market.settlementPriceD18 : market.referencePriceD18;
     }

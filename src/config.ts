@@ -8,6 +8,10 @@ export interface Config {
   /** Per JSON-RPC request timeout in milliseconds. */
   readonly rpcTimeoutMs: number;
   readonly logLevel: string;
+  /** "single-call" (default): one deployless eth_call per quote; "sequential": one eth_call per read. */
+  readonly searchStrategy: "single-call" | "sequential";
+  /** Gas given to the single-call search. */
+  readonly searchGasCap: bigint;
 }
 
 export class ConfigError extends Error {
@@ -45,6 +49,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: integer(env, "PORT", 3000, 0, 65535),
     rpcTimeoutMs: integer(env, "RPC_TIMEOUT_MS", 5000, 1, 600_000),
     logLevel: oneOf(env, "LOG_LEVEL", "info", LOG_LEVELS),
+    searchStrategy: oneOf(env, "SEARCH_STRATEGY", "single-call", ["single-call", "sequential"]) as Config["searchStrategy"],
+    searchGasCap: BigInt(integer(env, "SEARCH_GAS_CAP", 30_000_000, 1_000_000, 1_000_000_000)),
   };
 }
 

@@ -1,4 +1,5 @@
 // `npm start`: the quoter over HTTP. With no RPC_URL_<chainId> set, it brings up the embedded demo chain.
+import { pino } from "pino";
 import { createChainRegistry } from "./chain/client.ts";
 import { ConfigError, loadConfig, redactUrl } from "./config.ts";
 import { DEVCHAIN_ID } from "./devchain/chain.ts";
@@ -24,10 +25,13 @@ if (rpcUrls.size === 0) {
 }
 
 const chains = createChainRegistry(rpcUrls, { timeoutMs: config.rpcTimeoutMs });
-const app = buildApp({ quoter: createQuoter({ chains }), logger: { level: config.logLevel } });
+const logger = pino({ level: config.logLevel });
+const quoter = createQuoter({ chains, strategy: config.searchStrategy, searchGasCap: config.searchGasCap, logger });
+await quoter.probe();
+const app = buildApp({ quoter, logger });
 const address = await app.listen({ host: config.host, port: config.port });
 
-console.log(`Quoter listening on ${address}/quoter`);
+console.log(`Quoter listening on ${address}/quoter (${config.searchStrategy} search)`);
 for (const [chainId, urls] of rpcUrls) {
   console.log(`  chain ${chainId}: ${devchain ? "embedded demo chain" : urls.map(redactUrl).join(", ")}`);
 }

@@ -10,4 +10,6 @@ export interface MarketReader {
   market(): Promise<RawCall>;
   referencePrice(): Promise<RawCall>;
   quote(signedSize: bigint): Promise<RawCall>;
+  /** Called after the search: a replaying reader checks that every recorded candidate was asked for. */
+  done?(): void;
 }

@@ -1,16 +1,17 @@
 // The HTTP application: Fastify with the quote route mounted under /quoter.
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { installErrorHandling } from "./errors.ts";
 import { quoteRoute, type Quoter } from "./quoteRoute.ts";
 
 export interface AppOptions {
   readonly quoter: Quoter;
-  readonly logger?: FastifyServerOptions["logger"];
+  /** A pino logger; none by default (tests). */
+  readonly logger?: FastifyBaseLogger;
 }
 
-export function buildApp({ quoter, logger = false }: AppOptions): FastifyInstance {
+export function buildApp({ quoter, logger }: AppOptions): FastifyInstance {
   const app = Fastify({
-    logger,
+    ...(logger ? { loggerInstance: logger } : { logger: false }),
     // Existing clients send a trailing slash (semantics §2).
     routerOptions: { ignoreTrailingSlash: true },
     // One entry per failing parameter (semantics §6), not just the first.

@@ -19,7 +19,7 @@ before(async () => {
   devchainStartMs = Date.now() - started;
   running.push(devchain);
   devchainUrl = devchain.match[1]!;
-  const listening = /Quoter listening on (http:\/\/\S+)\/quoter/;
+  const listening = /Quoter listening on (http:\/\/\S+)\/quoter /;
   const embeddedStart = await startCommand(["start"], { PORT: "0", LOG_LEVEL: "silent" }, listening);
   running.push(embeddedStart);
   embedded = embeddedStart.match[1]!;

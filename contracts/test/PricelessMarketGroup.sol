@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.30;
+
+import {MarketGroup} from "../MarketGroup.sol";
+
+/// @title A market group that lost its price feed (tests only)
+/// @notice Markets exist and answer getMarket, but getReferencePrice returns 0: the quoter's
+/// "Current price not found" case, which the reference market group never reaches.
+contract PricelessMarketGroup is MarketGroup {
+    function getReferencePrice(uint256) public pure override returns (uint256) {
+        return 0;
+    }
+}

@@ -1,0 +1,118 @@
+// Issue 4 and semantics §5, §7: the single-call strategy answers byte for byte as the sequential one at the
+// same block, in one JSON-RPC request per quote.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { formatUnits } from "viem";
+import { createChainRegistry } from "../../src/chain/client.ts";
+import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
+import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
+import { buildApp } from "../../src/http/app.ts";
+import { createQuoter, type SearchStrategy } from "../../src/service/quoter.ts";
+import { startRpcProxy, type RpcProxy } from "../support/rpcProxy.ts";
+import { measureSearchGas } from "../../scripts/measure-gas.ts";
+import { DEFAULT_SEARCH_GAS_CAP } from "../../src/chain/singleCall.ts";
+
+const E18 = 10n ** 18n;
+let devchain: Devchain;
+before(async () => {
+  devchain = await startDevchain();
+});
+after(() => devchain.close());
+
+async function appFor(url: string, strategy: SearchStrategy) {
+  const quoter = createQuoter({ chains: createChainRegistry(new Map([[DEVCHAIN_ID, [url]]]), { timeoutMs: 5_000 }), strategy });
+  await quoter.probe();
+  return buildApp({ quoter });
+}
+
+describe("single-call and sequential give byte-identical answers (semantics §5)", () => {
+  test("300 random requests on the demo markets, both directions, budgets, priceLimit, maxIterations 1..10", async () => {
+    const single = await appFor(devchain.endpoint.url, "single-call");
+    const sequential = await appFor(devchain.endpoint.url, "sequential");
+    const prices = new Map([[1n, E18 / 2n], [2n, 1000n * E18], [3n, E18 / 2n], [4n, E18 / 2n], [5n, E18]]);
+    const near = (price: bigint) => fc.bigInt({ min: -600_000n, max: 600_000n }).map((ppm) => price + (price * ppm) / 1_000_000n);
+    const statuses = new Map<number, number>();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(1n, 1n, 2n, 2n, 3n, 4n, 5n).chain((marketId) =>
+          fc.record({
+            marketId: fc.constant(marketId),
+            expected: near(prices.get(marketId)!),
+            limit: fc.option(near(prices.get(marketId)!), { nil: undefined, freq: 2 }),
+            collateral: fc
+              .tuple(fc.integer({ min: 0, max: 26 }), fc.bigInt({ min: 1n, max: 9n }))
+              .map(([exponent, mantissa]) => mantissa * 10n ** BigInt(exponent)),
+            maxIterations: fc.integer({ min: 1, max: 10 }),
+            trace: fc.boolean(),
+          }),
+        ),
+        async ({ marketId, expected, limit, collateral, maxIterations, trace }) => {
+          const query = new URLSearchParams({
+            expectedPrice: formatUnits(expected, 18),
+            collateralAvailable: collateral.toString(),
+            maxIterations: String(maxIterations),
+          });
+          if (limit !== undefined) query.set("priceLimit", formatUnits(limit, 18));
+          if (trace) query.set("trace", "true");
+          const url = `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/${marketId}?${query}`;
+          const [a, b] = await Promise.all([single.inject({ url }), sequential.inject({ url })]);
+          assert.equal(a.statusCode, b.statusCode, `${url}\n${a.body}\n${b.body}`);
+          assert.equal(a.body, b.body, url);
+          statuses.set(a.statusCode, (statuses.get(a.statusCode) ?? 0) + 1);
+        },
+      ),
+      { numRuns: 300, seed: 4 },
+    );
+    assert.ok((statuses.get(200) ?? 0) >= 75, `too few successes to compare: ${JSON.stringify([...statuses])}`);
+    assert.ok((statuses.get(400) ?? 0) >= 20, `too few failures to compare: ${JSON.stringify([...statuses])}`);
+    await single.close();
+    await sequential.close();
+  });
+});
+
+describe("one JSON-RPC request per quote (issue 4)", () => {
+  let proxy: RpcProxy;
+  before(async () => {
+    proxy = await startRpcProxy(devchain.endpoint.url);
+  });
+  after(() => proxy.close());
+
+  test("the default strategy sends exactly one eth_call per quote, whatever the outcome", async () => {
+    const app = await appFor(proxy.url, "single-call");
+    for (const [marketId, query] of [
+      [1, "expectedPrice=0.55&collateralAvailable=1000000000000000000000"],
+      [2, "expectedPrice=970&collateralAvailable=1000000000000000000000&maxIterations=7&trace=true"],
+      [3, "expectedPrice=0.6&collateralAvailable=1"],
+      [4, "expectedPrice=0.59&collateralAvailable=1000000000000000000"],
+      [9, "expectedPrice=0.59&collateralAvailable=1"],
+    ] as const) {
+      proxy.methods.length = 0;
+      proxy.httpRequests = 0;
+      const response = await app.inject({ url: `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/${marketId}?${query}` });
+      assert.ok([200, 400, 404].includes(response.statusCode), response.body);
+      assert.deepEqual(proxy.methods, ["eth_call"], `market ${marketId}: ${proxy.methods}`);
+      assert.equal(proxy.httpRequests, 1);
+    }
+    await app.close();
+  });
+
+  test("the sequential strategy needs a block number, the market, the price and one call per candidate", async () => {
+    const app = await appFor(proxy.url, "sequential");
+    proxy.methods.length = 0;
+    const response = await app.inject({ url: `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/1?expectedPrice=0.55&collateralAvailable=1000000000000000000000` });
+    assert.equal(response.statusCode, 200);
+    assert.equal(proxy.methods.length, 3 + response.json().iterations);
+    await app.close();
+  });
+});
+
+describe("gas of the single-call search (issue 4)", () => {
+  test("a 10-candidate search on each demo market stays under the default cap of 30,000,000", async () => {
+    const rows = await measureSearchGas();
+    assert.equal(rows.length, 4);
+    for (const row of rows) {
+      assert.ok(row.gas > 21_000n && row.gas < DEFAULT_SEARCH_GAS_CAP, `market ${row.marketId}: ${row.gas}`);
+    }
+  });
+});
