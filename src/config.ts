@@ -12,6 +12,16 @@ export interface Config {
   readonly searchStrategy: "single-call" | "sequential";
   /** Gas given to the single-call search. */
   readonly searchGasCap: bigint;
+  /** The most one quote may take, fallbacks included, before it is a 503. */
+  readonly quoteDeadlineMs: number;
+  /** JSON-RPC requests in flight per chain, and waiting before new ones are refused with 503. */
+  readonly rpcMaxInFlight: number;
+  readonly rpcMaxQueued: number;
+  /** Requests per client IP per window; 0 turns rate limiting off. */
+  readonly rateLimitMax: number;
+  readonly rateLimitWindowMs: number;
+  /** Longest request target accepted (414 beyond). */
+  readonly maxUrlLength: number;
 }
 
 export class ConfigError extends Error {
@@ -51,6 +61,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: oneOf(env, "LOG_LEVEL", "info", LOG_LEVELS),
     searchStrategy: oneOf(env, "SEARCH_STRATEGY", "single-call", ["single-call", "sequential"]) as Config["searchStrategy"],
     searchGasCap: BigInt(integer(env, "SEARCH_GAS_CAP", 30_000_000, 1_000_000, 1_000_000_000)),
+    quoteDeadlineMs: integer(env, "QUOTE_DEADLINE_MS", 10_000, 1, 600_000),
+    rpcMaxInFlight: integer(env, "RPC_MAX_IN_FLIGHT", 64, 1, 10_000),
+    rpcMaxQueued: integer(env, "RPC_MAX_QUEUED", 1024, 0, 1_000_000),
+    rateLimitMax: integer(env, "RATE_LIMIT_MAX", 1200, 0, 1_000_000_000),
+    rateLimitWindowMs: integer(env, "RATE_LIMIT_WINDOW_MS", 60_000, 1, 86_400_000),
+    maxUrlLength: integer(env, "MAX_URL_LENGTH", 2048, 256, 65_536),
   };
 }
 

@@ -24,11 +24,25 @@ if (rpcUrls.size === 0) {
   rpcUrls = new Map([[DEVCHAIN_ID, [devchain.endpoint.url]]]);
 }
 
-const chains = createChainRegistry(rpcUrls, { timeoutMs: config.rpcTimeoutMs });
+const chains = createChainRegistry(rpcUrls, {
+  timeoutMs: config.rpcTimeoutMs,
+  maxInFlight: config.rpcMaxInFlight,
+  maxQueued: config.rpcMaxQueued,
+});
 const logger = pino({ level: config.logLevel });
-const quoter = createQuoter({ chains, strategy: config.searchStrategy, searchGasCap: config.searchGasCap, logger });
+const quoter = createQuoter({
+  chains,
+  strategy: config.searchStrategy,
+  searchGasCap: config.searchGasCap,
+  deadlineMs: config.quoteDeadlineMs,
+  logger,
+});
 await quoter.probe();
-const app = buildApp({ quoter, logger });
+const app = buildApp({
+  quoter,
+  logger,
+  protection: { rateLimitMax: config.rateLimitMax, rateLimitWindowMs: config.rateLimitWindowMs, maxUrlLength: config.maxUrlLength },
+});
 const address = await app.listen({ host: config.host, port: config.port });
 
 console.log(`Quoter listening on ${address}/quoter (${config.searchStrategy} search)`);
@@ -43,11 +57,19 @@ if (devchain) {
   }
 }
 
+// Graceful shutdown: stop accepting, let in-flight quotes finish (each is bounded by its deadline), exit 0.
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
-    void app
+    logger.info({ signal }, "shutting down: finishing in-flight quotes");
+    app
       .close()
       .then(() => devchain?.close())
-      .finally(() => process.exit(0));
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, "shutdown failed");
+          process.exit(1);
+        },
+      );
   });
 }

@@ -1,7 +1,8 @@
 // A raw eth_call: its success flag and return (or revert) data. A transport failure throws.
 import type { BlockTag, Hex } from "viem";
 import { ChainUnavailableError, classifyCallError } from "./errors.ts";
-import type { ChainClient } from "./client.ts";
+import { ChainOverloadedError } from "./limiter.ts";
+import type { ChainEndpoint } from "./client.ts";
 
 /** What one call of the market group answered: return data on success, revert data otherwise. */
 export interface RawCall {
@@ -18,23 +19,30 @@ export interface CallRequest {
 }
 
 /** `eth_call`; a revert is an answer (semantics §1), anything else failing throws {@link ChainUnavailableError}. */
-export async function ethCall(chain: ChainClient, request: CallRequest): Promise<RawCall> {
+export async function ethCall(endpoint: ChainEndpoint, request: CallRequest): Promise<RawCall> {
   const block = typeof request.block === "bigint" ? { blockNumber: request.block } : { blockTag: request.block };
   try {
-    const { data } = await chain.client.call({ to: request.to, data: request.data, gas: request.gas, ...block });
+    const { data } = await endpoint.limiter.run(() =>
+      endpoint.client.call({ to: request.to, data: request.data, gas: request.gas, ...block }),
+    );
     return { success: true, data: data ?? "0x" };
   } catch (error) {
     const failure = classifyCallError(error);
-    if (failure.kind === "transport") throw new ChainUnavailableError(chain.chainId, { cause: error });
+    if (failure.kind === "transport") throw asUnavailable(endpoint, error);
     return { success: false, data: failure.data };
   }
 }
 
 /** The latest block number, the pin of every read of one quote (semantics §3.4). */
-export async function latestBlockNumber(chain: ChainClient): Promise<bigint> {
+export async function latestBlockNumber(endpoint: ChainEndpoint): Promise<bigint> {
   try {
-    return await chain.client.getBlockNumber({ cacheTime: 0 });
+    return await endpoint.limiter.run(() => endpoint.client.getBlockNumber({ cacheTime: 0 }));
   } catch (error) {
-    throw new ChainUnavailableError(chain.chainId, { cause: error });
+    throw asUnavailable(endpoint, error);
   }
+}
+
+/** Back-pressure refusals pass through as they are; every other failure is the endpoint's. */
+function asUnavailable(endpoint: ChainEndpoint, error: unknown): Error {
+  return error instanceof ChainOverloadedError ? error : new ChainUnavailableError(endpoint.chainId, { cause: error });
 }

@@ -1,26 +1,51 @@
-// One viem public client per configured chain, speaking plain JSON-RPC over HTTP.
-import { createPublicClient, fallback, http, type PublicClient, type Transport } from "viem";
+// The RPC endpoints of each configured chain: one viem public client per URL, in fallback order, sharing
+// one limiter of in-flight requests per chain.
+import { createPublicClient, http, type PublicClient, type Transport } from "viem";
+import { redactUrl } from "../config.ts";
+import { createLimiter, type Limiter } from "./limiter.ts";
+
+export interface ChainEndpoint {
+  readonly chainId: number;
+  /** For logs: the URL without credentials, path or query (they often carry API keys). */
+  readonly label: string;
+  readonly client: PublicClient<Transport>;
+  /** Shared by every endpoint of the chain. */
+  readonly limiter: Limiter;
+}
 
 export interface ChainClient {
   readonly chainId: number;
-  readonly client: PublicClient<Transport>;
+  /** In the order of RPC_URL_<chainId>: a quote that cannot reach one moves to the next. */
+  readonly endpoints: readonly ChainEndpoint[];
 }
 
 export interface ChainClientOptions {
-  /** Per-request timeout in milliseconds. */
+  /** Per JSON-RPC request timeout in milliseconds. */
   readonly timeoutMs: number;
+  /** JSON-RPC requests in flight per chain (default 64). */
+  readonly maxInFlight?: number;
+  /** JSON-RPC requests waiting for a slot per chain before new ones are refused (default 1024). */
+  readonly maxQueued?: number;
 }
 
 /**
- * Retries are off: a quote must be pinned to one block and answered promptly, so a failing endpoint is a
- * 503 (or the next URL of the list), never a silent second try. CCIP-Read is off: the quoter only ever
- * calls the market group.
+ * Retries are off: a quote must be pinned to one block and answered promptly, so a failing endpoint is the
+ * next URL of the list (for the whole quote) or a 503, never a silent second try. CCIP-Read is off: the
+ * quoter only ever calls the market group.
  */
 export function createChainClient(chainId: number, urls: readonly string[], options: ChainClientOptions): ChainClient {
-  const transports = urls.map((url) => http(url, { retryCount: 0, timeout: options.timeoutMs }));
-  const transport = transports.length === 1 ? transports[0]! : fallback(transports, { retryCount: 0, rank: false });
-  const client = createPublicClient({ transport, ccipRead: false, cacheTime: 0, pollingInterval: 1_000 });
-  return { chainId, client };
+  const limiter = createLimiter(chainId, options.maxInFlight ?? 64, options.maxQueued ?? 1024);
+  const endpoints = urls.map((url) => ({
+    chainId,
+    label: redactUrl(url),
+    client: createPublicClient({
+      transport: http(url, { retryCount: 0, timeout: options.timeoutMs }),
+      ccipRead: false,
+      cacheTime: 0,
+    }),
+    limiter,
+  }));
+  return { chainId, endpoints };
 }
 
 export type ChainRegistry = ReadonlyMap<number, ChainClient>;

@@ -1,16 +1,34 @@
 // How a failed JSON-RPC call is read: a revert (the contract said no) or a transport failure (the chain
 // could not be asked). Semantics §1: only a JSON-RPC error carrying revert data, or code 3, is a revert.
-import { BaseError, RpcRequestError, type Hex } from "viem";
+import { BaseError, HttpRequestError, RpcRequestError, type Hex } from "viem";
 
-/** The chain could not be reached or did not answer properly: never a search outcome (semantics §6). */
+/**
+ * The chain could not be reached or did not answer properly: never a search outcome (semantics §6).
+ * `reason` is safe to log: it names the failure, never the URL.
+ */
 export class ChainUnavailableError extends Error {
   override name = "ChainUnavailableError";
+  readonly reason: string;
   constructor(
     readonly chainId: number,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; reason?: string },
   ) {
-    super(`chain ${chainId}: RPC unavailable`, options);
+    const reason = options?.reason ?? describeFailure(options?.cause);
+    super(`chain ${chainId}: RPC unavailable (${reason})`, { cause: options?.cause });
+    this.reason = reason;
   }
+}
+
+/** A short, URL-free description of a transport failure, for logs. */
+function describeFailure(cause: unknown): string {
+  if (cause instanceof BaseError) {
+    const rpc = cause.walk((inner) => inner instanceof RpcRequestError) as RpcRequestError | null;
+    if (rpc) return `JSON-RPC error ${rpc.code}${rpc.status ? ` (HTTP ${rpc.status})` : ""}`;
+    const http = cause.walk((inner) => inner instanceof HttpRequestError) as HttpRequestError | null;
+    if (http?.status) return `HTTP ${http.status}`;
+    return cause.shortMessage;
+  }
+  return cause instanceof Error ? cause.name : "unknown failure";
 }
 
 export type CallFailure = { kind: "reverted"; data: Hex } | { kind: "transport" };

@@ -1,13 +1,13 @@
 // The sequential strategy: one eth_call per read and per candidate, each pinned to the latest block.
 import type { Address } from "viem";
 import { ethCall, latestBlockNumber } from "./call.ts";
-import type { ChainClient } from "./client.ts";
+import type { ChainEndpoint } from "./client.ts";
 import { encodeGetMarket, encodeGetReferencePrice, encodeQuote } from "./marketGroup.ts";
 import type { MarketReader } from "./marketReader.ts";
 
-export async function sequentialReader(chain: ChainClient, address: Address, marketId: bigint): Promise<MarketReader> {
-  const blockNumber = await latestBlockNumber(chain);
-  const call = (data: `0x${string}`) => ethCall(chain, { to: address, data, block: blockNumber });
+export async function sequentialReader(endpoint: ChainEndpoint, address: Address, marketId: bigint): Promise<MarketReader> {
+  const blockNumber = await latestBlockNumber(endpoint);
+  const call = (data: `0x${string}`) => ethCall(endpoint, { to: address, data, block: blockNumber });
   return {
     blockNumber,
     market: () => call(encodeGetMarket(marketId)),

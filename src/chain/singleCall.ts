@@ -4,8 +4,9 @@ import { decodeAbiParameters, encodeDeployData, parseAbiParameters, RpcRequestEr
 import { quoteSearcherAbi, quoteSearcherBytecode } from "../generated/contracts.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import { ethCall, type RawCall } from "./call.ts";
-import type { ChainClient } from "./client.ts";
+import type { ChainEndpoint } from "./client.ts";
 import { ChainUnavailableError } from "./errors.ts";
+import { ChainOverloadedError } from "./limiter.ts";
 import type { MarketReader } from "./marketReader.ts";
 
 /** Gas given to the deployless call unless configured otherwise. */
@@ -43,8 +44,8 @@ export function encodeSearch(request: QuoteRequest): Hex {
 }
 
 /** One eth_call at the latest block; its facts as a {@link MarketReader} that checks each read was made. */
-export async function singleCallReader(chain: ChainClient, request: QuoteRequest, gasCap: bigint): Promise<MarketReader> {
-  const raw = await ethCall(chain, { data: encodeSearch(request), block: "latest", gas: gasCap });
+export async function singleCallReader(endpoint: ChainEndpoint, request: QuoteRequest, gasCap: bigint): Promise<MarketReader> {
+  const raw = await ethCall(endpoint, { data: encodeSearch(request), block: "latest", gas: gasCap });
   if (!raw.success) throw new SearcherRevertedError(raw.data);
   const [facts] = decodeAbiParameters(factsParameters, raw.data);
   const candidates = facts.candidates;
@@ -78,14 +79,15 @@ const PROBE_ANSWER: Hex = `0x${"0".repeat(63)}1`;
  * Asks the endpoint whether it runs deployless calls with `gasCap` gas: true or false when it answered,
  * {@link ChainUnavailableError} when it could not be asked (semantics §7: a transport failure decides nothing).
  */
-export async function probeDeployless(chain: ChainClient, gasCap: bigint): Promise<boolean> {
+export async function probeDeployless(endpoint: ChainEndpoint, gasCap: bigint): Promise<boolean> {
   try {
-    const { data } = await chain.client.call({ data: PROBE_CODE, gas: gasCap, blockTag: "latest" });
+    const { data } = await endpoint.limiter.run(() => endpoint.client.call({ data: PROBE_CODE, gas: gasCap, blockTag: "latest" }));
     return data === PROBE_ANSWER;
   } catch (error) {
     const answered =
       error instanceof BaseError && error.walk((cause) => cause instanceof RpcRequestError && cause.status === undefined) !== null;
     if (answered) return false;
-    throw new ChainUnavailableError(chain.chainId, { cause: error });
+    if (error instanceof ChainOverloadedError) throw error;
+    throw new ChainUnavailableError(endpoint.chainId, { cause: error });
   }
 }

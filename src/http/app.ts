@@ -1,23 +1,29 @@
 // The HTTP application: Fastify with the quote route mounted under /quoter.
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { installErrorHandling } from "./errors.ts";
+import { DEFAULT_PROTECTION, installProtection, type ProtectionOptions } from "./protection.ts";
 import { quoteRoute, type Quoter } from "./quoteRoute.ts";
 
 export interface AppOptions {
   readonly quoter: Quoter;
   /** A pino logger; none by default (tests). */
   readonly logger?: FastifyBaseLogger;
+  /** Rate limit and URL bound; {@link DEFAULT_PROTECTION} by default. */
+  readonly protection?: Partial<ProtectionOptions>;
 }
 
-export function buildApp({ quoter, logger }: AppOptions): FastifyInstance {
+export function buildApp({ quoter, logger, protection }: AppOptions): FastifyInstance {
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     // Existing clients send a trailing slash (semantics §2).
-    routerOptions: { ignoreTrailingSlash: true },
+    // Parameters longer than 100 characters are the parser's to reject with 400 (semantics §2), not a 404;
+    // the URL as a whole is bounded by the protection hook.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
     // One entry per failing parameter (semantics §6), not just the first.
     ajv: { customOptions: { allErrors: true, coerceTypes: false } },
   });
   installErrorHandling(app);
+  installProtection(app, { ...DEFAULT_PROTECTION, ...protection });
   void app.register(quoteRoute, { prefix: "/quoter", quoter });
   return app;
 }

@@ -95,8 +95,8 @@ export function marketSettled(): QuoteError {
   return new QuoteError(400, MESSAGES.marketSettled);
 }
 
-export function rpcUnavailable(retryAfterSeconds: number = DEFAULT_RETRY_AFTER_SECONDS): QuoteError {
-  return new QuoteError(503, MESSAGES.rpcUnavailable, { headers: { "Retry-After": String(retryAfterSeconds) } });
+export function rpcUnavailable(retryAfterSeconds: number = DEFAULT_RETRY_AFTER_SECONDS, details?: ErrorDetail[]): QuoteError {
+  return new QuoteError(503, MESSAGES.rpcUnavailable, { headers: { "Retry-After": String(retryAfterSeconds) }, details });
 }
 
 export function internalError(): QuoteError {

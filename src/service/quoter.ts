@@ -1,15 +1,16 @@
 // One quote, in the order of semantics §3: checks that need only the request, then the chain reads (all at
-// one block, through a MarketReader of either strategy), then the search. Transport failures become 503,
-// never an outcome.
+// one block of one endpoint, through a MarketReader of either strategy), then the search. A transport
+// failure moves the whole quote to the next endpoint, or ends in 503: it is never a search outcome.
 import type { FastifyBaseLogger } from "fastify";
-import type { ChainClient, ChainRegistry } from "../chain/client.ts";
+import type { ChainEndpoint, ChainRegistry } from "../chain/client.ts";
 import { ChainUnavailableError } from "../chain/errors.ts";
+import { ChainOverloadedError } from "../chain/limiter.ts";
 import { interpretMarket, interpretQuote, interpretReferencePrice } from "../chain/marketGroup.ts";
 import type { MarketReader } from "../chain/marketReader.ts";
 import { sequentialReader } from "../chain/sequential.ts";
 import { DEFAULT_SEARCH_GAS_CAP, SearcherRevertedError, probeDeployless, singleCallReader } from "../chain/singleCall.ts";
 import { buildAnswer, checkExpectedPrice, planSearch, type QuoteResponseBody } from "../quote/answer.ts";
-import { currentPriceNotFound, marketNotFound, marketSettled, rpcUnavailable } from "../quote/errors.ts";
+import { DEFAULT_RETRY_AFTER_SECONDS, currentPriceNotFound, marketNotFound, marketSettled, rpcUnavailable } from "../quote/errors.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import { runSearch } from "../quote/search.ts";
 import type { Quoter } from "../http/quoteRoute.ts";
@@ -22,39 +23,97 @@ export interface QuoterOptions {
   readonly strategy?: SearchStrategy;
   /** Gas of the single-call search (default 30,000,000). */
   readonly searchGasCap?: bigint;
+  /** The most one quote may take, all endpoints included, before it is a 503 (default 10,000 ms). */
+  readonly deadlineMs?: number;
   readonly logger?: Pick<FastifyBaseLogger, "warn" | "error">;
 }
 
 export interface QuoterService extends Quoter {
-  /** Probes every chain for deployless calls now, so that no quote pays for it (failures retry later). */
+  /** Probes every endpoint for deployless calls now, so that no quote pays for it (failures retry later). */
   probe(): Promise<void>;
 }
 
-export function createQuoter({ chains, strategy = "single-call", searchGasCap = DEFAULT_SEARCH_GAS_CAP, logger }: QuoterOptions): QuoterService {
-  /** Per chain: can its endpoint run the single-call search? Absent: not yet known. */
-  const deployless = new Map<number, boolean>();
+/** The deadline of a quote passed: the chain did not answer in time. */
+class QuoteDeadlineError extends Error {
+  override name = "QuoteDeadlineError";
+}
 
-  async function canRunSingleCall(chain: ChainClient): Promise<boolean> {
+export function createQuoter({
+  chains,
+  strategy = "single-call",
+  searchGasCap = DEFAULT_SEARCH_GAS_CAP,
+  deadlineMs = 10_000,
+  logger,
+}: QuoterOptions): QuoterService {
+  /** Per endpoint: can it run the single-call search? Absent: not yet known. */
+  const deployless = new Map<ChainEndpoint, boolean>();
+  /** Quotes in flight by request: an identical request joins the search already running (see README). */
+  const inFlight = new Map<string, Promise<QuoteResponseBody>>();
+
+  async function canRunSingleCall(endpoint: ChainEndpoint): Promise<boolean> {
     if (strategy === "sequential") return false;
-    let known = deployless.get(chain.chainId);
+    let known = deployless.get(endpoint);
     if (known === undefined) {
-      known = await probeDeployless(chain, searchGasCap);
-      deployless.set(chain.chainId, known);
-      if (!known) logger?.warn({ chainId: chain.chainId }, "the RPC endpoint does not run deployless calls: quoting this chain sequentially");
+      known = await probeDeployless(endpoint, searchGasCap);
+      deployless.set(endpoint, known);
+      if (!known) {
+        logger?.warn({ chainId: endpoint.chainId, endpoint: endpoint.label }, "endpoint does not run deployless calls: quoting sequentially");
+      }
     }
     return known;
   }
 
-  async function readerFor(chain: ChainClient, request: QuoteRequest): Promise<MarketReader> {
-    if (await canRunSingleCall(chain)) {
+  async function readerFor(endpoint: ChainEndpoint, request: QuoteRequest): Promise<MarketReader> {
+    if (await canRunSingleCall(endpoint)) {
       try {
-        return await singleCallReader(chain, request, searchGasCap);
+        return await singleCallReader(endpoint, request, searchGasCap);
       } catch (error) {
         if (!(error instanceof SearcherRevertedError)) throw error;
-        logger?.error({ chainId: chain.chainId, err: error }, "the single-call search reverted: answering this quote sequentially");
+        logger?.error({ chainId: endpoint.chainId, endpoint: endpoint.label, err: error }, "single-call search reverted: quoting sequentially");
       }
     }
-    return sequentialReader(chain, request.marketAddress, request.marketId);
+    return sequentialReader(endpoint, request.marketAddress, request.marketId);
+  }
+
+  /** Each endpoint in order until one answers; every read of the answer comes from that one endpoint. */
+  async function quoteOnChain(endpoints: readonly ChainEndpoint[], request: QuoteRequest): Promise<QuoteResponseBody> {
+    for (const endpoint of endpoints) {
+      try {
+        return await answerFrom(await readerFor(endpoint, request), request);
+      } catch (error) {
+        if (!(error instanceof ChainUnavailableError)) throw error;
+        logger?.warn({ chainId: endpoint.chainId, endpoint: endpoint.label, reason: error.reason }, "RPC endpoint failed");
+      }
+    }
+    throw rpcUnavailable();
+  }
+
+  async function quoteWithDeadline(endpoints: readonly ChainEndpoint[], request: QuoteRequest): Promise<QuoteResponseBody> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new QuoteDeadlineError()), deadlineMs);
+    });
+    try {
+      return await Promise.race([quoteOnChain(endpoints, request), deadline]);
+    } catch (error) {
+      throw toQuoteError(error, request.chainId);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  function toQuoteError(error: unknown, chainId: number): unknown {
+    if (error instanceof QuoteDeadlineError) {
+      logger?.warn({ chainId, deadlineMs }, "quote deadline passed");
+      return rpcUnavailable();
+    }
+    if (error instanceof ChainOverloadedError) {
+      logger?.warn({ chainId }, "RPC queue full: quote refused");
+      return rpcUnavailable(DEFAULT_RETRY_AFTER_SECONDS, [
+        { param: "chainId", message: "too many RPC requests are waiting for this chain; retry later" },
+      ]);
+    }
+    return error;
   }
 
   return {
@@ -63,23 +122,29 @@ export function createQuoter({ chains, strategy = "single-call", searchGasCap = 
       if (notPositive) throw notPositive;
       const chain = chains.get(request.chainId);
       if (!chain) throw marketNotFound([{ param: "chainId", message: `no RPC endpoint is configured for chain ${request.chainId}` }]);
-      try {
-        return await answerFrom(await readerFor(chain, request), request);
-      } catch (error) {
-        if (error instanceof ChainUnavailableError) throw rpcUnavailable();
-        throw error;
-      }
+
+      const key = requestKey(request);
+      const running = inFlight.get(key);
+      if (running) return running;
+      const quote = quoteWithDeadline(chain.endpoints, request).finally(() => inFlight.delete(key));
+      inFlight.set(key, quote);
+      return quote;
     },
     async probe() {
+      const endpoints = [...chains.values()].flatMap((chain) => chain.endpoints);
       await Promise.all(
-        [...chains.values()].map((chain) =>
-          canRunSingleCall(chain).catch((error: unknown) => {
-            if (!(error instanceof ChainUnavailableError)) throw error;
+        endpoints.map((endpoint) =>
+          canRunSingleCall(endpoint).catch((error: unknown) => {
+            if (!(error instanceof ChainUnavailableError || error instanceof ChainOverloadedError)) throw error;
           }),
         ),
       );
     },
   };
+}
+
+function requestKey(request: QuoteRequest): string {
+  return JSON.stringify(request, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value));
 }
 
 /** Semantics §3.5 to §5 over the reads of one block: the same decisions whichever strategy fetched them. */

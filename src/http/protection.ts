@@ -1,0 +1,35 @@
+// Abuse limits (issue 6): per-client rate limiting, a bound on the URL, no request bodies, security headers.
+import helmet from "@fastify/helmet";
+import rateLimit from "@fastify/rate-limit";
+import type { FastifyInstance } from "fastify";
+import { QuoteError, tooManyRequests, uriTooLong } from "../quote/errors.ts";
+
+export interface ProtectionOptions {
+  /** Requests per client (IP) per window; 0 turns rate limiting off. */
+  readonly rateLimitMax: number;
+  readonly rateLimitWindowMs: number;
+  /** Longest request target (path and query) accepted. */
+  readonly maxUrlLength: number;
+}
+
+export const DEFAULT_PROTECTION: ProtectionOptions = { rateLimitMax: 1200, rateLimitWindowMs: 60_000, maxUrlLength: 2048 };
+
+const BODYLESS_METHODS = new Set(["GET", "HEAD"]);
+
+/** Installs on `app` itself (not an encapsulated child), so that every route is covered. */
+export function installProtection(app: FastifyInstance, options: ProtectionOptions): void {
+  // Before anything else reads the request: a long URL is refused unparsed, a GET carrying a body too.
+  app.addHook("onRequest", async (request) => {
+    if ((request.raw.url ?? "").length > options.maxUrlLength) throw uriTooLong();
+    const hasBody = Number(request.headers["content-length"] ?? 0) > 0 || request.headers["transfer-encoding"] !== undefined;
+    if (hasBody && BODYLESS_METHODS.has(request.method)) throw new QuoteError(413, "Request body not accepted");
+  });
+  void app.register(helmet, { global: true });
+  if (options.rateLimitMax > 0) {
+    void app.register(rateLimit, {
+      max: options.rateLimitMax,
+      timeWindow: options.rateLimitWindowMs,
+      errorResponseBuilder: (_request, context) => tooManyRequests(Math.max(1, Math.ceil(context.ttl / 1000))),
+    });
+  }
+}
