@@ -5,9 +5,13 @@ import type { ChainEndpoint } from "./client.ts";
 import { encodeGetMarket, encodeGetReferencePrice, encodeQuote } from "./marketGroup.ts";
 import type { MarketReader } from "./marketReader.ts";
 
-export async function sequentialReader(endpoint: ChainEndpoint, address: Address, marketId: bigint): Promise<MarketReader> {
+/** `signal`: once aborted (the quote's deadline passed), no further call is made. */
+export async function sequentialReader(endpoint: ChainEndpoint, address: Address, marketId: bigint, signal?: AbortSignal): Promise<MarketReader> {
   const blockNumber = await latestBlockNumber(endpoint);
-  const call = (data: `0x${string}`) => ethCall(endpoint, { to: address, data, block: blockNumber });
+  const call = (data: `0x${string}`) => {
+    signal?.throwIfAborted();
+    return ethCall(endpoint, { to: address, data, block: blockNumber });
+  };
   return {
     blockNumber,
     market: () => call(encodeGetMarket(marketId)),

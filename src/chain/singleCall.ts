@@ -75,19 +75,26 @@ export async function singleCallReader(endpoint: ChainEndpoint, request: QuoteRe
 const PROBE_CODE: Hex = "0x600160005260206000f3";
 const PROBE_ANSWER: Hex = `0x${"0".repeat(63)}1`;
 
+/** How endpoints say no to a call without `to`, or to the gas it asks for. */
+const REFUSAL = /\b(to|create|creation|deploy\w*|gas)\b/i;
+const INVALID_PARAMS = -32602;
+
 /**
- * Asks the endpoint whether it runs deployless calls with `gasCap` gas: true or false when it answered,
- * {@link ChainUnavailableError} when it could not be asked (semantics §7: a transport failure decides nothing).
+ * Asks the endpoint whether it runs deployless calls with `gasCap` gas: false only when it answers that it
+ * will not (invalid params, or an error about `to`, contract creation or gas), or answers wrongly.
+ * Any other failure decides nothing (semantics §7) and throws {@link ChainUnavailableError}.
  */
 export async function probeDeployless(endpoint: ChainEndpoint, gasCap: bigint): Promise<boolean> {
   try {
     const { data } = await endpoint.limiter.run(() => endpoint.client.call({ data: PROBE_CODE, gas: gasCap, blockTag: "latest" }));
     return data === PROBE_ANSWER;
   } catch (error) {
-    const answered =
-      error instanceof BaseError && error.walk((cause) => cause instanceof RpcRequestError && cause.status === undefined) !== null;
-    if (answered) return false;
     if (error instanceof ChainOverloadedError) throw error;
+    const refusal =
+      error instanceof BaseError
+        ? (error.walk((cause) => cause instanceof RpcRequestError && cause.status === undefined) as RpcRequestError | null)
+        : null;
+    if (refusal && (refusal.code === INVALID_PARAMS || REFUSAL.test(refusal.details))) return false;
     throw new ChainUnavailableError(endpoint.chainId, { cause: error });
   }
 }

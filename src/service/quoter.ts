@@ -63,7 +63,7 @@ export function createQuoter({
     return known;
   }
 
-  async function readerFor(endpoint: ChainEndpoint, request: QuoteRequest): Promise<MarketReader> {
+  async function readerFor(endpoint: ChainEndpoint, request: QuoteRequest, signal: AbortSignal): Promise<MarketReader> {
     if (await canRunSingleCall(endpoint)) {
       try {
         return await singleCallReader(endpoint, request, searchGasCap);
@@ -72,14 +72,15 @@ export function createQuoter({
         logger?.error({ chainId: endpoint.chainId, endpoint: endpoint.label, err: error }, "single-call search reverted: quoting sequentially");
       }
     }
-    return sequentialReader(endpoint, request.marketAddress, request.marketId);
+    return sequentialReader(endpoint, request.marketAddress, request.marketId, signal);
   }
 
   /** Each endpoint in order until one answers; every read of the answer comes from that one endpoint. */
-  async function quoteOnChain(endpoints: readonly ChainEndpoint[], request: QuoteRequest): Promise<QuoteResponseBody> {
+  async function quoteOnChain(endpoints: readonly ChainEndpoint[], request: QuoteRequest, signal: AbortSignal): Promise<QuoteResponseBody> {
     for (const endpoint of endpoints) {
+      signal.throwIfAborted();
       try {
-        return await answerFrom(await readerFor(endpoint, request), request);
+        return await answerFrom(await readerFor(endpoint, request, signal), request);
       } catch (error) {
         if (!(error instanceof ChainUnavailableError)) throw error;
         logger?.warn({ chainId: endpoint.chainId, endpoint: endpoint.label, reason: error.reason }, "RPC endpoint failed");
@@ -90,11 +91,18 @@ export function createQuoter({
 
   async function quoteWithDeadline(endpoints: readonly ChainEndpoint[], request: QuoteRequest): Promise<QuoteResponseBody> {
     let timer: NodeJS.Timeout | undefined;
+    const abandon = new AbortController();
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new QuoteDeadlineError()), deadlineMs);
+      timer = setTimeout(() => {
+        abandon.abort();
+        reject(new QuoteDeadlineError());
+      }, deadlineMs);
     });
     try {
-      return await Promise.race([quoteOnChain(endpoints, request), deadline]);
+      // The race answers at the deadline; the abort stops the abandoned search from making further calls.
+      const quote = quoteOnChain(endpoints, request, abandon.signal);
+      quote.catch(() => {}); // its rejection after the deadline is expected and already answered
+      return await Promise.race([quote, deadline]);
     } catch (error) {
       throw toQuoteError(error, request.chainId);
     } finally {

@@ -1,0 +1,138 @@
+// Issue 6 and semantics §6: whatever the RPC endpoint does wrong, a quote ends in 503 with Retry-After, or in
+// a correct 200 through a fallback URL; never in a 200 or 4xx computed from a partial search. Both strategies.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:net";
+import { createChainRegistry } from "../../src/chain/client.ts";
+import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
+import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
+import { buildApp } from "../../src/http/app.ts";
+import { createQuoter, type SearchStrategy } from "../../src/service/quoter.ts";
+import { startFaultProxy, type Fault, type FaultProxy } from "../support/faultProxy.ts";
+import { startRpcProxy } from "../support/rpcProxy.ts";
+
+let devchain: Devchain;
+let proxy: FaultProxy;
+let closedUrl: string;
+before(async () => {
+  devchain = await startDevchain();
+  proxy = await startFaultProxy(devchain.endpoint.url);
+  closedUrl = `http://127.0.0.1:${await closedPort()}`;
+});
+after(async () => {
+  await proxy.close();
+  await devchain.close();
+});
+
+const QUERIES = [
+  "1?expectedPrice=0.55&collateralAvailable=1000000000000000000000",
+  "2?expectedPrice=970&collateralAvailable=1000000000000000000000&trace=true",
+  "4?expectedPrice=0.59&collateralAvailable=1000000000000000000",
+];
+const path = (query: string) => `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/${query}`;
+
+function appOn(urls: string[], strategy: SearchStrategy, options: { timeoutMs?: number; deadlineMs?: number } = {}) {
+  const chains = createChainRegistry(new Map([[DEVCHAIN_ID, urls]]), { timeoutMs: options.timeoutMs ?? 400 });
+  return buildApp({ quoter: createQuoter({ chains, strategy, deadlineMs: options.deadlineMs }), protection: { rateLimitMax: 0 } });
+}
+
+/** The answer a healthy endpoint gives, for comparison (the chain does not move during these tests). */
+async function reference(query: string) {
+  const app = appOn([devchain.endpoint.url], "sequential");
+  const response = await app.inject({ url: path(query) });
+  await app.close();
+  return { status: response.statusCode, body: response.body };
+}
+
+function assertUnavailable(response: { statusCode: number; body: string; headers: Record<string, unknown> }, what: string) {
+  assert.equal(response.statusCode, 503, `${what}: ${response.body}`);
+  assert.equal(JSON.parse(response.body).error, "Chain RPC unavailable");
+  assert.ok(Number(response.headers["retry-after"]) > 0, `${what}: Retry-After`);
+  assert.doesNotMatch(response.body, /127\.0\.0\.1|http:/, `${what}: no RPC URL in the body`);
+}
+
+const FAULTS: Fault[] = ["hang", "http-500", "malformed-json", "rpc-error", "reset"];
+
+for (const strategy of ["single-call", "sequential"] as const) {
+  describe(`${strategy}: every fault ends in 503 with Retry-After`, () => {
+    test("a refused connection", async () => {
+      const app = appOn([closedUrl], strategy);
+      for (const query of QUERIES) assertUnavailable(await app.inject({ url: path(query) }), `refused ${query}`);
+      await app.close();
+    });
+    for (const fault of FAULTS) {
+      test(`${fault} from the first request`, async () => {
+        const app = appOn([proxy.url], strategy);
+        for (const query of QUERIES) {
+          proxy.reset(fault, 0);
+          assertUnavailable(await app.inject({ url: path(query) }), `${fault} ${query}`);
+        }
+        await app.close();
+      });
+    }
+    test("a failure after k = 1..5 good calls, in the middle of a search: 503, or the correct 200 when the quote was already complete", async () => {
+      for (const fault of ["http-500", "rpc-error", "reset"] as const) {
+        for (let k = 1; k <= 5; k++) {
+          for (const query of QUERIES) {
+            const app = appOn([proxy.url], strategy);
+            proxy.reset(undefined);
+            await app.inject({ url: path("1?expectedPrice=0.6&collateralAvailable=1") }); // settles the strategy probe
+            proxy.reset(fault, k);
+            const response = await app.inject({ url: path(query) });
+            const expected = await reference(query);
+            if (proxy.received <= k) {
+              // Every call of this quote went through before the fault: it must be the healthy answer.
+              assert.equal(response.statusCode, expected.status, `${fault} k=${k} ${query}`);
+              assert.equal(response.body, expected.body, `${fault} k=${k} ${query}`);
+            } else {
+              assertUnavailable(response, `${fault} k=${k} ${query}`);
+            }
+            await app.close();
+          }
+        }
+      }
+    });
+  });
+
+  describe(`${strategy}: fallback URLs`, () => {
+    test("a failing first endpoint is skipped: the answer from the next one is exactly the healthy answer", async () => {
+      for (const fault of FAULTS) {
+        const app = appOn([proxy.url, devchain.endpoint.url], strategy);
+        for (const query of QUERIES) {
+          proxy.reset(fault, 0);
+          const response = await app.inject({ url: path(query) });
+          const expected = await reference(query);
+          assert.equal(response.statusCode, expected.status, `${fault} ${query}: ${response.body}`);
+          assert.equal(response.body, expected.body, `${fault} ${query}`);
+        }
+        await app.close();
+      }
+    });
+    test("a refused first endpoint, then a healthy one", async () => {
+      const app = appOn([closedUrl, devchain.endpoint.url], strategy);
+      const response = await app.inject({ url: path(QUERIES[0]!) });
+      assert.equal(response.body, (await reference(QUERIES[0]!)).body);
+      await app.close();
+    });
+  });
+}
+
+describe("timeouts and deadlines (issue 6)", () => {
+  test("a slow endpoint past the per-quote deadline is a 503, however fast each request", async () => {
+    const slow = await startRpcProxy(devchain.endpoint.url, { delayMs: 150 });
+    const app = appOn([slow.url], "sequential", { timeoutMs: 5_000, deadlineMs: 400 });
+    const started = Date.now();
+    assertUnavailable(await app.inject({ url: path(QUERIES[0]!) }), "deadline");
+    assert.ok(Date.now() - started < 2_000, "answered at the deadline, not after the whole search");
+    await app.close();
+    await slow.close();
+  });
+});
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
