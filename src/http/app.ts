@@ -1,6 +1,8 @@
 // The HTTP application: Fastify with the quote route mounted under /quoter.
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { installErrorHandling } from "./errors.ts";
+import { explorerPlugin } from "./explorer/plugin.ts";
+import { registerDocs } from "./openapi.ts";
 import { DEFAULT_PROTECTION, installProtection, type ProtectionOptions } from "./protection.ts";
 import { quoteRoute, type Quoter } from "./quoteRoute.ts";
 
@@ -23,7 +25,24 @@ export function buildApp({ quoter, logger, protection }: AppOptions): FastifyIns
     ajv: { customOptions: { allErrors: true, coerceTypes: false } },
   });
   installErrorHandling(app);
+  closeConnectionsWhenDone(app);
   installProtection(app, { ...DEFAULT_PROTECTION, ...protection });
+  registerDocs(app); // before the routes it documents
   void app.register(quoteRoute, { prefix: "/quoter", quoter });
+  void app.register(explorerPlugin, { prefix: "/quoter" });
   return app;
+}
+
+/**
+ * Graceful shutdown: once closing, every answer says `Connection: close`, so that keep-alive sockets end
+ * with the in-flight request they carry instead of holding the server open until their idle timeout.
+ */
+function closeConnectionsWhenDone(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook("preClose", async () => {
+    closing = true;
+  });
+  app.addHook("onSend", async (_request, reply) => {
+    if (closing) reply.header("connection", "close");
+  });
 }

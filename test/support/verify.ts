@@ -12,6 +12,23 @@ export interface QuoteQuery {
   maxIterations?: string;
 }
 
+/**
+ * The test's own reading of a decimal with an optional exponent: the exponent moves the decimal point in the
+ * text, then viem's parseUnits reads the plain decimal. A different route from the service's parser.
+ */
+export function d18(text: string): bigint {
+  const [mantissa = "", exponentText = "0"] = text.toLowerCase().split("e");
+  const negative = mantissa.startsWith("-");
+  const [whole = "", fraction = ""] = mantissa.replace("-", "").split(".");
+  const exponent = Number(exponentText);
+  const digits = whole + fraction;
+  let point = whole.length + exponent;
+  const padded = point < 0 ? "0".repeat(-point) + digits : digits.padEnd(point, "0");
+  point = Math.max(point, 0);
+  const plain = `${padded.slice(0, point) || "0"}.${padded.slice(point) || "0"}`;
+  return (negative ? -1n : 1n) * parseUnits(plain, 18);
+}
+
 /** viem's formatUnits is the oracle of the canonical decimal form (semantics §5). */
 export const canonical = (d18: bigint) => formatUnits(d18, 18);
 
@@ -20,9 +37,9 @@ export async function verifyAnswer(chain: EmbeddedChain, marketGroup: Address, m
   const read = <T>(functionName: "getReferencePrice", args: readonly [bigint]) =>
     chain.publicClient.readContract({ address: marketGroup, abi: marketGroupAbi, functionName, args, blockNumber }) as Promise<T>;
   const currentPrice = await read<bigint>("getReferencePrice", [marketId]);
-  const expectedPrice = parseUnits(query.expectedPrice, 18);
+  const expectedPrice = d18(query.expectedPrice);
   const collateral = BigInt(query.collateralAvailable);
-  const priceLimit = query.priceLimit === undefined ? currentPrice : parseUnits(query.priceLimit, 18);
+  const priceLimit = query.priceLimit === undefined ? currentPrice : d18(query.priceLimit);
   const direction = expectedPrice > currentPrice ? "LONG" : "SHORT";
 
   assert.equal(body.direction, direction, "§3.8 direction from expectedPrice vs the current price at the answer's block");
