@@ -2,8 +2,8 @@
 // error shapes of semantics §6. Each test names the rule it checks.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:net";
 import { zeroAddress } from "viem";
+import { closedPort } from "../support/closedPort.ts";
 import { startQuoterHarness, type QuoterHarness } from "../support/quoterHarness.ts";
 import { deployPricelessMarketGroup } from "../support/pricelessMarketGroup.ts";
 import { buildApp } from "../../src/http/app.ts";
@@ -199,11 +199,3 @@ describe("404 and 405 in the same shape (semantics §6)", () => {
     assert.equal(response.body, "");
   });
 });
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

@@ -2,13 +2,13 @@
 // a correct 200 through a fallback URL; never in a 200 or 4xx computed from a partial search. Both strategies.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createServer } from "node:net";
 import { createChainRegistry } from "../../src/chain/client.ts";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { buildApp } from "../../src/http/app.ts";
 import { createQuoter, type SearchStrategy } from "../../src/service/quoter.ts";
 import { startFaultProxy, type Fault, type FaultProxy } from "../support/faultProxy.ts";
+import { closedPort } from "../support/closedPort.ts";
 import { startRpcProxy } from "../support/rpcProxy.ts";
 
 let devchain: Devchain;
@@ -128,11 +128,3 @@ describe("timeouts and deadlines (issue 6)", () => {
     await slow.close();
   });
 });
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
