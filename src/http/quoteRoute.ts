@@ -2,7 +2,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import { methodNotAllowed } from "../quote/errors.ts";
 import { parseQuoteRequest, type QuoteRequest } from "../quote/request.ts";
-import { errorResponseSchema, quoteParamsSchema, quoteQuerySchema, quoteResponseSchema } from "./schemas.ts";
+import { methodNotAllowedResponses, quoteErrorResponses, quoteParamsSchema, quoteQuerySchema, quoteResponseSchema } from "./schemas.ts";
 import { sendQuoteError } from "./errors.ts";
 
 export interface Quoter {
@@ -15,13 +15,20 @@ const QUOTE_PATH = "/:chainId/:marketAddress/:marketId";
 export const quoteRoute: FastifyPluginAsync<{ quoter: Quoter }> = async (app, { quoter }) => {
   app.get(QUOTE_PATH, {
     schema: {
+      operationId: "getQuote",
+      tags: ["quote"],
       summary: "Largest position size within a collateral budget and price constraints",
+      description:
+        "Reads the market's reference price at the latest block, infers LONG (expectedPrice above it) or SHORT " +
+        "(below), and binary-searches sizes in [0, collateralAvailable / price] for at most maxIterations " +
+        "candidates, each simulated with quoteCreateTraderPosition at that same block. Numbers are strings: " +
+        "prices are exact decimals (18 places at most), sizes and collateral are wei. HEAD answers like GET " +
+        "without a body.",
       params: quoteParamsSchema,
       querystring: quoteQuerySchema,
       response: {
         200: quoteResponseSchema,
-        "4xx": errorResponseSchema,
-        "5xx": errorResponseSchema,
+        ...quoteErrorResponses,
       },
     },
     handler: async (request, reply) => {
@@ -33,6 +40,11 @@ export const quoteRoute: FastifyPluginAsync<{ quoter: Quoter }> = async (app, { 
   app.route({
     method: ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"],
     url: QUOTE_PATH,
+    schema: {
+      tags: ["quote"],
+      summary: "Not served: 405 Method not allowed",
+      response: methodNotAllowedResponses,
+    },
     handler: async (_request, reply) => sendQuoteError(reply, methodNotAllowed()),
   });
 };

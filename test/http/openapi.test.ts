@@ -1,0 +1,257 @@
+// The OpenAPI document at /quoter/openapi.json (issue 7): a valid OpenAPI 3.1 document, generated from the route
+// schemas, listing every status with its messages, whose examples are true on the demo chain, and whose
+// response schemas accept what the server really answers, for a success and each error status.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { compileErrors, validate } from "@readme/openapi-parser";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import type { FastifyInstance } from "fastify";
+import { startQuoterHarness, type QuoterHarness } from "../support/quoterHarness.ts";
+import { closedPort } from "../support/closedPort.ts";
+import { deployPricelessMarketGroup } from "../support/pricelessMarketGroup.ts";
+import { buildApp, type AppOptions } from "../../src/http/app.ts";
+import { createChainRegistry } from "../../src/chain/client.ts";
+import { createQuoter } from "../../src/service/quoter.ts";
+import { MESSAGES } from "../../src/quote/errors.ts";
+import { quoteParamsSchema, quoteQuerySchema } from "../../src/http/schemas.ts";
+
+const ONE = "1000000000000000000";
+const THOUSAND = "1000000000000000000000";
+const QUOTE_PATH = "/quoter/{chainId}/{marketAddress}/{marketId}";
+
+type Json = any;
+type Answer = { status: number; body: Json; headers: Record<string, unknown> };
+
+let h: QuoterHarness;
+let doc: Json;
+
+before(async () => {
+  h = await startQuoterHarness();
+  const response = await h.get("/quoter/openapi.json");
+  assert.equal(response.status, 200);
+  doc = response.body;
+});
+after(() => h.close());
+
+// OpenAPI 3.1 Schema Objects are JSON Schema 2020-12 plus a few OpenAPI keywords.
+const ajv = new Ajv2020({ strict: true, allErrors: true });
+for (const keyword of ["example", "discriminator", "xml", "externalDocs"]) ajv.addKeyword(keyword);
+
+function operation(method: string): Json {
+  const found = doc.paths[QUOTE_PATH]?.[method];
+  assert.ok(found, `the document has ${method.toUpperCase()} ${QUOTE_PATH}`);
+  return found;
+}
+
+/** The documented response for a status: its own entry, else its range (4XX, 5XX). */
+function documentedResponse(method: string, status: number): Json {
+  const responses = operation(method).responses;
+  const response = responses[String(status)] ?? responses[`${String(status)[0]}XX`];
+  assert.ok(response, `${method.toUpperCase()} documents status ${status}`);
+  return response;
+}
+
+/** Asserts the answer matches the document: status listed, JSON body valid against its schema, headers present. */
+function assertDocumented(method: string, answer: Answer): void {
+  const response = documentedResponse(method, answer.status);
+  const media = response.content?.["application/json"];
+  assert.ok(media?.schema, `status ${answer.status} documents a JSON body`);
+  const check = ajv.compile(media.schema);
+  assert.ok(check(answer.body), `${answer.status} ${JSON.stringify(answer.body)}: ${ajv.errorsText(check.errors)}`);
+  for (const name of Object.keys(response.headers ?? {})) {
+    assert.ok(answer.headers[name.toLowerCase()] !== undefined, `status ${answer.status} sends the documented ${name} header`);
+  }
+}
+
+async function inject(app: FastifyInstance, url: string, method: "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "OPTIONS" = "GET"): Promise<Answer> {
+  const response = await app.inject({ method, url });
+  return { status: response.statusCode, body: response.json(), headers: response.headers };
+}
+
+/** An app of its own answers `count` identical quote requests; the last answer. */
+async function answerOfOwnApp(options: AppOptions, count = 1): Promise<Answer> {
+  const app = buildApp(options);
+  try {
+    const url = h.quotePath(1, { expectedPrice: "0.6", collateralAvailable: ONE });
+    let answer = await inject(app, url);
+    for (let i = 1; i < count; i++) answer = await inject(app, url);
+    return answer;
+  } finally {
+    await app.close();
+  }
+}
+
+function* namedExamples(): Generator<{ method: string; status: string; name: string; example: Json; schema: Json }> {
+  for (const [method, op] of Object.entries<Json>(doc.paths[QUOTE_PATH])) {
+    for (const [status, response] of Object.entries<Json>(op.responses)) {
+      const media = response.content?.["application/json"];
+      for (const [name, example] of Object.entries<Json>(media?.examples ?? {})) {
+        yield { method, status, name, example, schema: media.schema };
+      }
+    }
+  }
+}
+
+describe("the document (issue 7)", () => {
+  test("is a valid OpenAPI 3.1 document (@readme/openapi-parser)", async () => {
+    assert.equal(doc.openapi, "3.1.0");
+    const result = await validate(structuredClone(doc));
+    assert.ok(result.valid, compileErrors(result));
+  });
+
+  test("is the one served by the docs page too", async () => {
+    assert.deepEqual((await h.get("/quoter/docs/json")).body, doc);
+  });
+
+  test("is generated from the route schemas: the parameters are the schemas' own", () => {
+    const parameters = operation("get").parameters as Json[];
+    const byPlace = (place: string) => parameters.filter((p) => p.in === place);
+    assert.deepEqual(byPlace("path").map((p) => p.name).sort(), Object.keys(quoteParamsSchema.properties).sort());
+    assert.deepEqual(byPlace("query").map((p) => p.name).sort(), Object.keys(quoteQuerySchema.properties).sort());
+    for (const p of parameters) {
+      const source: Json = p.in === "path" ? quoteParamsSchema : quoteQuerySchema;
+      assert.equal(p.required, source.required.includes(p.name), `${p.name} required`);
+      assert.equal(p.schema.pattern, source.properties[p.name].pattern, `${p.name} pattern`);
+      assert.ok(p.description && p.example !== undefined, `${p.name} has a description and an example`);
+    }
+    // Only the quote operation and its 405 answers: the docs, the document and the explorer are not the API.
+    assert.deepEqual(Object.keys(doc.paths), [QUOTE_PATH]);
+  });
+
+  test("lists every status of the interface and semantics §6, with each message as a named example", () => {
+    const expected: Array<[string, string, string]> = [
+      ["get", "400", MESSAGES.invalidQuery],
+      ["get", "400", MESSAGES.invalidPath],
+      ["get", "400", MESSAGES.expectedPriceNotPositive],
+      ["get", "400", MESSAGES.expectedPriceEqualsCurrent],
+      ["get", "400", MESSAGES.marketSettled],
+      ["get", "400", MESSAGES.noValidSize],
+      ["get", "400", MESSAGES.insufficientLiquidity],
+      ["get", "404", MESSAGES.marketNotFound],
+      ["get", "404", MESSAGES.currentPriceNotFound],
+      ["get", "429", MESSAGES.tooManyRequests],
+      ["get", "500", MESSAGES.internal],
+      ["get", "503", MESSAGES.rpcUnavailable],
+      ["get", "4XX", MESSAGES.uriTooLong],
+      ["post", "405", MESSAGES.methodNotAllowed],
+    ];
+    const examples = [...namedExamples()];
+    for (const [method, status, message] of expected) {
+      assert.ok(
+        examples.some((e) => e.method === method && e.status === status && e.example.value.error === message && e.example.summary),
+        `${method.toUpperCase()} ${status} has a named example for "${message}"`,
+      );
+    }
+    assert.ok(examples.some((e) => e.status === "200" && e.example.value.direction === "SHORT"), "a SHORT success example");
+    assert.ok(examples.some((e) => e.status === "200" && Array.isArray(e.example.value.trace)), "a success example with a trace");
+    assert.match(operation("get").responses["404"].description, /Not found/, "unknown paths are described under 404");
+    for (const method of ["post", "put", "delete", "patch", "options"]) {
+      assert.deepEqual(Object.keys(operation(method).responses), ["405"], `${method.toUpperCase()} answers 405`);
+    }
+    assert.ok(operation("get").responses["503"].headers["Retry-After"]);
+    assert.ok(operation("get").responses["429"].headers["Retry-After"]);
+    assert.ok(operation("post").responses["405"].headers.Allow);
+  });
+
+  test("every example is valid against its own response schema", () => {
+    let count = 0;
+    for (const { method, status, name, example, schema } of namedExamples()) {
+      const check = ajv.compile(schema);
+      assert.ok(check(example.value), `${method} ${status} ${name}: ${ajv.errorsText(check.errors)}`);
+      count++;
+    }
+    assert.ok(count >= 18, `${count} examples`);
+  });
+
+  test("every example that names a request is exactly what the demo chain answers to it", async () => {
+    let replayed = 0;
+    for (const { status, name, example } of namedExamples()) {
+      const request = /^GET (\/\S+)$/.exec(example.description ?? "");
+      if (!request) continue;
+      const answer = await h.get(request[1]!);
+      assert.equal(String(answer.status), status, `${name}: ${request[1]} -> ${JSON.stringify(answer.body)}`);
+      assert.deepEqual(answer.body, example.value, name);
+      replayed++;
+    }
+    assert.ok(replayed >= 10, `${replayed} examples replayed`);
+  });
+});
+
+describe("what the server really answers matches the document (issue 7)", () => {
+  const answers: Array<[string, () => string]> = [
+    ["200 LONG", () => h.quotePath(2, { expectedPrice: "1030", collateralAvailable: THOUSAND })],
+    ["200 SHORT with trace", () => h.quotePath(1, { expectedPrice: "0.45", collateralAvailable: THOUSAND, trace: "true" })],
+    ["200 with a priceLimit", () => h.quotePath(2, { expectedPrice: "1030", priceLimit: "1010", collateralAvailable: THOUSAND, trace: "true" })],
+    ["400 Invalid query parameters", () => h.quotePath(1, { expectedPrice: ".5", collateralAvailable: "0", maxIterations: "11" })],
+    ["400 Invalid path parameters", () => `/quoter/0/0x12/x?expectedPrice=0.6&collateralAvailable=${ONE}`],
+    ["400 Expected price must be greater than 0", () => h.quotePath(1, { expectedPrice: "-1", collateralAvailable: ONE })],
+    ["400 Expected price must be different", () => h.quotePath(2, { expectedPrice: "1000", collateralAvailable: ONE })],
+    ["400 Market is settled", () => h.quotePath(3, { expectedPrice: "0.6", collateralAvailable: ONE })],
+    ["400 Could not find a valid position size, with trace", () => h.quotePath(2, { expectedPrice: "1010", priceLimit: "1020", collateralAvailable: THOUSAND, trace: "true" })],
+    ["400 Insufficient liquidity, with trace", () => h.quotePath(4, { expectedPrice: "0.59", collateralAvailable: ONE, trace: "true" })],
+    ["404 Market not found", () => h.quotePath(99, { expectedPrice: "0.6", collateralAvailable: ONE })],
+    ["404 Market not found for a chain with no RPC", () => `/quoter/1/${h.devchain.marketGroup}/1?expectedPrice=0.6&collateralAvailable=${ONE}`],
+    ["414 URI too long (the 4XX range)", () => h.quotePath(1, { expectedPrice: "0.6", collateralAvailable: ONE, pad: "x".repeat(3000) })],
+  ];
+  for (const [name, path] of answers) {
+    test(name, async () => {
+      const answer = await h.get(path());
+      assert.equal(answer.status, Number(name.slice(0, 3)), JSON.stringify(answer.body));
+      assertDocumented("get", answer);
+    });
+  }
+
+  test("413 a GET with a body (the 4XX range), as its example says", async () => {
+    const response = await h.app.inject({ method: "GET", url: h.quotePath(1, { expectedPrice: "0.6", collateralAvailable: ONE }), payload: "x" });
+    const answer = { status: response.statusCode, body: response.json(), headers: response.headers };
+    assert.equal(answer.status, 413);
+    assertDocumented("get", answer);
+    assert.deepEqual(answer.body, operation("get").responses["4XX"].content["application/json"].examples.bodyNotAccepted.value);
+  });
+
+  test("404 Current price not found", async () => {
+    const address = await deployPricelessMarketGroup(h.devchain.chain);
+    const answer = await h.get(`/quoter/31337/${address}/1?expectedPrice=0.6&collateralAvailable=${ONE}`);
+    assert.equal(answer.status, 404);
+    assert.equal(answer.body.error, MESSAGES.currentPriceNotFound);
+    assertDocumented("get", answer);
+  });
+
+  test("405 Method not allowed, for each method the document lists", async () => {
+    for (const method of ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"] as const) {
+      const answer = await inject(h.app, h.quotePath(1, { expectedPrice: "0.6", collateralAvailable: ONE }), method);
+      assert.equal(answer.status, 405, method);
+      assertDocumented(method.toLowerCase(), answer);
+    }
+  });
+
+  const failing = { quote: async () => { throw new TypeError("a bug"); } };
+
+  test("429 Too many requests, with Retry-After", async () => {
+    const answer = await answerOfOwnApp({ quoter: failing, protection: { rateLimitMax: 1 } }, 2);
+    assert.equal(answer.status, 429, JSON.stringify(answer.body));
+    assert.deepEqual(answer.body, { error: MESSAGES.tooManyRequests });
+    assertDocumented("get", answer);
+  });
+
+  test("500 Internal server error", async () => {
+    const answer = await answerOfOwnApp({ quoter: failing });
+    assert.equal(answer.status, 500);
+    assertDocumented("get", answer);
+  });
+
+  test("503 Chain RPC unavailable, with Retry-After", async () => {
+    const chains = createChainRegistry(new Map([[31337, [`http://127.0.0.1:${await closedPort()}`]]]), { timeoutMs: 2_000 });
+    const answer = await answerOfOwnApp({ quoter: createQuoter({ chains }) });
+    assert.equal(answer.status, 503);
+    assertDocumented("get", answer);
+  });
+
+  test("the schemas are strict enough to catch a wrong body", () => {
+    const success = ajv.compile(documentedResponse("get", 200).content["application/json"].schema);
+    assert.equal(success({ direction: "LONG" }), false, "missing fields");
+    const error = ajv.compile(documentedResponse("get", 400).content["application/json"].schema);
+    assert.equal(error({ error: "x", statusCode: 400 }), false, "an undocumented field");
+    assert.equal(error({ message: "x" }), false, "no error field");
+  });
+});
