@@ -1,0 +1,47 @@
+// The quote explorer at /quoter/explorer: one static page (HTML, CSS and plain browser JavaScript, no build step,
+// nothing from a CDN) that calls the quote API with trace=true and draws the search. Register with the /quoter
+// prefix. Its routes are hidden from the OpenAPI document: they are pages, not the API.
+import { readFileSync } from "node:fs";
+import type { FastifyPluginAsync } from "fastify";
+
+const asset = (name: string) => readFileSync(new URL(name, import.meta.url), "utf8");
+
+const PAGE = asset("./index.html");
+const SCRIPT = asset("./explorer.js");
+const STYLE = asset("./explorer.css");
+
+/** The page loads only its own two assets and calls only this server: the browser enforces it. */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self' data:",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+export const explorerPlugin: FastifyPluginAsync = async (app) => {
+  app.get("/explorer", { schema: { hide: true } }, async (request, reply) => {
+    // The page's asset links are relative to /quoter/explorer; the router also matches a trailing slash.
+    const [path, query] = splitUrl(request.url);
+    if (path.endsWith("/")) return reply.redirect(`${path.replace(/\/+$/, "")}${query}`, 301);
+    return reply
+      .header("content-security-policy", CONTENT_SECURITY_POLICY)
+      .header("cache-control", "no-cache")
+      .type("text/html; charset=utf-8")
+      .send(PAGE);
+  });
+  app.get("/explorer/explorer.js", { schema: { hide: true } }, async (_request, reply) =>
+    reply.header("cache-control", "no-cache").type("text/javascript; charset=utf-8").send(SCRIPT),
+  );
+  app.get("/explorer/explorer.css", { schema: { hide: true } }, async (_request, reply) =>
+    reply.header("cache-control", "no-cache").type("text/css; charset=utf-8").send(STYLE),
+  );
+};
+
+function splitUrl(url: string): [string, string] {
+  const at = url.indexOf("?");
+  return at < 0 ? [url, ""] : [url.slice(0, at), url.slice(at)];
+}
