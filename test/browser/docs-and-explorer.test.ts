@@ -92,6 +92,13 @@ describe("/quoter/docs in Chromium", () => {
       await codes.first().waitFor();
       const listed = (await codes.allInnerTexts()).map((code) => code.trim().split(/\s/)[0]);
       for (const status of ["200", "400", "404", "429", "500", "503"]) assert.ok(listed.includes(status), `status ${status} in ${listed}`);
+      // The parameters come prefilled with the document's examples: Execute runs a real quote on the demo chain.
+      const answered = page.waitForResponse((response) => response.url().includes("/quoter/31337/"));
+      await get.locator("button.execute").click();
+      assert.equal((await answered).status(), 200);
+      const shown = page.locator(".opblock-get .live-responses-table tr.response .response-col_status");
+      await shown.first().waitFor();
+      assert.match(await shown.first().innerText(), /^\s*200/);
       await page.screenshot({ path: new URL("docs.png", OUTPUT).pathname, fullPage: true });
       assert.ok(requested.some((url) => url.endsWith("/quoter/docs/json")), "the UI loads the server's document");
       assertOnlyThisServer(requested);
