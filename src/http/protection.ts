@@ -24,7 +24,9 @@ export function installProtection(app: FastifyInstance, options: ProtectionOptio
     const hasBody = Number(request.headers["content-length"] ?? 0) > 0 || request.headers["transfer-encoding"] !== undefined;
     if (hasBody && BODYLESS_METHODS.has(request.method)) throw new QuoteError(413, "Request body not accepted");
   });
-  void app.register(helmet, { global: true });
+  // No upgrade-insecure-requests: the service is often reached over plain http inside a network, where it
+  // would send the docs page's own assets to an https port that does not exist.
+  void app.register(helmet, { global: true, contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } });
   if (options.rateLimitMax > 0) {
     void app.register(rateLimit, {
       max: options.rateLimitMax,
