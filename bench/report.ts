@@ -1,0 +1,206 @@
+// The bench's results: their shape (results.json), the targets of issue 5, the one table, and RESULTS.md.
+import { MIB, fmt, type LatencySummary } from "./stats.ts";
+
+export interface LatencyCell {
+  /** "bare": the single-call search POSTed as a bare eth_call to the proxy, no service. */
+  strategy: "sequential" | "single-call" | "bare";
+  delayMs: number;
+  quotes: number;
+  /** From autocannon's per-response times (ms, full resolution). */
+  latency: LatencySummary;
+  /** autocannon's own histogram (whole ms), for reference. */
+  autocannon: { p50: number; p97_5: number; p99: number };
+  /** JSON-RPC requests the proxy received during the run, per quote answered. */
+  rpcRequestsPerQuote: number;
+  /** Fewest and most JSON-RPC requests of one quote over the mix (counted one quote at a time). */
+  rpcRequestsPerQuoteRange: [number, number];
+  rpcMethods: Record<string, number>;
+  /** CPU time of the service process per quote, ms; none for "bare". */
+  serviceCpuMsPerQuote?: number;
+  non2xx: number;
+  errors: number;
+}
+
+export interface ThroughputCell {
+  /** "bare": the node's own rate for the same searches, POSTed to the proxy. */
+  strategy: "sequential" | "single-call" | "bare";
+  connections: number;
+  seconds: number;
+  quotes: number;
+  quotesPerSecond: number;
+  latency: LatencySummary;
+  serviceCpuMsPerQuote?: number;
+  non2xx: number;
+  errors: number;
+}
+
+export interface MemoryResult {
+  strategy: "single-call";
+  concurrency: number;
+  checkpointQuotes: number;
+  totalQuotes: number;
+  /** VmRSS of the service process, bytes. */
+  beforeBytes: number;
+  afterCheckpointBytes: number;
+  afterAllBytes: number;
+  growthRatio: number;
+  seconds: number;
+  /** Over the quotes after the checkpoint. */
+  serviceCpuMsPerQuote?: number;
+}
+
+export interface Target {
+  name: string;
+  measured: string;
+  met: boolean;
+}
+
+export interface BenchResults {
+  mode: "quick" | "full";
+  date: string;
+  machine: { cores: number; cpu: string; memoryBytes: number; platform: string; node: string };
+  commit: string;
+  setup: Record<string, unknown>;
+  latency: LatencyCell[];
+  overhead: { delayMs: number; service: LatencySummary; bare: LatencySummary; ratioP50: number; serviceCpuMsPerQuote?: number };
+  throughput: ThroughputCell[];
+  memory: MemoryResult;
+  targets: Target[];
+  failures: string[];
+  warnings: string[];
+}
+
+const cell = (results: BenchResults, strategy: LatencyCell["strategy"], delayMs: number) =>
+  results.latency.find((c) => c.strategy === strategy && c.delayMs === delayMs);
+
+/** The three targets of issue 5, against what was measured. */
+export function verdicts(results: BenchResults): Target[] {
+  const targets: Target[] = [];
+  const slowDelay = Math.max(...results.latency.map((c) => c.delayMs));
+  const sequential = cell(results, "sequential", slowDelay);
+  const single = cell(results, "single-call", slowDelay);
+  if (sequential && single) {
+    const ratio = single.latency.p50 / sequential.latency.p50;
+    targets.push({
+      name: `at ${slowDelay} ms delay, single-call p50 ≤ 1/6 of sequential p50, with 1 RPC request per quote`,
+      measured:
+        `${fmt(single.latency.p50)} ms vs ${fmt(sequential.latency.p50)} ms = 1/${fmt(1 / ratio)}; ` +
+        `RPC requests per quote ${fmt(single.rpcRequestsPerQuote, 2)} vs ${fmt(sequential.rpcRequestsPerQuote, 2)} ` +
+        `(${sequential.rpcRequestsPerQuoteRange[0]}–${sequential.rpcRequestsPerQuoteRange[1]})`,
+      met: ratio <= 1 / 6 && single.rpcRequestsPerQuote === 1,
+    });
+  }
+  const { overhead } = results;
+  targets.push({
+    name: `single-call p50 ≤ 1.25 × bare eth_call p50 at ${overhead.delayMs} ms delay`,
+    measured: `${fmt(overhead.service.p50, 2)} ms vs ${fmt(overhead.bare.p50, 2)} ms = ${fmt(overhead.ratioP50, 3)}×`,
+    met: overhead.ratioP50 <= 1.25,
+  });
+  const { memory } = results;
+  targets.push({
+    name: `resident memory after ${memory.totalQuotes.toLocaleString("en")} quotes within 20% of after ${memory.checkpointQuotes.toLocaleString("en")}`,
+    measured: `${fmt(memory.afterAllBytes / MIB)} MiB vs ${fmt(memory.afterCheckpointBytes / MIB)} MiB (${memory.growthRatio >= 1 ? "+" : ""}${fmt((memory.growthRatio - 1) * 100)}%)`,
+    met: Math.abs(memory.growthRatio - 1) <= 0.2,
+  });
+  return targets;
+}
+
+const percentiles = (l: LatencySummary) => `${fmt(l.p50)} / ${fmt(l.p95)} / ${fmt(l.p99)}`;
+
+/** The one table: a Markdown table, readable as printed. */
+export function renderTable(results: BenchResults): string {
+  const rows: string[][] = [["measurement", "sequential", "single-call", "bare eth_call"]];
+  const delays = [...new Set(results.latency.map((c) => c.delayMs))];
+  for (const delayMs of delays) {
+    const cells = (["sequential", "single-call", "bare"] as const).map((strategy) => cell(results, strategy, delayMs));
+    rows.push([`latency p50 / p95 / p99, ms (${delayMs} ms RPC delay, c=1)`, ...cells.map((c) => (c ? percentiles(c.latency) : ""))]);
+    const rpc = (c?: LatencyCell) =>
+      c ? `${fmt(c.rpcRequestsPerQuote, 2)} (${c.rpcRequestsPerQuoteRange[0]}–${c.rpcRequestsPerQuoteRange[1]})` : "";
+    rows.push([`RPC requests per quote (${delayMs} ms), mean (range)`, ...cells.map(rpc)]);
+  }
+  const cpu = (c?: { serviceCpuMsPerQuote?: number }) => (c?.serviceCpuMsPerQuote === undefined ? "" : fmt(c.serviceCpuMsPerQuote, 2));
+  const zero = Math.min(...delays);
+  rows.push([
+    `service CPU per quote, ms (${zero} ms, c=1)`,
+    cpu(cell(results, "sequential", zero)),
+    cpu(cell(results, "single-call", zero)),
+    "",
+  ]);
+  const connections = [...new Set(results.throughput.map((c) => c.connections))];
+  for (const c of connections) {
+    const at = (strategy: ThroughputCell["strategy"]) => {
+      const found = results.throughput.find((t) => t.strategy === strategy && t.connections === c);
+      if (!found) return "";
+      const failed = found.non2xx + found.errors;
+      return `${fmt(found.quotesPerSecond)} (p50 ${fmt(found.latency.p50)} ms)${failed ? ` [${failed} failed]` : ""}`;
+    };
+    rows.push([`throughput, quotes/s (0 ms, ${c} connections)`, at("sequential"), at("single-call"), at("bare")]);
+  }
+  const { overhead, memory } = results;
+  rows.push([
+    `overhead: p50 at ${overhead.delayMs} ms, ms (alternating runs)`,
+    "",
+    `${fmt(overhead.service.p50, 2)} (${fmt(overhead.ratioP50, 3)}× bare)`,
+    fmt(overhead.bare.p50, 2),
+  ]);
+  rows.push([
+    `service RSS, MiB: before / after ${memory.checkpointQuotes.toLocaleString("en")} / after ${memory.totalQuotes.toLocaleString("en")} quotes`,
+    "",
+    `${fmt(memory.beforeBytes / MIB)} / ${fmt(memory.afterCheckpointBytes / MIB)} / ${fmt(memory.afterAllBytes / MIB)}`,
+    "",
+  ]);
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  const line = (row: string[]) => `| ${row.map((text, column) => text.padEnd(widths[column]!)).join(" | ")} |`;
+  return [line(rows[0]!), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...rows.slice(1).map(line)].join("\n");
+}
+
+export function renderMarkdown(results: BenchResults, table: string): string {
+  const { machine } = results;
+  const lines = [
+    "# Quoter benchmark",
+    "",
+    `${results.mode === "full" ? "Full run" : "Quick smoke run (`--quick`): short runs, fewer quotes; indicative only"} of \`npm run bench\`, ${results.date}.`,
+    "",
+    `- Machine: ${machine.cores} cores (${machine.cpu}), ${fmt(machine.memoryBytes / MIB / 1024)} GiB, ${machine.platform}`,
+    `- Node ${machine.node}; commit ${results.commit}`,
+    `- Service environment: ${Object.entries(results.setup.serviceEnv as Record<string, string>).map(([k, v]) => `${k}=${v}`).join(" ")} (the rest as \`npm start\`; its logs are read by the bench)`,
+    `- Load average (1, 5, 15 min) at start ${(results.setup.loadAverageAtStart as number[]).map((l) => l.toFixed(2)).join(", ")}, at end ${(results.setup.loadAverageAtEnd as number[]).map((l) => l.toFixed(2)).join(", ")}`,
+    "",
+    "## Set-up",
+    "",
+    "All on 127.0.0.1, each a separate process: the devchain node (`src/devchain/main.ts`, embedded EDR with the demo",
+    "market group), the bench's JSON-RPC proxy (`bench/proxy.ts`) that holds each HTTP request for the stated delay",
+    "before forwarding it and counts the JSON-RPC requests, and the quoter (`node --import tsx src/main.ts`) with",
+    "`RPC_URL_31337` set to the proxy and `SEARCH_STRATEGY` sequential or single-call. autocannon (library API) runs in",
+    "the bench process and cycles over a mix of eight demo quotes that all answer 200 (markets 1 and 2, LONG and SHORT,",
+    "budgets and prices that bind); both strategies are checked to answer the mix byte for byte alike.",
+    "",
+    "- Latency: concurrency 1, a whole number of passes over the mix (the bare eth_call column: the single-call",
+    "  searches of the same mix POSTed straight to the proxy); percentiles from autocannon's per-response",
+    "  times (its `response` event, hrtime-based; its own histogram keeps whole ms and is in results.json too).",
+    "- RPC requests per quote: the proxy's count during the run over the quotes answered; the range is over the mix,",
+    "  counted one quote at a time.",
+    "- Every quote is made distinct (one more wei of budget each), so that the service's coalescing of identical",
+    "  in-flight requests never answers two of them with one search.",
+    "- Service CPU per quote: utime + stime of the service process (`/proc/<pid>/stat`) over the run, per quote.",
+    "- Throughput: fixed-duration runs at 0 ms delay after a short warm-up at the same concurrency; 2xx per second.",
+    "  The bare eth_call column is the node's own rate for the same searches: the ceiling of the single-call service.",
+    "- Overhead: the same searches (the `encodeSearch` calldata, the service's gas cap, `latest`) POSTed by autocannon",
+    "  as bare `eth_call`s to the same proxy, alternating with runs of single-call quotes, at concurrency 1.",
+    "- Memory: VmRSS (`/proc/<pid>/status`) of a freshly started single-call service, 1 s after it is idle.",
+    "",
+    "## Results",
+    "",
+    table,
+    "",
+    "## Targets (issue 5)",
+    "",
+    ...results.targets.map((t) => `- ${t.met ? "met" : "**missed**"}: ${t.name}: ${t.measured}`),
+    "",
+  ];
+  if (results.failures.length + results.warnings.length > 0) {
+    lines.push("## Failures and warnings", "", ...results.failures.map((f) => `- failure: ${f}`), ...results.warnings.map((w) => `- warning: ${w}`), "");
+  }
+  lines.push("Reproduce: `npm run bench` (full, about 5 minutes) or `npm run bench -- --quick` (under 2 minutes).", "");
+  return lines.join("\n");
+}

@@ -1,0 +1,517 @@
+// `npm run bench [-- --quick] [-- --out DIR] [-- --cpu-prof]`: latency, RPC cost, throughput, overhead and
+// memory of the quoter, measured with autocannon the way a user meets them: through a JSON-RPC endpoint some
+// milliseconds away. The devchain node, the delay proxy and each service run as separate processes; this
+// process only drives autocannon and reads the proxy's counters and the services' /proc status.
+import autocannon from "autocannon";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { LOG_DIR, cpuMillis, forkNode, killAllNow, removeLogs, residentBytes, startNode, stopAll, type Child } from "./processes.ts";
+import type { ProxyCommand, ProxyCounters, ProxyReady, ProxyReply } from "./proxy.ts";
+import { renderMarkdown, renderTable, verdicts, type BenchResults, type LatencyCell, type MemoryResult, type ThroughputCell } from "./report.ts";
+import { MIB, summarize, type LatencySummary } from "./stats.ts";
+import { MIX, bareSearchBody, quotePath } from "./workload.ts";
+
+const BENCH_DIR = new URL(".", import.meta.url).pathname;
+const ROOT = new URL("..", import.meta.url).pathname;
+
+type Strategy = "sequential" | "single-call";
+const STRATEGIES: readonly Strategy[] = ["sequential", "single-call"];
+/** What the latency cells measure: each strategy, and the single-call search as a bare eth_call to the proxy. */
+type Target = Strategy | "bare";
+const TARGETS: readonly Target[] = ["sequential", "single-call", "bare"];
+
+interface Plan {
+  readonly name: "quick" | "full";
+  readonly delaysMs: readonly number[];
+  /** Quotes sent to each service before anything is recorded (JIT, connection pools, the node's caches). */
+  readonly warmupQuotes: number;
+  /** Aimed length of one latency cell (concurrency 1); the number of quotes is a multiple of the mix size. */
+  readonly latencySeconds: number;
+  readonly latencyMinQuotes: number;
+  readonly latencyMaxQuotes: number;
+  readonly concurrencies: readonly number[];
+  readonly throughputSeconds: number;
+  readonly throughputWarmupSeconds: number;
+  /** Alternating rounds of bare eth_call and single-call quotes at the overhead delay. */
+  readonly overheadDelayMs: number;
+  readonly overheadRounds: number;
+  readonly overheadSecondsPerSide: number;
+  readonly memoryCheckpoint: number;
+  readonly memoryQuotes: number;
+  readonly memoryConcurrency: number;
+  /** The whole run is abandoned (children killed, exit 1) past this. */
+  readonly watchdogSeconds: number;
+}
+
+const FULL: Plan = {
+  name: "full",
+  delaysMs: [0, 10, 50],
+  warmupQuotes: 800,
+  latencySeconds: 10,
+  latencyMinQuotes: 48,
+  latencyMaxQuotes: 4_000,
+  concurrencies: [1, 16, 64],
+  throughputSeconds: 10,
+  throughputWarmupSeconds: 2,
+  overheadDelayMs: 10,
+  overheadRounds: 3,
+  overheadSecondsPerSide: 5,
+  memoryCheckpoint: 1_000,
+  memoryQuotes: 20_000,
+  // The devchain node answers searches fastest at a few in flight; more only queue there (see bench/README.md).
+  memoryConcurrency: 4,
+  watchdogSeconds: 25 * 60,
+};
+
+/** Short runs of the same measurements: a smoke test that the whole bench works, under 2 minutes. */
+const QUICK: Plan = {
+  ...FULL,
+  name: "quick",
+  warmupQuotes: 80,
+  latencySeconds: 1,
+  latencyMinQuotes: 8,
+  latencyMaxQuotes: 400,
+  throughputSeconds: 1.5,
+  throughputWarmupSeconds: 0.5,
+  overheadRounds: 1,
+  overheadSecondsPerSide: 1.5,
+  memoryCheckpoint: 100,
+  memoryQuotes: 600,
+  watchdogSeconds: 4 * 60,
+};
+
+const { values: options } = parseArgs({
+  options: {
+    quick: { type: "boolean", default: false },
+    out: { type: "string" },
+    "cpu-prof": { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
+  },
+});
+
+if (options.help) {
+  console.log(`Usage: npm run bench [-- --quick] [-- --out DIR] [-- --cpu-prof]
+
+Starts the devchain node, a delay proxy and the quoter (sequential and single-call), all on 127.0.0.1,
+and measures them with autocannon. Writes results.json and RESULTS.md to DIR (default: bench/, or
+bench/quick/ with --quick). --cpu-prof writes the services' V8 CPU profiles to DIR/profiles/.
+Environment: BENCH_LOG_LEVEL, the services' LOG_LEVEL (default info, as npm start).`);
+  process.exit(0);
+}
+
+const plan = options.quick ? QUICK : FULL;
+const outDir = options.out ?? (options.quick ? join(BENCH_DIR, "quick") : BENCH_DIR);
+const logLevel = process.env.BENCH_LOG_LEVEL ?? "info";
+const failures: string[] = [];
+const warnings: string[] = [];
+
+// Whatever happens, no child outlives the bench.
+process.on("exit", killAllNow);
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    console.error(`bench: ${signal}, stopping`);
+    void stopAll().finally(() => process.exit(130));
+  });
+}
+const watchdog = setTimeout(() => {
+  console.error(`bench: not done within ${plan.watchdogSeconds} s, giving up`);
+  void stopAll().finally(() => process.exit(1));
+}, plan.watchdogSeconds * 1000);
+watchdog.unref();
+
+const log = (message: string) => console.error(`[bench ${((performance.now() - started) / 1000).toFixed(1)}s] ${message}`);
+const started = performance.now();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The proxy child, driven over IPC. */
+class ProxyControl {
+  private nextId = 0;
+  private readonly pending = new Map<number, (reply: ProxyReply) => void>();
+  constructor(
+    readonly child: Child,
+    readonly url: string,
+  ) {
+    child.process.on("message", (message: ProxyReply) => {
+      this.pending.get(message.id)?.(message);
+      this.pending.delete(message.id);
+    });
+  }
+  private send(command: Omit<ProxyCommand, "id">): Promise<ProxyReply> {
+    const id = ++this.nextId;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("the proxy did not answer over IPC within 5 s")), 5_000);
+      this.pending.set(id, (reply) => {
+        clearTimeout(timer);
+        resolve(reply);
+      });
+      this.child.process.send({ id, ...command } satisfies ProxyCommand);
+    });
+  }
+  async setDelay(ms: number): Promise<void> {
+    await this.send({ setDelayMs: ms });
+  }
+  async reset(): Promise<void> {
+    await this.send({ reset: true });
+  }
+  async counters(): Promise<ProxyCounters> {
+    return (await this.send({})).counters;
+  }
+  /**
+   * Waits until no request is held or at the node: a run stopped with requests in flight (a fixed-duration run,
+   * a client gone) leaves the node working on them, which the next run must not queue behind.
+   */
+  async drain(maxSeconds = 60): Promise<void> {
+    const until = Date.now() + maxSeconds * 1000;
+    while ((await this.counters()).inFlight > 0) {
+      if (Date.now() > until) {
+        warnings.push(`the node still had requests in flight ${maxSeconds} s after a run`);
+        return;
+      }
+      await sleep(50);
+    }
+  }
+}
+
+interface Run {
+  readonly result: autocannon.Result;
+  /** Latency of every 2xx response, ms, at hrtime resolution. */
+  readonly latency: LatencySummary;
+  /** The same latencies, unsorted. */
+  readonly samples: number[];
+  readonly responses: number;
+  readonly ok: number;
+  /** CPU time of the watched process per response, ms (10 ms clock ticks, spread over the run). */
+  readonly cpuMsPerResponse?: number;
+}
+
+/**
+ * One autocannon run over a list of requests; stopped after `maxSeconds` whatever it was asked. With `cpuPid`,
+ * the CPU time that process used during the run is divided over the responses.
+ */
+function cannon(title: string, opts: autocannon.Options, maxSeconds: number, cpuPid?: number): Promise<Run> {
+  const latencies: number[] = [];
+  let responses = 0;
+  const cpuBefore = cpuPid === undefined ? undefined : cpuMillis(cpuPid);
+  return new Promise((resolve, reject) => {
+    const instance = autocannon({ sampleInt: 100, timeout: 30, ...opts, title }, (error, result) => {
+      clearTimeout(guard);
+      if (error) return reject(error instanceof Error ? error : new Error(String(error)));
+      const cpuAfter = cpuPid === undefined ? undefined : cpuMillis(cpuPid);
+      const cpuMsPerResponse = cpuBefore === undefined || cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / Math.max(1, responses);
+      resolve({ result, latency: summarize(latencies), samples: latencies, responses, ok: result["2xx"], cpuMsPerResponse });
+    });
+    instance.on("response", (_client, statusCode, _bytes, responseTime) => {
+      responses++;
+      if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
+    });
+    const guard = setTimeout(() => {
+      warnings.push(`${title}: stopped after ${maxSeconds} s before it finished`);
+      instance.stop();
+    }, maxSeconds * 1000);
+  });
+}
+
+/** Added to every budget, one more wei per quote sent: no two quotes of the bench are identical. */
+let nextExtraWei = 1;
+const quoteRequests = (): autocannon.Request[] =>
+  MIX.map((entry) => ({
+    method: "GET",
+    path: quotePath(entry),
+    setupRequest: (request: autocannon.Request) => ({ ...request, path: quotePath(entry, nextExtraWei++) }),
+  }));
+const bareRequests = (): autocannon.Request[] =>
+  MIX.map((entry, index) => ({
+    method: "POST",
+    path: "/",
+    headers: { "content-type": "application/json" },
+    body: bareSearchBody(entry, index),
+  }));
+
+/** A run of exactly `amount` quotes (rounded up to whole passes over the mix). */
+function amountRun(
+  title: string,
+  url: string,
+  requests: autocannon.Request[],
+  amount: number,
+  connections: number,
+  maxSeconds: number,
+  cpuPid?: number,
+) {
+  const rounded = Math.max(connections, Math.ceil(amount / MIX.length) * MIX.length);
+  return cannon(title, { url, requests, amount: rounded, connections }, maxSeconds, cpuPid);
+}
+
+function requireAllOk(run: Run, what: string): void {
+  const { result } = run;
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+    failures.push(
+      `${what}: ${result.non2xx} non-2xx (${JSON.stringify(result.statusCodeStats ?? {})}), ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
+  }
+}
+
+function gitDescription(): string {
+  try {
+    const git = (args: string[]) => execFileSync("git", args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    const commit = git(["rev-parse", "--short", "HEAD"]);
+    const dirty = git(["status", "--porcelain", "--", "src", "contracts"]);
+    return dirty ? `${commit} (with uncommitted changes under src/ or contracts/)` : commit;
+  } catch {
+    return "unknown";
+  }
+}
+
+/**
+ * The services' settings: `npm start`'s defaults, except the per-client rate limit, which is turned off: every
+ * quote of the bench comes from 127.0.0.1, and a 429 measures nothing of the quoting path.
+ */
+const SERVICE_ENV: Record<string, string> = { PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: logLevel, RATE_LIMIT_MAX: "0" };
+
+async function startService(name: string, strategy: Strategy, proxyUrl: string, profileDir?: string): Promise<{ child: Child; url: string }> {
+  // One directory per service: the main thread and tsx's loader thread each write a profile.
+  const nodeArgs = profileDir ? ["--cpu-prof", "--cpu-prof-dir", join(profileDir, name)] : [];
+  const child = await startNode(
+    name,
+    "src/main.ts",
+    [],
+    { ...SERVICE_ENV, RPC_URL_31337: proxyUrl, SEARCH_STRATEGY: strategy },
+    /Quoter listening on (http:\/\/\S+?)\/quoter/,
+    { nodeArgs },
+  );
+  return { child, url: child.match[1]! };
+}
+
+async function main(): Promise<BenchResults> {
+  const loadAtStart = os.loadavg();
+  log(`${plan.name} run, ${os.availableParallelism()} cores, Node ${process.version}; writing to ${outDir}`);
+  const profileDir = options["cpu-prof"] ? join(outDir, "profiles") : undefined;
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
+
+  const devchain = await startNode("devchain", "src/devchain/main.ts", ["--port", "0", "--host", "127.0.0.1"], {}, /listening on (http:\/\/\S+)/);
+  const nodeUrl = devchain.match[1]!;
+  const proxyChild = await forkNode<ProxyReady>("proxy", join(BENCH_DIR, "proxy.ts"), [nodeUrl]);
+  const proxy = new ProxyControl(proxyChild, proxyChild.ready.ready);
+  log(`devchain ${nodeUrl}, proxy ${proxy.url}`);
+
+  const services = new Map<Strategy, { child: Child; url: string }>();
+  for (const strategy of STRATEGIES) services.set(strategy, await startService(strategy, strategy, proxy.url, profileDir));
+  log(`services: ${STRATEGIES.map((s) => `${s} ${services.get(s)!.url}`).join(", ")}`);
+
+  // Every mix entry answers 200, through each strategy, and costs a known number of RPC requests.
+  const rpcPerEntry = new Map<Strategy, number[]>();
+  const answers = new Map<Strategy, string[]>();
+  for (const strategy of STRATEGIES) {
+    const counts: number[] = [];
+    const bodies: string[] = [];
+    for (const entry of MIX) {
+      await proxy.reset();
+      const response = await fetch(`${services.get(strategy)!.url}${quotePath(entry)}`);
+      const text = await response.text();
+      if (response.status !== 200) throw new Error(`${strategy}: ${quotePath(entry)} answered ${response.status} ${text}`);
+      counts.push((await proxy.counters()).rpcRequests);
+      bodies.push(text);
+    }
+    rpcPerEntry.set(strategy, counts);
+    answers.set(strategy, bodies);
+  }
+  if (answers.get("sequential")!.join("\n") !== answers.get("single-call")!.join("\n")) {
+    failures.push("the two strategies answered the mix differently");
+  }
+  for (const [index, entry] of MIX.entries()) {
+    const response = await fetch(proxy.url, { method: "POST", headers: { "content-type": "application/json" }, body: bareSearchBody(entry, index) });
+    const answer = (await response.json()) as { result?: string; error?: unknown };
+    if (typeof answer.result !== "string" || answer.result.length <= 2) {
+      throw new Error(`bare eth_call of ${quotePath(entry)} failed: ${JSON.stringify(answer).slice(0, 300)}`);
+    }
+  }
+  log(`mix checked: RPC requests per quote ${STRATEGIES.map((s) => `${s} [${rpcPerEntry.get(s)!.join(",")}]`).join(", ")}`);
+
+  for (const strategy of STRATEGIES) {
+    const run = await amountRun(`warm-up ${strategy}`, services.get(strategy)!.url, quoteRequests(), plan.warmupQuotes, 4, 120);
+    requireAllOk(run, `warm-up ${strategy}`);
+  }
+  const warmBare = await amountRun("warm-up bare", proxy.url, bareRequests(), plan.warmupQuotes / 4, 1, 60);
+  requireAllOk(warmBare, "warm-up bare eth_call");
+  log("warmed up");
+
+  // Latency and RPC cost per quote: concurrency 1, each strategy (and the bare search) at each delay.
+  const latency: LatencyCell[] = [];
+  const zeroDelayMean = new Map<Target, number>();
+  for (const delayMs of plan.delaysMs) {
+    await proxy.setDelay(delayMs);
+    for (const target of TARGETS) {
+      const counts = target === "bare" ? MIX.map(() => 1) : rpcPerEntry.get(target)!;
+      const meanRpc = counts.reduce((a, b) => a + b, 0) / counts.length;
+      const estimateMs = (zeroDelayMean.get(target) ?? 20) + delayMs * meanRpc * 1.05;
+      const amount = Math.min(plan.latencyMaxQuotes, Math.max(plan.latencyMinQuotes, Math.ceil((plan.latencySeconds * 1000) / estimateMs)));
+      const title = `latency ${target} @${delayMs}ms`;
+      const service = target === "bare" ? undefined : services.get(target)!;
+      const [url, requests] = service ? [service.url, quoteRequests()] : [proxy.url, bareRequests()];
+      await proxy.reset();
+      const run = await amountRun(title, url, requests, amount, 1, Math.max(60, (amount * estimateMs * 4) / 1000), service?.child.pid);
+      const counters = await proxy.counters();
+      requireAllOk(run, title);
+      if (delayMs === 0) zeroDelayMean.set(target, run.latency.mean);
+      const rpcPerQuote = counters.rpcRequests / Math.max(1, run.responses);
+      latency.push({
+        strategy: target,
+        delayMs,
+        quotes: run.responses,
+        latency: run.latency,
+        autocannon: { p50: run.result.latency.p50, p97_5: run.result.latency.p97_5, p99: run.result.latency.p99 },
+        rpcRequestsPerQuote: rpcPerQuote,
+        rpcRequestsPerQuoteRange: [Math.min(...counts), Math.max(...counts)],
+        rpcMethods: counters.methods,
+        serviceCpuMsPerQuote: run.cpuMsPerResponse,
+        non2xx: run.result.non2xx,
+        errors: run.result.errors,
+      });
+      if (target === "single-call" && rpcPerQuote !== 1) failures.push(`${title}: ${rpcPerQuote} RPC requests per quote, not 1`);
+      log(`${title}: ${run.responses} quotes, p50 ${run.latency.p50.toFixed(2)} ms, p99 ${run.latency.p99.toFixed(2)} ms, ${rpcPerQuote.toFixed(2)} RPC/quote`);
+    }
+  }
+
+  // The service's own overhead: the same searches as bare eth_calls through the same proxy, alternating.
+  await proxy.setDelay(plan.overheadDelayMs);
+  const serviceSamples: number[] = [];
+  const bareSamples: number[] = [];
+  const serviceCpu: number[] = [];
+  const perSide = Math.ceil((plan.overheadSecondsPerSide * 1000) / (plan.overheadDelayMs + 2));
+  for (let round = 0; round < plan.overheadRounds; round++) {
+    const bare = await amountRun(`bare eth_call @${plan.overheadDelayMs}ms #${round + 1}`, proxy.url, bareRequests(), perSide, 1, 120);
+    requireAllOk(bare, `bare eth_call round ${round + 1}`);
+    const single = services.get("single-call")!;
+    const service = await amountRun(`single-call @${plan.overheadDelayMs}ms #${round + 1}`, single.url, quoteRequests(), perSide, 1, 120, single.child.pid);
+    requireAllOk(service, `single-call overhead round ${round + 1}`);
+    bareSamples.push(...bare.samples);
+    serviceSamples.push(...service.samples);
+    if (service.cpuMsPerResponse !== undefined) serviceCpu.push(service.cpuMsPerResponse);
+  }
+  const overhead = {
+    delayMs: plan.overheadDelayMs,
+    service: summarize(serviceSamples),
+    bare: summarize(bareSamples),
+    ratioP50: summarize(serviceSamples).p50 / summarize(bareSamples).p50,
+    serviceCpuMsPerQuote: serviceCpu.length ? serviceCpu.reduce((a, b) => a + b, 0) / serviceCpu.length : undefined,
+  };
+  log(`overhead @${plan.overheadDelayMs}ms: single-call p50 ${overhead.service.p50.toFixed(2)} ms, bare eth_call p50 ${overhead.bare.p50.toFixed(2)} ms, ratio ${overhead.ratioP50.toFixed(3)}`);
+
+  // Throughput at 0 ms delay.
+  await proxy.setDelay(0);
+  const throughput: ThroughputCell[] = [];
+  for (const strategy of TARGETS) {
+    for (const connections of plan.concurrencies) {
+      const service = strategy === "bare" ? undefined : services.get(strategy)!;
+      const url = service ? service.url : proxy.url;
+      const requests = () => (service ? quoteRequests() : bareRequests());
+      const title = `throughput ${strategy} c=${connections}`;
+      await cannon(`${title} warm-up`, { url, requests: requests(), connections, duration: plan.throughputWarmupSeconds }, 60);
+      await proxy.drain();
+      const run = await cannon(title, { url, requests: requests(), connections, duration: plan.throughputSeconds }, plan.throughputSeconds + 60, service?.child.pid);
+      await proxy.drain();
+      if (run.result.non2xx > 0 || run.result.errors > 0) {
+        warnings.push(`${title}: ${run.result.non2xx} non-2xx ${JSON.stringify(run.result.statusCodeStats ?? {})}, ${run.result.errors} errors`);
+      }
+      throughput.push({
+        strategy,
+        connections,
+        seconds: run.result.duration,
+        quotes: run.ok,
+        quotesPerSecond: run.ok / run.result.duration,
+        latency: run.latency,
+        serviceCpuMsPerQuote: run.cpuMsPerResponse,
+        non2xx: run.result.non2xx,
+        errors: run.result.errors,
+      });
+      log(`${title}: ${(run.ok / run.result.duration).toFixed(1)} quotes/s, p50 ${run.latency.p50.toFixed(1)} ms`);
+    }
+  }
+
+  // Memory: a fresh single-call service, its resident set before, after the checkpoint and after all quotes.
+  for (const [strategy, service] of services) {
+    await service.child.stop();
+    services.delete(strategy);
+  }
+  const memoryService = await startService("memory", "single-call", proxy.url, profileDir);
+  await sleep(1_000);
+  const rss = () => residentBytes(memoryService.child.pid) ?? Number.NaN;
+  const beforeBytes = rss();
+  const first = await amountRun("memory first", memoryService.url, quoteRequests(), plan.memoryCheckpoint, plan.memoryConcurrency, 300, memoryService.child.pid);
+  requireAllOk(first, "memory: first quotes");
+  await sleep(1_000);
+  const afterCheckpointBytes = rss();
+  const rest = await amountRun("memory rest", memoryService.url, quoteRequests(), plan.memoryQuotes - first.responses, plan.memoryConcurrency, 900, memoryService.child.pid);
+  requireAllOk(rest, "memory: remaining quotes");
+  await sleep(1_000);
+  const afterAllBytes = rss();
+  const memory: MemoryResult = {
+    strategy: "single-call",
+    concurrency: plan.memoryConcurrency,
+    checkpointQuotes: first.responses,
+    totalQuotes: first.responses + rest.responses,
+    beforeBytes,
+    afterCheckpointBytes,
+    afterAllBytes,
+    growthRatio: afterAllBytes / afterCheckpointBytes,
+    seconds: first.result.duration + rest.result.duration,
+    serviceCpuMsPerQuote: rest.cpuMsPerResponse,
+  };
+  log(`memory: ${(beforeBytes / MIB).toFixed(1)} MiB before, ${(afterCheckpointBytes / MIB).toFixed(1)} after ${memory.checkpointQuotes}, ${(afterAllBytes / MIB).toFixed(1)} after ${memory.totalQuotes}`);
+
+  const results: BenchResults = {
+    mode: plan.name,
+    date: new Date().toISOString(),
+    machine: {
+      cores: os.availableParallelism(),
+      cpu: os.cpus()[0]?.model ?? "unknown",
+      memoryBytes: os.totalmem(),
+      platform: `${os.type()} ${os.release()} ${os.arch()}`,
+      node: process.version,
+    },
+    commit: gitDescription(),
+    setup: {
+      serviceEnv: SERVICE_ENV,
+      loadAverageAtStart: loadAtStart,
+      loadAverageAtEnd: os.loadavg(),
+      mix: MIX.map((entry) => ({ ...entry, path: quotePath(entry) })),
+      latencyConcurrency: 1,
+      throughputSeconds: plan.throughputSeconds,
+    },
+    latency,
+    overhead,
+    throughput,
+    memory,
+    targets: [],
+    failures,
+    warnings,
+  };
+  results.targets = verdicts(results);
+  return results;
+}
+
+let exitCode = 0;
+try {
+  const results = await main();
+  const table = renderTable(results);
+  console.log(table);
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(join(outDir, "RESULTS.md"), renderMarkdown(results, table));
+  log(`wrote ${join(outDir, "results.json")} and ${join(outDir, "RESULTS.md")}`);
+  if (failures.length > 0) {
+    console.error(`bench: FAILED\n  ${failures.join("\n  ")}`);
+    exitCode = 1;
+  }
+} catch (error) {
+  console.error("bench: failed:", error);
+  exitCode = 1;
+} finally {
+  await stopAll();
+  clearTimeout(watchdog);
+  if (exitCode === 0) removeLogs();
+  else console.error(`bench: the children's logs are in ${LOG_DIR}`);
+}
+process.exit(exitCode);
