@@ -1,21 +1,14 @@
 // `npm start`: the quoter over HTTP. With no RPC_URL_<chainId> set, it brings up the embedded demo chain.
-import { pino } from "pino";
-import { createChainRegistry } from "./chain/client.ts";
-import { ConfigError, loadConfig, redactUrl } from "./config.ts";
+import { loadConfig, loadOrExit, redactUrl } from "./config.ts";
 import { DEVCHAIN_ID } from "./devchain/chain.ts";
 import { DEMO_MARKETS } from "./devchain/demo.ts";
 import { startDevchain, type Devchain } from "./devchain/devchain.ts";
 import { buildApp } from "./http/app.ts";
-import { createQuoter } from "./service/quoter.ts";
+import { createLogger } from "./observability/logger.ts";
+import { createMetrics } from "./observability/metrics.ts";
+import { createQuoterFromConfig } from "./service/fromConfig.ts";
 
-let config;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(`quoter: invalid configuration: ${error.message}`);
-  process.exit(1);
-}
+const config = loadOrExit("quoter", () => loadConfig());
 
 let devchain: Devchain | undefined;
 let rpcUrls = config.rpcUrls;
@@ -24,28 +17,22 @@ if (rpcUrls.size === 0) {
   rpcUrls = new Map([[DEVCHAIN_ID, [devchain.endpoint.url]]]);
 }
 
-const chains = createChainRegistry(rpcUrls, {
-  timeoutMs: config.rpcTimeoutMs,
-  maxInFlight: config.rpcMaxInFlight,
-  maxQueued: config.rpcMaxQueued,
-});
-const logger = pino({ level: config.logLevel });
-const quoter = createQuoter({
-  chains,
-  strategy: config.searchStrategy,
-  searchGasCap: config.searchGasCap,
-  deadlineMs: config.quoteDeadlineMs,
-  logger,
-});
+const metrics = createMetrics({ processMetrics: true });
+const logger = createLogger({ level: config.logLevel, format: config.logFormat });
+const { chains, quoter } = createQuoterFromConfig(config, rpcUrls, { observer: metrics.observeRpc, logger });
 await quoter.probe();
 const app = buildApp({
   quoter,
   logger,
   protection: { rateLimitMax: config.rateLimitMax, rateLimitWindowMs: config.rateLimitWindowMs, maxUrlLength: config.maxUrlLength },
+  metrics,
+  chains,
+  readyTimeoutMs: config.readyTimeoutMs,
 });
 const address = await app.listen({ host: config.host, port: config.port });
 
 console.log(`Quoter listening on ${address}/quoter (${config.searchStrategy} search)`);
+console.log(`  operations: ${address}/health, ${address}/ready, ${address}/metrics`);
 for (const [chainId, urls] of rpcUrls) {
   console.log(`  chain ${chainId}: ${devchain ? "embedded demo chain" : urls.map(redactUrl).join(", ")}`);
 }

@@ -2,7 +2,7 @@
 import type { BlockTag, Hex } from "viem";
 import { ChainUnavailableError, classifyCallError } from "./errors.ts";
 import { ChainOverloadedError } from "./limiter.ts";
-import type { ChainEndpoint } from "./client.ts";
+import type { ChainEndpoint, RpcMethod, RpcOutcome } from "./client.ts";
 
 /** What one call of the market group answered: return data on success, revert data otherwise. */
 export interface RawCall {
@@ -25,9 +25,11 @@ export async function ethCall(endpoint: ChainEndpoint, request: CallRequest): Pr
     const { data } = await endpoint.limiter.run(() =>
       endpoint.client.call({ to: request.to, data: request.data, gas: request.gas, ...block }),
     );
+    endpoint.observer?.({ chainId: endpoint.chainId, method: "eth_call", outcome: "ok" });
     return { success: true, data: data ?? "0x" };
   } catch (error) {
     const failure = classifyCallError(error);
+    observeFailure(endpoint, "eth_call", error, failure.kind === "reverted" ? "reverted" : "transport_failure");
     if (failure.kind === "transport") throw asUnavailable(endpoint, error);
     return { success: false, data: failure.data };
   }
@@ -36,10 +38,18 @@ export async function ethCall(endpoint: ChainEndpoint, request: CallRequest): Pr
 /** The latest block number, the pin of every read of one quote (semantics §3.4). */
 export async function latestBlockNumber(endpoint: ChainEndpoint): Promise<bigint> {
   try {
-    return await endpoint.limiter.run(() => endpoint.client.getBlockNumber({ cacheTime: 0 }));
+    const blockNumber = await endpoint.limiter.run(() => endpoint.client.getBlockNumber({ cacheTime: 0 }));
+    endpoint.observer?.({ chainId: endpoint.chainId, method: "eth_blockNumber", outcome: "ok" });
+    return blockNumber;
   } catch (error) {
+    observeFailure(endpoint, "eth_blockNumber", error, "transport_failure");
     throw asUnavailable(endpoint, error);
   }
+}
+
+/** Reports a failed request to the endpoint's observer, unless the limiter refused it before it was sent. */
+export function observeFailure(endpoint: ChainEndpoint, method: RpcMethod, error: unknown, outcome: RpcOutcome): void {
+  if (!(error instanceof ChainOverloadedError)) endpoint.observer?.({ chainId: endpoint.chainId, method, outcome });
 }
 
 /** Back-pressure refusals pass through as they are; every other failure is the endpoint's. */

@@ -11,7 +11,26 @@ export interface ChainEndpoint {
   readonly client: PublicClient<Transport>;
   /** Shared by every endpoint of the chain. */
   readonly limiter: Limiter;
+  /** Told of every JSON-RPC request this endpoint made, once it has an outcome (metrics, per-quote counts). */
+  readonly observer?: RpcObserver;
 }
+
+/** The JSON-RPC methods the quoter sends. */
+export type RpcMethod = "eth_call" | "eth_blockNumber";
+
+/**
+ * How one JSON-RPC request ended: answered (`ok`), answered with a revert (semantics §1), answered with a
+ * refusal of a deployless call (the probe only, semantics §7), or not answered properly (`transport_failure`).
+ */
+export type RpcOutcome = "ok" | "reverted" | "refused" | "transport_failure";
+
+export interface RpcEvent {
+  readonly chainId: number;
+  readonly method: RpcMethod;
+  readonly outcome: RpcOutcome;
+}
+
+export type RpcObserver = (event: RpcEvent) => void;
 
 export interface ChainClient {
   readonly chainId: number;
@@ -26,6 +45,8 @@ export interface ChainClientOptions {
   readonly maxInFlight?: number;
   /** JSON-RPC requests waiting for a slot per chain before new ones are refused (default 1024). */
   readonly maxQueued?: number;
+  /** Told of every JSON-RPC request made (not of those the limiter refused before sending). */
+  readonly observer?: RpcObserver;
 }
 
 /**
@@ -44,6 +65,7 @@ export function createChainClient(chainId: number, urls: readonly string[], opti
       cacheTime: 0,
     }),
     limiter,
+    ...(options.observer ? { observer: options.observer } : {}),
   }));
   return { chainId, endpoints };
 }

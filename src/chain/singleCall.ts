@@ -3,7 +3,7 @@
 import { decodeAbiParameters, encodeDeployData, parseAbiParameters, RpcRequestError, BaseError, type Hex } from "viem";
 import { quoteSearcherAbi, quoteSearcherBytecode } from "../generated/contracts.ts";
 import type { QuoteRequest } from "../quote/request.ts";
-import { ethCall, type RawCall } from "./call.ts";
+import { ethCall, observeFailure, type RawCall } from "./call.ts";
 import type { ChainEndpoint } from "./client.ts";
 import { ChainUnavailableError } from "./errors.ts";
 import { ChainOverloadedError } from "./limiter.ts";
@@ -87,6 +87,7 @@ const INVALID_PARAMS = -32602;
 export async function probeDeployless(endpoint: ChainEndpoint, gasCap: bigint): Promise<boolean> {
   try {
     const { data } = await endpoint.limiter.run(() => endpoint.client.call({ data: PROBE_CODE, gas: gasCap, blockTag: "latest" }));
+    endpoint.observer?.({ chainId: endpoint.chainId, method: "eth_call", outcome: "ok" });
     return data === PROBE_ANSWER;
   } catch (error) {
     if (error instanceof ChainOverloadedError) throw error;
@@ -94,7 +95,9 @@ export async function probeDeployless(endpoint: ChainEndpoint, gasCap: bigint): 
       error instanceof BaseError
         ? (error.walk((cause) => cause instanceof RpcRequestError && cause.status === undefined) as RpcRequestError | null)
         : null;
-    if (refusal && (refusal.code === INVALID_PARAMS || REFUSAL.test(refusal.details))) return false;
+    const refused = refusal !== null && (refusal.code === INVALID_PARAMS || REFUSAL.test(refusal.details));
+    observeFailure(endpoint, "eth_call", error, refused ? "refused" : "transport_failure");
+    if (refused) return false;
     throw new ChainUnavailableError(endpoint.chainId, { cause: error });
   }
 }

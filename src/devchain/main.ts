@@ -1,6 +1,7 @@
 // `npm run devchain`: the embedded chain and demo deployment as a standalone JSON-RPC node.
 import { parseArgs } from "node:util";
 import { formatUnits } from "viem";
+import { loadDevchainConfig, loadOrExit } from "../config.ts";
 import { DEVCHAIN_ID } from "./chain.ts";
 import { DEMO_MARKETS } from "./demo.ts";
 import { startDevchain } from "./devchain.ts";
@@ -14,7 +15,7 @@ const { values } = parseArgs({
 });
 
 if (values.help) {
-  console.log(`Usage: npm run devchain -- [--port N] [--host H]
+  console.log(`Usage: npm run devchain -- [--port N] [--host H]   (or: quoter devchain [--port N] [--host H])
 
 Serves an in-process EVM (chain id ${DEVCHAIN_ID}) with the demo market group over JSON-RPC.
   --port N   port to listen on (default: DEVCHAIN_PORT or 8545)
@@ -22,14 +23,14 @@ Serves an in-process EVM (chain id ${DEVCHAIN_ID}) with the demo market group ov
   process.exit(0);
 }
 
-const portText = values.port ?? process.env.DEVCHAIN_PORT ?? "8545";
-if (!/^\d+$/.test(portText) || Number(portText) > 65535) {
-  console.error(`devchain: the port must be an integer from 0 to 65535, got "${portText}"`);
+const config = loadOrExit("devchain", () => loadDevchainConfig());
+if (values.port !== undefined && (!/^\d+$/.test(values.port) || Number(values.port) > 65535)) {
+  console.error(`devchain: the port must be an integer from 0 to 65535, got "${values.port}"`);
   process.exit(2);
 }
-const host = values.host ?? process.env.DEVCHAIN_HOST ?? "127.0.0.1";
+const host = values.host ?? config.host;
 
-const devchain = await startDevchain({ host, port: Number(portText) });
+const devchain = await startDevchain({ host, port: values.port === undefined ? config.port : Number(values.port) });
 console.log(`Devchain (chain id ${DEVCHAIN_ID}) listening on ${devchain.endpoint.url}`);
 console.log(`Market group: ${devchain.marketGroup}`);
 for (const market of DEMO_MARKETS) {

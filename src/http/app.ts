@@ -1,10 +1,14 @@
 // The HTTP application: Fastify with the quote route mounted under /quoter.
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { installErrorHandling } from "./errors.ts";
 import { explorerPlugin } from "./explorer/plugin.ts";
 import { registerDocs } from "./openapi.ts";
 import { DEFAULT_PROTECTION, installProtection, type ProtectionOptions } from "./protection.ts";
 import { quoteRoute, type Quoter } from "./quoteRoute.ts";
+import type { ChainRegistry } from "../chain/client.ts";
+import { createMetrics, type Metrics } from "../observability/metrics.ts";
+import { createReadinessCheck } from "../observability/readiness.ts";
+import { installObservability, requestIdFor } from "./observability.ts";
 
 export interface AppOptions {
   readonly quoter: Quoter;
@@ -12,11 +16,20 @@ export interface AppOptions {
   readonly logger?: FastifyBaseLogger;
   /** Rate limit and URL bound; {@link DEFAULT_PROTECTION} by default. */
   readonly protection?: Partial<ProtectionOptions>;
+  /** Served at /metrics; a fresh registry by default. Pass the one whose observeRpc the chain clients report to. */
+  readonly metrics?: Metrics;
+  /** The chains /ready checks (each must answer eth_blockNumber within readyTimeoutMs); none by default. */
+  readonly chains?: ChainRegistry;
+  readonly readyTimeoutMs?: number;
 }
 
-export function buildApp({ quoter, logger, protection }: AppOptions): FastifyInstance {
+export function buildApp({ quoter, logger, protection, metrics, chains, readyTimeoutMs }: AppOptions): FastifyInstance {
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
+    // A caller's sane x-request-id is kept (and echoed); the hooks of observability.ts log one line per answer.
+    requestIdHeader: false,
+    genReqId: requestIdFor,
+    logController: new LogController({ disableRequestLogging: true }),
     // Existing clients send a trailing slash (semantics §2).
     // Parameters longer than 100 characters are the parser's to reject with 400 (semantics §2), not a 404;
     // the URL as a whole is bounded by the protection hook.
@@ -27,6 +40,10 @@ export function buildApp({ quoter, logger, protection }: AppOptions): FastifyIns
   installErrorHandling(app);
   closeConnectionsWhenDone(app);
   installProtection(app, { ...DEFAULT_PROTECTION, ...protection });
+  installObservability(app, {
+    metrics: metrics ?? createMetrics(),
+    ...(chains ? { readiness: createReadinessCheck(chains, readyTimeoutMs === undefined ? {} : { timeoutMs: readyTimeoutMs }) } : {}),
+  });
   registerDocs(app); // before the routes it documents
   void app.register(quoteRoute, { prefix: "/quoter", quoter });
   void app.register(explorerPlugin, { prefix: "/quoter" });

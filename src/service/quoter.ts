@@ -11,6 +11,7 @@ import { sequentialReader } from "../chain/sequential.ts";
 import { DEFAULT_SEARCH_GAS_CAP, SearcherRevertedError, probeDeployless, singleCallReader } from "../chain/singleCall.ts";
 import { buildAnswer, checkExpectedPrice, planSearch, type QuoteResponseBody } from "../quote/answer.ts";
 import { DEFAULT_RETRY_AFTER_SECONDS, currentPriceNotFound, marketNotFound, marketSettled, rpcUnavailable } from "../quote/errors.ts";
+import { adoptSearchFacts, currentQuoteStats, type QuoteStats } from "../observability/quoteStats.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import { runSearch } from "../quote/search.ts";
 import type { Quoter } from "../http/quoteRoute.ts";
@@ -25,6 +26,7 @@ export interface QuoterOptions {
   readonly searchGasCap?: bigint;
   /** The most one quote may take, all endpoints included, before it is a 503 (default 10,000 ms). */
   readonly deadlineMs?: number;
+  /** Where warnings go; inside a quote opened by the HTTP layer, that request's logger (with its request id). */
   readonly logger?: Pick<FastifyBaseLogger, "warn" | "error">;
 }
 
@@ -45,10 +47,12 @@ export function createQuoter({
   deadlineMs = 10_000,
   logger,
 }: QuoterOptions): QuoterService {
+  /** The running quote's own logger when it has one (its lines then carry the request id), else `logger`. */
+  const log = () => currentQuoteStats()?.log ?? logger;
   /** Per endpoint: can it run the single-call search? Absent: not yet known. */
   const deployless = new Map<ChainEndpoint, boolean>();
   /** Quotes in flight by request: an identical request joins the search already running (see README). */
-  const inFlight = new Map<string, Promise<QuoteResponseBody>>();
+  const inFlight = new Map<string, { answer: Promise<QuoteResponseBody>; stats: QuoteStats | undefined }>();
 
   async function canRunSingleCall(endpoint: ChainEndpoint): Promise<boolean> {
     if (strategy === "sequential") return false;
@@ -57,7 +61,7 @@ export function createQuoter({
       known = await probeDeployless(endpoint, searchGasCap);
       deployless.set(endpoint, known);
       if (!known) {
-        logger?.warn({ chainId: endpoint.chainId, endpoint: endpoint.label }, "endpoint does not run deployless calls: quoting sequentially");
+        log()?.warn({ chainId: endpoint.chainId, endpoint: endpoint.label }, "endpoint does not run deployless calls: quoting sequentially");
       }
     }
     return known;
@@ -69,7 +73,7 @@ export function createQuoter({
         return await singleCallReader(endpoint, request, searchGasCap);
       } catch (error) {
         if (!(error instanceof SearcherRevertedError)) throw error;
-        logger?.error({ chainId: endpoint.chainId, endpoint: endpoint.label, err: error }, "single-call search reverted: quoting sequentially");
+        log()?.error({ chainId: endpoint.chainId, endpoint: endpoint.label, err: error }, "single-call search reverted: quoting sequentially");
       }
     }
     return sequentialReader(endpoint, request.marketAddress, request.marketId, signal);
@@ -83,7 +87,7 @@ export function createQuoter({
         return await answerFrom(await readerFor(endpoint, request, signal), request);
       } catch (error) {
         if (!(error instanceof ChainUnavailableError)) throw error;
-        logger?.warn({ chainId: endpoint.chainId, endpoint: endpoint.label, reason: error.reason }, "RPC endpoint failed");
+        log()?.warn({ chainId: endpoint.chainId, endpoint: endpoint.label, reason: error.reason }, "RPC endpoint failed");
       }
     }
     throw rpcUnavailable();
@@ -112,11 +116,11 @@ export function createQuoter({
 
   function toQuoteError(error: unknown, chainId: number): unknown {
     if (error instanceof QuoteDeadlineError) {
-      logger?.warn({ chainId, deadlineMs }, "quote deadline passed");
+      log()?.warn({ chainId, deadlineMs }, "quote deadline passed");
       return rpcUnavailable();
     }
     if (error instanceof ChainOverloadedError) {
-      logger?.warn({ chainId }, "RPC queue full: quote refused");
+      log()?.warn({ chainId }, "RPC queue full: quote refused");
       return rpcUnavailable(DEFAULT_RETRY_AFTER_SECONDS, [
         { param: "chainId", message: "too many RPC requests are waiting for this chain; retry later" },
       ]);
@@ -133,9 +137,14 @@ export function createQuoter({
 
       const key = requestKey(request);
       const running = inFlight.get(key);
-      if (running) return running;
+      if (running) {
+        const stats = currentQuoteStats();
+        if (stats === undefined) return running.answer;
+        stats.coalesced = true;
+        return running.answer.finally(() => running.stats && adoptSearchFacts(stats, running.stats));
+      }
       const quote = quoteWithDeadline(chain.endpoints, request).finally(() => inFlight.delete(key));
-      inFlight.set(key, quote);
+      inFlight.set(key, { answer: quote, stats: currentQuoteStats() });
       return quote;
     },
     async probe() {
@@ -157,6 +166,13 @@ function requestKey(request: QuoteRequest): string {
 
 /** Semantics §3.5 to §5 over the reads of one block: the same decisions whichever strategy fetched them. */
 export async function answerFrom(reader: MarketReader, request: QuoteRequest): Promise<QuoteResponseBody> {
+  // This endpoint's reads replace whatever an endpoint tried before recorded (its RPC requests still count).
+  const stats = currentQuoteStats();
+  if (stats) {
+    stats.blockNumber = reader.blockNumber;
+    delete stats.direction;
+    delete stats.candidates;
+  }
   const market = interpretMarket(await reader.market(), request.marketId);
   if (market.kind === "missing") throw marketNotFound([{ param: "marketId", message: market.reason }]);
   if (market.settled) throw marketSettled();
@@ -166,7 +182,14 @@ export async function answerFrom(reader: MarketReader, request: QuoteRequest): P
   const plan = planSearch(request, currentPrice);
   if (!plan.ok) throw plan.error;
 
-  const result = await runSearch(plan.value, async (size) => interpretQuote(await reader.quote(size)));
+  if (stats) {
+    stats.direction = plan.value.direction;
+    stats.candidates = 0;
+  }
+  const result = await runSearch(plan.value, async (size) => {
+    if (stats?.candidates !== undefined) stats.candidates++;
+    return interpretQuote(await reader.quote(size));
+  });
   reader.done?.();
   const answer = buildAnswer(request, currentPrice, reader.blockNumber, plan.value.direction, result);
   if (!answer.ok) throw answer.error;

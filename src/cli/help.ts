@@ -1,0 +1,42 @@
+// The help texts of the `quoter` command, apart from the code so that printing them loads nothing else.
+
+export const HELP = `Usage: quoter <command> [options]
+
+Commands:
+  serve      the HTTP service (as npm start); with no RPC_URL_<chainId> set, on the embedded demo chain
+  devchain   the embedded demo chain as a JSON-RPC node (as npm run devchain)
+  quote      one quote, printed as the API's JSON body, without an HTTP server
+
+Run quoter <command> --help for a command's options. Settings come from the environment: see .env.example.`;
+
+export const SERVE_HELP = `Usage: quoter serve
+
+Starts the quoter's HTTP service, as npm start does: GET /quoter/<chainId>/<marketAddress>/<marketId>, the
+OpenAPI document and docs, /health, /ready and /metrics. It takes no options: every setting comes from the
+environment (PORT, HOST, RPC_URL_<chainId>, LOG_LEVEL, ...; see .env.example). With no RPC_URL_<chainId> set,
+it starts the embedded demo chain and serves chain 31337 on it. A bad setting stops it with exit status 1.`;
+
+export const QUOTE_HELP = `Usage: quoter quote <chainId> <marketAddress> <marketId> --expected-price P --collateral C
+                    [--price-limit L] [--max-iterations N] [--rpc URL[,URL...]] [--trace]
+
+Quotes once, as GET /quoter/<chainId>/<marketAddress>/<marketId> would, without starting an HTTP server, and
+prints the API's JSON body on stdout (one line): the 200 body, or the error body {"error", "details"?} of the
+status the API would answer. Values are read by the API's rules (docs/semantics: exact decimals, wei).
+
+  --expected-price P   expectedPrice: the price expected after the trade (e.g. 1030, 0.55, 1e-7)
+  --collateral C       collateralAvailable: the budget in wei (a decimal integer)
+  --price-limit L      priceLimit (default: the current price)
+  --max-iterations N   maxIterations, 1 to 10 (default 10)
+  --rpc URL[,URL...]   the chain's JSON-RPC endpoint(s), in fallback order. Default: RPC_URL_<chainId>; for
+                       chain 31337 with neither, an embedded demo chain is started (as npm start does)
+  --trace              add the search's candidates (trace=true)
+  -h, --help           this help
+
+Other settings (RPC_TIMEOUT_MS, QUOTE_DEADLINE_MS, SEARCH_STRATEGY, SEARCH_GAS_CAP, LOG_LEVEL, ...) come from
+the environment, as for \`quoter serve\`. Warnings are logged on stderr; stdout holds only the answer.
+
+Exit status:
+  0  the quote succeeded (the API's 200)
+  1  the API would answer 4xx: the error body is printed on stdout
+  3  the API would answer 5xx (e.g. 503 Chain RPC unavailable): the error body is printed on stdout
+  2  usage or configuration error: a message on stderr, nothing on stdout`;

@@ -1,0 +1,77 @@
+// Prometheus metrics of one app instance, in a registry of its own (never prom-client's global one, so that
+// any number of apps can live in one process, as in the tests).
+import { collectDefaultMetrics, Counter, Histogram, linearBuckets, Registry } from "prom-client";
+import type { RpcEvent, RpcObserver } from "../chain/client.ts";
+import { countRpcRequest } from "./quoteStats.ts";
+
+export interface Metrics {
+  readonly registry: Registry;
+  /**
+   * For ChainClientOptions.observer: counts each JSON-RPC request by chain, method and outcome, and against
+   * the quote that made it (for the quote's log line).
+   */
+  readonly observeRpc: RpcObserver;
+  /** One HTTP answer: `route` is the route's pattern (never the raw URL), "unmatched" when none matched. */
+  observeRequest(request: { method: string; route: string; status: number }): void;
+  /** One answered quote request: its latency, and the candidates it quoted when it ran a search itself. */
+  observeQuote(quote: { status: number; seconds: number; candidates: number | undefined }): void;
+}
+
+export const METRIC_NAMES = {
+  httpRequests: "quoter_http_requests_total",
+  quoteDuration: "quoter_quote_duration_seconds",
+  quoteCandidates: "quoter_quote_candidates",
+  rpcRequests: "quoter_rpc_requests_total",
+} as const;
+
+export interface MetricsOptions {
+  /** Also collect prom-client's process and Node.js metrics (CPU, memory, event loop lag...). Default false. */
+  readonly processMetrics?: boolean;
+}
+
+export function createMetrics({ processMetrics = false }: MetricsOptions = {}): Metrics {
+  const registry = new Registry();
+  if (processMetrics) collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+
+  const httpRequests = new Counter({
+    name: METRIC_NAMES.httpRequests,
+    help: "HTTP requests answered, by method, route pattern and status code",
+    labelNames: ["method", "route", "status_code"] as const,
+    registers,
+  });
+  const quoteDuration = new Histogram({
+    name: METRIC_NAMES.quoteDuration,
+    help: "Time to answer a quote request (GET or HEAD on the quote route), by status code",
+    labelNames: ["status_code"] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers,
+  });
+  const quoteCandidates = new Histogram({
+    name: METRIC_NAMES.quoteCandidates,
+    help: "Candidate sizes quoted per quote that ran a search (a quote that joined an identical running one is not counted)",
+    buckets: linearBuckets(0, 1, 11),
+    registers,
+  });
+  const rpcRequests = new Counter({
+    name: METRIC_NAMES.rpcRequests,
+    help: "JSON-RPC requests sent, by chain, method and outcome (ok, reverted, refused, transport_failure)",
+    labelNames: ["chain_id", "method", "outcome"] as const,
+    registers,
+  });
+
+  return {
+    registry,
+    observeRpc(event: RpcEvent) {
+      rpcRequests.inc({ chain_id: String(event.chainId), method: event.method, outcome: event.outcome });
+      countRpcRequest();
+    },
+    observeRequest({ method, route, status }) {
+      httpRequests.inc({ method, route, status_code: String(status) });
+    },
+    observeQuote({ status, seconds, candidates }) {
+      quoteDuration.observe({ status_code: String(status) }, seconds);
+      if (candidates !== undefined) quoteCandidates.observe(candidates);
+    },
+  };
+}

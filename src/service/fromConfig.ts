@@ -1,0 +1,25 @@
+// The chain clients and the quoter as the configuration sets them up: one place for `npm start` and `quoter quote`.
+import { createChainRegistry, type ChainRegistry, type RpcObserver } from "../chain/client.ts";
+import type { Config } from "../config.ts";
+import { createQuoter, type QuoterOptions, type QuoterService } from "./quoter.ts";
+
+export function createQuoterFromConfig(
+  config: Config,
+  rpcUrls: ReadonlyMap<number, readonly string[]>,
+  options: { readonly observer?: RpcObserver; readonly logger?: QuoterOptions["logger"] } = {},
+): { chains: ChainRegistry; quoter: QuoterService } {
+  const chains = createChainRegistry(rpcUrls, {
+    timeoutMs: config.rpcTimeoutMs,
+    maxInFlight: config.rpcMaxInFlight,
+    maxQueued: config.rpcMaxQueued,
+    ...(options.observer ? { observer: options.observer } : {}),
+  });
+  const quoter = createQuoter({
+    chains,
+    strategy: config.searchStrategy,
+    searchGasCap: config.searchGasCap,
+    deadlineMs: config.quoteDeadlineMs,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+  return { chains, quoter };
+}

@@ -1,0 +1,98 @@
+// The `quoter` command (issue 7): `quoter quote` on the embedded chain prints the same body as the HTTP API
+// (both on fresh demo chains, so at the same block number), with the exit status of the answer; --help for each.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { DEMO_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
+import { startQuoterHarness, type QuoterHarness } from "../support/quoterHarness.ts";
+
+const ROOT = new URL("../..", import.meta.url).pathname;
+const BIN = new URL("../../bin/quoter.js", import.meta.url).pathname;
+const THOUSAND = "1000000000000000000000";
+const ONE = "1000000000000000000";
+
+/** Runs bin/quoter.js as a user would, with no RPC_URL_* in its environment. */
+function quoter(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("RPC_URL_")));
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.once("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+let h: QuoterHarness;
+before(async () => {
+  h = await startQuoterHarness();
+});
+after(() => h.close());
+
+/** The API's raw body for the same request, on the harness's fresh demo chain. */
+async function apiAnswer(marketId: number, query: Record<string, string>): Promise<{ status: number; body: string }> {
+  const response = await h.app.inject(h.quotePath(marketId, query));
+  return { status: response.statusCode, body: response.body };
+}
+
+test("quoter quote prints byte for byte the API's body, for a success, a trace, and each kind of error, with its exit status", async () => {
+  assert.equal(h.devchain.marketGroup, DEMO_MARKET_GROUP_ADDRESS);
+  const cases: { args: string[]; query: Record<string, string>; marketId: number; code: number }[] = [
+    { marketId: 2, args: ["--expected-price", "1030", "--collateral", THOUSAND], query: { expectedPrice: "1030", collateralAvailable: THOUSAND }, code: 0 },
+    {
+      marketId: 1,
+      args: ["--expected-price", "0.45", "--collateral", THOUSAND, "--price-limit", "0.4999", "--max-iterations", "6", "--trace"],
+      query: { expectedPrice: "0.45", collateralAvailable: THOUSAND, priceLimit: "0.4999", maxIterations: "6", trace: "true" },
+      code: 0,
+    },
+    { marketId: 3, args: ["--expected-price", "0.6", "--collateral", ONE], query: { expectedPrice: "0.6", collateralAvailable: ONE }, code: 1 },
+    { marketId: 4, args: ["--expected-price", "0.59", "--collateral", ONE, "--trace"], query: { expectedPrice: "0.59", collateralAvailable: ONE, trace: "true" }, code: 1 },
+    { marketId: 1, args: ["--expected-price", ".5", "--collateral", "0"], query: { expectedPrice: ".5", collateralAvailable: "0" }, code: 1 },
+  ];
+  const runs = await Promise.all(cases.map(({ marketId, args }) => quoter(["quote", "31337", DEMO_MARKET_GROUP_ADDRESS, String(marketId), ...args])));
+  for (const [i, { marketId, query, code }] of cases.entries()) {
+    const run = runs[i]!;
+    const api = await apiAnswer(marketId, query);
+    assert.equal(run.stdout, `${api.body}\n`, `market ${marketId} ${JSON.stringify(query)}: same body as the API (${api.status})\n${run.stderr}`);
+    assert.equal(run.code, code, `exit status for the API's ${api.status}`);
+    assert.equal(api.status === 200, code === 0);
+  }
+});
+
+test("quoter quote: a chain it cannot reach prints the 503 body and exits 3; bad usage exits 2 with nothing on stdout", async () => {
+  const [unreachable, missing, unknown, badRpc] = await Promise.all([
+    quoter(["quote", "1", DEMO_MARKET_GROUP_ADDRESS, "1", "--expected-price", "0.6", "--collateral", ONE, "--rpc", "http://127.0.0.1:9/secret-key"]),
+    quoter(["quote", "1", DEMO_MARKET_GROUP_ADDRESS]),
+    quoter(["quote", "1", DEMO_MARKET_GROUP_ADDRESS, "1", "--price", "3"]),
+    quoter(["quote", "1", DEMO_MARKET_GROUP_ADDRESS, "1", "--expected-price", "0.6", "--collateral", ONE, "--rpc", "ws://node"]),
+  ]);
+  assert.equal(unreachable.code, 3);
+  assert.deepEqual(JSON.parse(unreachable.stdout), { error: "Chain RPC unavailable" });
+  assert.ok(!unreachable.stderr.includes("secret-key"), "the warning names the endpoint without its path");
+  for (const run of [missing, unknown, badRpc]) {
+    assert.equal(run.code, 2, run.stderr);
+    assert.equal(run.stdout, "");
+  }
+  assert.match(missing.stderr, /expected <chainId> <marketAddress> <marketId>/);
+  assert.match(unknown.stderr, /Unknown option '--price'/);
+  assert.match(badRpc.stderr, /--rpc: must be a comma-separated list of http/);
+});
+
+test("--help for the command and each subcommand", async () => {
+  const [top, serve, devchain, quote, none] = await Promise.all([
+    quoter(["--help"]),
+    quoter(["serve", "--help"]),
+    quoter(["devchain", "--help"]),
+    quoter(["quote", "--help"]),
+    quoter([]),
+  ]);
+  for (const run of [top, serve, devchain, quote]) assert.equal(run.code, 0, run.stderr);
+  assert.match(top.stdout, /serve[\s\S]*devchain[\s\S]*quote/);
+  assert.match(serve.stdout, /Usage: quoter serve/);
+  assert.match(devchain.stdout, /--port N[\s\S]*--host H/);
+  assert.match(quote.stdout, /--expected-price P[\s\S]*--collateral C[\s\S]*--price-limit L[\s\S]*--max-iterations N[\s\S]*--rpc[\s\S]*--trace/);
+  assert.match(quote.stdout, /Exit status[\s\S]*error body is printed on stdout/);
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /a command is required/);
+});

@@ -1,0 +1,123 @@
+// /health and /ready (issue 7): liveness always; readiness per configured chain, 503 naming the chain ids that do
+// not answer (never a URL), flipping when the node stops; both, and /metrics, outside the rate limit.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createChainRegistry } from "../../src/chain/client.ts";
+import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
+import { startDevchain } from "../../src/devchain/devchain.ts";
+import { buildApp } from "../../src/http/app.ts";
+import { createQuoter } from "../../src/service/quoter.ts";
+import { closedPort } from "../support/closedPort.ts";
+
+function appFor(rpcUrls: Map<number, string[]>, protection = { rateLimitMax: 0 }) {
+  const chains = createChainRegistry(rpcUrls, { timeoutMs: 5_000 });
+  return buildApp({ quoter: createQuoter({ chains }), chains, protection, readyTimeoutMs: 500 });
+}
+
+test("/health answers 200 {status: ok}, also with no chain reachable", async () => {
+  const app = appFor(new Map([[1, [`http://127.0.0.1:${await closedPort()}`]]]));
+  try {
+    const response = await app.inject("/health");
+    assert.equal(response.statusCode, 200);
+    assert.deepEqual(response.json(), { status: "ok" });
+  } finally {
+    await app.close();
+  }
+});
+
+test("/ready: 200 with each chain's status while the node answers, 503 naming chain 31337 once it is stopped", async () => {
+  const devchain = await startDevchain();
+  const app = appFor(new Map([[DEVCHAIN_ID, [devchain.endpoint.url]]]));
+  try {
+    const ready = await app.inject("/ready");
+    assert.equal(ready.statusCode, 200);
+    assert.deepEqual(ready.json(), {
+      status: "ready",
+      chains: [{ chainId: DEVCHAIN_ID, ready: true, endpoints: 1, answering: 1, blockNumber: "6" }],
+    });
+
+    await devchain.endpoint.close();
+    // A check is reused for up to 1 s: the flip shows within a couple of seconds.
+    let response = await app.inject("/ready");
+    for (let tries = 0; response.statusCode === 200 && tries < 40; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      response = await app.inject("/ready");
+    }
+    assert.equal(response.statusCode, 503);
+    const body = response.json();
+    assert.equal(body.error, "Not ready");
+    assert.deepEqual(body.details, [{ param: "chainId", message: `chain ${DEVCHAIN_ID} does not answer` }]);
+    assert.deepEqual(body.chains, [{ chainId: DEVCHAIN_ID, ready: false, endpoints: 1, answering: 0 }]);
+    assert.ok(!response.body.includes(new URL(devchain.endpoint.url).port), "no RPC URL or port in the body");
+  } finally {
+    await app.close();
+    await devchain.close().catch(() => {});
+  }
+});
+
+test("/ready names only the failing chains, and a chain is ready when one of its endpoints answers", async () => {
+  const devchain = await startDevchain();
+  const dead = `http://user:secret@127.0.0.1:${await closedPort()}/v3/secret-key`;
+  const app = appFor(
+    new Map([
+      [DEVCHAIN_ID, [dead, devchain.endpoint.url]],
+      [1, [dead]],
+      [10, [dead]],
+    ]),
+  );
+  try {
+    const response = await app.inject("/ready");
+    assert.equal(response.statusCode, 503);
+    const body = response.json();
+    assert.deepEqual(
+      body.details.map((detail: { message: string }) => detail.message),
+      ["chain 1 does not answer", "chain 10 does not answer"],
+    );
+    assert.deepEqual(body.chains[0], { chainId: DEVCHAIN_ID, ready: true, endpoints: 2, answering: 1, blockNumber: "6" });
+    assert.ok(!/secret|127\.0\.0\.1/.test(response.body), "no URL, credential or key in the body");
+  } finally {
+    await app.close();
+    await devchain.close();
+  }
+});
+
+test("a node that does not answer within READY_TIMEOUT_MS makes the chain not ready, in about that time", async () => {
+  const { createServer } = await import("node:http");
+  const hanging = createServer(() => {}); // accepts, never answers
+  await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.1", resolve));
+  const { port } = hanging.address() as { port: number };
+  const app = appFor(new Map([[5, [`http://127.0.0.1:${port}`]]]));
+  try {
+    const started = Date.now();
+    const response = await app.inject("/ready");
+    const elapsed = Date.now() - started;
+    assert.equal(response.statusCode, 503);
+    assert.deepEqual(response.json().details, [{ param: "chainId", message: "chain 5 does not answer" }]);
+    assert.ok(elapsed >= 450 && elapsed < 3_000, `answered after ${elapsed} ms with a 500 ms timeout`);
+  } finally {
+    await app.close();
+    hanging.closeAllConnections();
+    hanging.close();
+  }
+});
+
+test("/health, /ready and /metrics are not rate limited; the quote route still is", async () => {
+  const devchain = await startDevchain();
+  const app = appFor(new Map([[DEVCHAIN_ID, [devchain.endpoint.url]]]), { rateLimitMax: 2 });
+  try {
+    for (let i = 0; i < 5; i++) {
+      for (const path of ["/health", "/ready", "/metrics"]) {
+        const response = await app.inject(path);
+        assert.equal(response.statusCode, 200, `${path} #${i + 1}`);
+        assert.equal(response.headers["x-ratelimit-limit"], undefined, `${path} carries no rate-limit headers`);
+      }
+    }
+    const quote = `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/2?expectedPrice=1030&collateralAvailable=1000`;
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await app.inject(quote)).statusCode);
+    assert.equal(statuses[2], 429, `quote statuses ${statuses}`);
+  } finally {
+    await app.close();
+    await devchain.close();
+  }
+});

@@ -1,0 +1,127 @@
+// /metrics (issue 7): after some quotes, the named series hold the right counts; RPC requests are counted where
+// they are made, by method and outcome, and agree with what a proxy on the wire saw.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import type { FastifyInstance } from "fastify";
+import { createChainRegistry } from "../../src/chain/client.ts";
+import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
+import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
+import { buildApp } from "../../src/http/app.ts";
+import { QUOTE_ROUTE } from "../../src/http/observability.ts";
+import { createMetrics, METRIC_NAMES } from "../../src/observability/metrics.ts";
+import { createQuoter, type SearchStrategy } from "../../src/service/quoter.ts";
+import { startRpcProxy, type RpcProxy } from "../support/rpcProxy.ts";
+import { parseSamples, total, type Sample } from "../support/prometheus.ts";
+
+const THOUSAND = "1000000000000000000000";
+const ONE = "1000000000000000000";
+
+let devchain: Devchain;
+before(async () => {
+  devchain = await startDevchain();
+});
+after(() => devchain.close());
+
+/** An app whose chain client reports to the app's metrics, behind a counting proxy. */
+async function observedApp(strategy: SearchStrategy): Promise<{ app: FastifyInstance; proxy: RpcProxy; close(): Promise<void> }> {
+  const proxy = await startRpcProxy(devchain.endpoint.url);
+  const metrics = createMetrics();
+  const chains = createChainRegistry(new Map([[DEVCHAIN_ID, [proxy.url]]]), { timeoutMs: 5_000, observer: metrics.observeRpc });
+  const app = buildApp({ quoter: createQuoter({ chains, strategy }), metrics, chains, protection: { rateLimitMax: 0 } });
+  await app.ready();
+  return { app, proxy, close: async () => (await app.close(), await proxy.close()) };
+}
+
+async function scrape(app: FastifyInstance): Promise<Sample[]> {
+  const response = await app.inject("/metrics");
+  assert.equal(response.statusCode, 200);
+  assert.match(String(response.headers["content-type"]), /^text\/plain; version=0\.0\.4/);
+  return parseSamples(response.body);
+}
+
+const quotePath = (marketId: number, query: Record<string, string>) =>
+  `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/${marketId}?${new URLSearchParams(query)}`;
+
+function countBy(items: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const item of items) counts.set(item, (counts.get(item) ?? 0) + 1);
+  return counts;
+}
+
+test("sequential: 3 quotes (200, 400, 404) give 3 in the latency histogram, requests by route and status, candidates, and RPC requests by method and outcome as the proxy saw them", async () => {
+  const { app, proxy, close } = await observedApp("sequential");
+  try {
+    const success = await app.inject(quotePath(2, { expectedPrice: "1030", collateralAvailable: THOUSAND, trace: "true" }));
+    const thin = await app.inject(quotePath(4, { expectedPrice: "0.59", collateralAvailable: ONE, trace: "true" }));
+    const missing = await app.inject(quotePath(9, { expectedPrice: "0.6", collateralAvailable: ONE }));
+    assert.deepEqual([success.statusCode, thin.statusCode, missing.statusCode], [200, 400, 404]);
+    const samples = await scrape(app);
+
+    assert.equal(total(samples, `${METRIC_NAMES.quoteDuration}_count`), 3, "quote latency: one observation per quote");
+    for (const status of ["200", "400", "404"]) {
+      assert.equal(total(samples, `${METRIC_NAMES.quoteDuration}_count`, { status_code: status }), 1, `latency of the ${status}`);
+      assert.equal(total(samples, METRIC_NAMES.httpRequests, { route: QUOTE_ROUTE, method: "GET", status_code: status }), 1);
+    }
+    assert.ok(total(samples, `${METRIC_NAMES.quoteDuration}_sum`) > 0);
+
+    // Candidates: the two quotes that searched (the unknown market stops before the search).
+    const successTrace = success.json().trace as unknown[];
+    const thinTrace = thin.json().trace as { outcome: string }[];
+    assert.equal(total(samples, `${METRIC_NAMES.quoteCandidates}_count`), 2);
+    assert.equal(total(samples, `${METRIC_NAMES.quoteCandidates}_sum`), successTrace.length + thinTrace.length);
+    assert.equal(success.json().iterations, successTrace.length);
+
+    // RPC requests: by method exactly what crossed the wire; reverts are getMarket(9) and the thin market's candidates.
+    const seen = countBy(proxy.methods);
+    for (const method of ["eth_call", "eth_blockNumber"]) {
+      assert.equal(total(samples, METRIC_NAMES.rpcRequests, { method }), seen.get(method) ?? 0, `${method} as the proxy saw`);
+    }
+    assert.equal(total(samples, METRIC_NAMES.rpcRequests), proxy.methods.length);
+    assert.equal(total(samples, METRIC_NAMES.rpcRequests, { method: "eth_blockNumber" }), 3, "one pinned block per quote");
+    const reverted = 1 + thinTrace.filter((entry) => entry.outcome === "reverted").length;
+    assert.equal(total(samples, METRIC_NAMES.rpcRequests, { outcome: "reverted", chain_id: String(DEVCHAIN_ID) }), reverted);
+    assert.equal(total(samples, METRIC_NAMES.rpcRequests, { outcome: "ok" }), proxy.methods.length - reverted);
+    assert.equal(total(samples, METRIC_NAMES.rpcRequests, { outcome: "transport_failure" }), 0);
+  } finally {
+    await close();
+  }
+});
+
+test("single-call: the probe and one eth_call per quote are counted; a stopped node counts as transport_failure; unmatched paths get no route of their own", async () => {
+  const { app, proxy, close } = await observedApp("single-call");
+  try {
+    for (const marketId of [1, 2, 1]) {
+      const expectedPrice = marketId === 1 ? "0.55" : "1030";
+      assert.equal((await app.inject(quotePath(marketId, { expectedPrice, collateralAvailable: THOUSAND }))).statusCode, 200);
+    }
+    let samples = await scrape(app);
+    assert.equal(total(samples, `${METRIC_NAMES.quoteDuration}_count`, { status_code: "200" }), 3);
+    assert.equal(total(samples, METRIC_NAMES.rpcRequests, { method: "eth_call", outcome: "ok" }), proxy.methods.length);
+    assert.equal(proxy.methods.length, 4, "the probe, then one eth_call per quote");
+
+    await proxy.close();
+    assert.equal((await app.inject(quotePath(2, { expectedPrice: "1031", collateralAvailable: THOUSAND }))).statusCode, 503);
+    await app.inject("/no/such/path/0x1234");
+    samples = await scrape(app);
+    assert.equal(total(samples, METRIC_NAMES.rpcRequests, { outcome: "transport_failure" }), 1);
+    assert.equal(total(samples, `${METRIC_NAMES.quoteDuration}_count`, { status_code: "503" }), 1);
+    assert.equal(total(samples, METRIC_NAMES.httpRequests, { route: "unmatched", status_code: "404" }), 1);
+    assert.equal(total(samples, METRIC_NAMES.httpRequests, { route: "/metrics", status_code: "200" }), 1, "the first scrape");
+    assert.ok(!samples.some((sample) => Object.values(sample.labels).some((value) => value.includes("0x1234"))), "no raw URL as a label");
+  } finally {
+    await close();
+  }
+});
+
+test("each app has its own registry: two apps in one process count apart", async () => {
+  const first = await observedApp("single-call");
+  const second = await observedApp("single-call");
+  try {
+    await first.app.inject(quotePath(2, { expectedPrice: "1030", collateralAvailable: THOUSAND }));
+    assert.equal(total(await scrape(first.app), `${METRIC_NAMES.quoteDuration}_count`), 1);
+    assert.equal(total(await scrape(second.app), `${METRIC_NAMES.quoteDuration}_count`), 0);
+  } finally {
+    await first.close();
+    await second.close();
+  }
+});
