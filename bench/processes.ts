@@ -128,7 +128,8 @@ export async function startNode(
   options: { timeoutMs?: number; nodeArgs?: string[] } = {},
 ): Promise<Child & { match: RegExpMatchArray }> {
   const log = openLog(name);
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", script, ...args], {
+  // tsx first, so that any --import among nodeArgs may be TypeScript.
+  const child = spawn(process.execPath, ["--import", "tsx", ...(options.nodeArgs ?? []), script, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     detached: true,

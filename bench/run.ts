@@ -4,13 +4,23 @@
 // process only drives autocannon and reads the proxy's counters and the services' /proc status.
 import autocannon from "autocannon";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { LOG_DIR, cpuMillis, forkNode, killAllNow, removeLogs, residentBytes, startNode, stopAll, type Child } from "./processes.ts";
 import type { ProxyCommand, ProxyCounters, ProxyReady, ProxyReply } from "./proxy.ts";
-import { renderMarkdown, renderTable, verdicts, type BenchResults, type LatencyCell, type MemoryResult, type ThroughputCell } from "./report.ts";
+import {
+  keptSections,
+  renderMarkdown,
+  renderTable,
+  verdicts,
+  type BenchResults,
+  type LatencyCell,
+  type MemoryReading,
+  type MemoryResult,
+  type ThroughputCell,
+} from "./report.ts";
 import { MIB, summarize, type LatencySummary } from "./stats.ts";
 import { MIX, bareSearchBody, quotePath } from "./workload.ts";
 
@@ -160,18 +170,22 @@ class ProxyControl {
     return (await this.send({})).counters;
   }
   /**
-   * Waits until no request is held or at the node: a run stopped with requests in flight (a fixed-duration run,
-   * a client gone) leaves the node working on them, which the next run must not queue behind.
+   * Waits until no request is held or at the node and none has come for a while: a run stopped with quotes in
+   * flight (a fixed-duration run) leaves the services finishing them (a sequential quote goes on making its
+   * calls) and the node working, which the next run must not queue behind.
    */
-  async drain(maxSeconds = 60): Promise<void> {
+  async drain(maxSeconds = 60, quietMs = 300): Promise<void> {
     const until = Date.now() + maxSeconds * 1000;
-    while ((await this.counters()).inFlight > 0) {
-      if (Date.now() > until) {
-        warnings.push(`the node still had requests in flight ${maxSeconds} s after a run`);
-        return;
-      }
+    let last = await this.counters();
+    let quietSince = Date.now();
+    while (Date.now() < until) {
       await sleep(50);
+      const now = await this.counters();
+      if (now.httpRequests !== last.httpRequests || now.inFlight > 0) quietSince = Date.now();
+      else if (Date.now() - quietSince >= quietMs) return;
+      last = now;
     }
+    warnings.push(`the node was still busy ${maxSeconds} s after a run`);
   }
 }
 
@@ -244,6 +258,26 @@ function amountRun(
   return cannon(title, { url, requests, amount: rounded, connections }, maxSeconds, cpuPid);
 }
 
+/**
+ * Asks the memory run's service (preloaded with bench/gcProbe.ts) for a full garbage collection and waits for
+ * its report in the log; undefined (with a warning) when none comes.
+ */
+async function collectGarbage(child: Child): Promise<{ heapUsed: number; rss: number } | undefined> {
+  const from = statSync(child.logFile).size;
+  process.kill(child.pid, "SIGUSR2");
+  for (let waited = 0; waited < 5_000; waited += 50) {
+    await sleep(50);
+    const line = readFileSync(child.logFile).subarray(from).toString("utf8").split("\n").find((text) => text.startsWith("bench-gc "));
+    if (line !== undefined) {
+      const report = JSON.parse(line.slice("bench-gc ".length)) as { collected: boolean; heapUsed: number; rss: number };
+      if (!report.collected) warnings.push("the memory run's service has no gc(): RSS after GC is RSS as is");
+      return report;
+    }
+  }
+  warnings.push("the memory run's service did not report after SIGUSR2");
+  return undefined;
+}
+
 function requireAllOk(run: Run, what: string): void {
   const { result } = run;
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
@@ -270,9 +304,16 @@ function gitDescription(): string {
  */
 const SERVICE_ENV: Record<string, string> = { PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: logLevel, RATE_LIMIT_MAX: "0" };
 
-async function startService(name: string, strategy: Strategy, proxyUrl: string, profileDir?: string): Promise<{ child: Child; url: string }> {
+async function startService(
+  name: string,
+  strategy: Strategy,
+  proxyUrl: string,
+  profileDir?: string,
+  gcProbe = false,
+): Promise<{ child: Child; url: string }> {
   // One directory per service: the main thread and tsx's loader thread each write a profile.
   const nodeArgs = profileDir ? ["--cpu-prof", "--cpu-prof-dir", join(profileDir, name)] : [];
+  if (gcProbe) nodeArgs.push("--expose-gc", "--import", join(BENCH_DIR, "gcProbe.ts"));
   const child = await startNode(
     name,
     "src/main.ts",
@@ -435,31 +476,37 @@ async function main(): Promise<BenchResults> {
     await service.child.stop();
     services.delete(strategy);
   }
-  const memoryService = await startService("memory", "single-call", proxy.url, profileDir);
+  const memoryService = await startService("memory", "single-call", proxy.url, profileDir, true);
   await sleep(1_000);
   const rss = () => residentBytes(memoryService.child.pid) ?? Number.NaN;
-  const beforeBytes = rss();
+  const reading = async (): Promise<MemoryReading> => {
+    const rssBytes = rss();
+    const collected = await collectGarbage(memoryService.child);
+    return { rssBytes, rssAfterGcBytes: rss(), heapUsedAfterGcBytes: collected?.heapUsed ?? Number.NaN };
+  };
+  const before = await reading();
   const first = await amountRun("memory first", memoryService.url, quoteRequests(), plan.memoryCheckpoint, plan.memoryConcurrency, 300, memoryService.child.pid);
   requireAllOk(first, "memory: first quotes");
   await sleep(1_000);
-  const afterCheckpointBytes = rss();
+  const afterCheckpoint = await reading();
   const rest = await amountRun("memory rest", memoryService.url, quoteRequests(), plan.memoryQuotes - first.responses, plan.memoryConcurrency, 900, memoryService.child.pid);
   requireAllOk(rest, "memory: remaining quotes");
   await sleep(1_000);
-  const afterAllBytes = rss();
+  const afterAll = await reading();
   const memory: MemoryResult = {
     strategy: "single-call",
     concurrency: plan.memoryConcurrency,
     checkpointQuotes: first.responses,
     totalQuotes: first.responses + rest.responses,
-    beforeBytes,
-    afterCheckpointBytes,
-    afterAllBytes,
-    growthRatio: afterAllBytes / afterCheckpointBytes,
+    before,
+    afterCheckpoint,
+    afterAll,
+    growthRatio: afterAll.rssAfterGcBytes / afterCheckpoint.rssAfterGcBytes,
     seconds: first.result.duration + rest.result.duration,
     serviceCpuMsPerQuote: rest.cpuMsPerResponse,
   };
-  log(`memory: ${(beforeBytes / MIB).toFixed(1)} MiB before, ${(afterCheckpointBytes / MIB).toFixed(1)} after ${memory.checkpointQuotes}, ${(afterAllBytes / MIB).toFixed(1)} after ${memory.totalQuotes}`);
+  const show = (r: MemoryReading) => `${(r.rssBytes / MIB).toFixed(1)} (${(r.rssAfterGcBytes / MIB).toFixed(1)} after GC)`;
+  log(`memory, RSS MiB: ${show(before)} before, ${show(afterCheckpoint)} after ${memory.checkpointQuotes}, ${show(afterAll)} after ${memory.totalQuotes}`);
 
   const results: BenchResults = {
     mode: plan.name,
@@ -499,7 +546,9 @@ try {
   console.log(table);
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
-  writeFileSync(join(outDir, "RESULTS.md"), renderMarkdown(results, table));
+  const resultsMd = join(outDir, "RESULTS.md");
+  const kept = existsSync(resultsMd) ? keptSections(readFileSync(resultsMd, "utf8")) : [];
+  writeFileSync(resultsMd, [renderMarkdown(results, table), ...kept].join("\n"));
   log(`wrote ${join(outDir, "results.json")} and ${join(outDir, "RESULTS.md")}`);
   if (failures.length > 0) {
     console.error(`bench: FAILED\n  ${failures.join("\n  ")}`);
