@@ -482,6 +482,7 @@ async function main(): Promise<BenchResults> {
   const reading = async (): Promise<MemoryReading> => {
     const rssBytes = rss();
     const collected = await collectGarbage(memoryService.child);
+    await sleep(1_000); // V8 hands freed pages back to the system in the background, within half a second here
     return { rssBytes, rssAfterGcBytes: rss(), heapUsedAfterGcBytes: collected?.heapUsed ?? Number.NaN };
   };
   const before = await reading();
