@@ -176,7 +176,7 @@ export function renderMarkdown(results: BenchResults, table: string): string {
     "",
     `- Machine: ${machine.cores} cores (${machine.cpu}), ${fmt(machine.memoryBytes / MIB / 1024)} GiB, ${machine.platform}`,
     `- Node ${machine.node}; commit ${results.commit}`,
-    `- Service environment: ${Object.entries(results.setup.serviceEnv as Record<string, string>).map(([k, v]) => `${k}=${v}`).join(" ")} (the rest as \`npm start\`; its logs are read by the bench)`,
+    `- Service environment: ${Object.entries(results.setup.serviceEnv as Record<string, string>).map(([k, v]) => `${k}=${v}`).join(" ")} (the rest as \`npm start\`; its logs go to a file)`,
     `- Load average (1, 5, 15 min) at start ${(results.setup.loadAverageAtStart as number[]).map((l) => l.toFixed(2)).join(", ")}, at end ${(results.setup.loadAverageAtEnd as number[]).map((l) => l.toFixed(2)).join(", ")}`,
     "",
     "## Set-up",
