@@ -1,8 +1,7 @@
 // `npm start`: the quoter over HTTP. With no RPC_URL_<chainId> set, it brings up the embedded demo chain.
 import { loadConfig, loadOrExit, redactUrl } from "./config.ts";
-import { DEVCHAIN_ID } from "./devchain/chain.ts";
-import { DEMO_MARKETS } from "./devchain/demo.ts";
-import { startDevchain, type Devchain } from "./devchain/devchain.ts";
+import { DEVCHAIN_ID } from "./devchain/chainId.ts";
+import type { Devchain } from "./devchain/devchain.ts";
 import { buildApp } from "./http/app.ts";
 import { createLogger } from "./observability/logger.ts";
 import { createMetrics } from "./observability/metrics.ts";
@@ -13,6 +12,8 @@ const config = loadOrExit("quoter", () => loadConfig());
 let devchain: Devchain | undefined;
 let rpcUrls = config.rpcUrls;
 if (rpcUrls.size === 0) {
+  // Loaded only when used: Hardhat's EVM costs ~60 MiB and a second of start-up to a service on real RPCs.
+  const { startDevchain } = await import("./devchain/devchain.ts");
   devchain = await startDevchain();
   rpcUrls = new Map([[DEVCHAIN_ID, [devchain.endpoint.url]]]);
 }
@@ -37,6 +38,7 @@ for (const [chainId, urls] of rpcUrls) {
   console.log(`  chain ${chainId}: ${devchain ? "embedded demo chain" : urls.map(redactUrl).join(", ")}`);
 }
 if (devchain) {
+  const { DEMO_MARKETS } = await import("./devchain/demo.ts");
   console.log(`Demo market group ${devchain.marketGroup} on chain ${DEVCHAIN_ID}. Try:`);
   for (const market of DEMO_MARKETS) {
     const query = `expectedPrice=${market.example.expectedPrice}&collateralAvailable=${market.example.collateralAvailable}`;

@@ -2,16 +2,13 @@
 // goes through the API's parser (parseQuoteRequest) and the same quoter service; only the transport differs.
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig, parseRpcUrlList } from "../config.ts";
+import { DEVCHAIN_ID } from "../devchain/chainId.ts";
 import type { Devchain } from "../devchain/devchain.ts";
 import { createLogger } from "../observability/logger.ts";
 import { internalError, QuoteError } from "../quote/errors.ts";
 import { parseQuoteRequest } from "../quote/request.ts";
 import { createQuoterFromConfig } from "../service/fromConfig.ts";
 import { QUOTE_HELP } from "./help.ts";
-
-/** The embedded demo chain's id (src/devchain/chain.ts), here so that the EVM is loaded only when it is used. */
-const DEVCHAIN_ID = 31337;
-
 
 export const EXIT = { ok: 0, clientError: 1, usage: 2, serverError: 3 } as const;
 

@@ -16,7 +16,9 @@ import {
 import { privateKeyToAccount } from "viem/accounts";
 import { hardhat } from "viem/chains";
 
-export const DEVCHAIN_ID = 31337;
+import { DEVCHAIN_ID } from "./chainId.ts";
+
+export { DEVCHAIN_ID };
 
 /** Hardhat's first default account (mnemonic "test test ... junk"): the well-known deployer of local chains. */
 export const DEPLOYER_PRIVATE_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80" as const;

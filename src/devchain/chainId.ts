@@ -1,0 +1,2 @@
+// The embedded chain's id, in a module of its own: reading it must not load Hardhat's EVM.
+export const DEVCHAIN_ID = 31337;
