@@ -87,24 +87,31 @@ export async function serveJsonRpc(chain: EmbeddedChain, host = "127.0.0.1", por
   return { url: `http://${address}:${actualPort}`, close: () => server.close() };
 }
 
-/** Requests between two forced collections: about 8 ms of collection for some 200 ms of EVM work. */
-const COLLECT_EVERY = 32;
+/** Growth of the resident set, above its lowest point since the last forced collection, that forces the next. */
+const NATIVE_GARBAGE_BUDGET = 256 * 1024 * 1024;
 
 /**
  * EDR's answers hold native memory (execution traces) behind small JavaScript objects, so V8 sees no reason
  * to collect them: serving deployless searches, the process grew by megabytes per call, to gigabytes under
- * load. A full collection every {@link COLLECT_EVERY} requests frees that memory (their finalizers release
- * it). Only the embedded chain does this; a real RPC endpoint is another process.
+ * load. When the resident set has grown by {@link NATIVE_GARBAGE_BUDGET} this forces a full collection,
+ * whose finalizers release that memory. The floor is re-read after each collection, once the finalizers
+ * have run, so it does not ratchet up. Cheap requests (block numbers, views) rarely reach the budget, so they
+ * do not pay for collections. Only the embedded chain does this; a real RPC endpoint is another process.
  */
 function collectingNativeGarbage(provider: EIP1193Provider): EIP1193Provider {
   setFlagsFromString("--expose-gc");
   const collect = runInNewContext("gc") as () => void;
-  let requests = 0;
+  let floor = Number.POSITIVE_INFINITY;
   const request: EIP1193Provider["request"] = async (args) => {
     try {
       return await provider.request(args);
     } finally {
-      if (++requests % COLLECT_EVERY === 0) collect();
+      const rss = process.memoryUsage.rss();
+      floor = Math.min(floor, rss);
+      if (rss > floor + NATIVE_GARBAGE_BUDGET) {
+        collect();
+        floor = Number.POSITIVE_INFINITY;
+      }
     }
   };
   return Object.assign(Object.create(provider) as EIP1193Provider, { request });
