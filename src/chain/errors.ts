@@ -35,15 +35,24 @@ export type CallFailure = { kind: "reverted"; data: Hex } | { kind: "transport" 
 
 const HEX = /^0x[0-9a-fA-F]*$/;
 
-/** Classifies an error thrown by a viem call. Hardhat/EDR: code -32603 with `data.data`; geth: code 3 with `data`. */
-export function classifyCallError(error: unknown): CallFailure {
+/**
+ * The JSON-RPC error object the endpoint answered with, when that is what a viem call failed on: an answer,
+ * not an HTTP error (a JSON-RPC error body on a non-2xx response counts as an HTTP error).
+ */
+export function answeredRpcError(error: unknown): RpcRequestError | undefined {
   const rpcError =
     error instanceof RpcRequestError
       ? error
       : error instanceof BaseError
         ? (error.walk((cause) => cause instanceof RpcRequestError) as RpcRequestError | null)
         : null;
-  if (!rpcError || rpcError.status !== undefined) return { kind: "transport" };
+  return rpcError && rpcError.status === undefined ? rpcError : undefined;
+}
+
+/** Classifies an error thrown by a viem call. Hardhat/EDR: code -32603 with `data.data`; geth: code 3 with `data`. */
+export function classifyCallError(error: unknown): CallFailure {
+  const rpcError = answeredRpcError(error);
+  if (!rpcError) return { kind: "transport" };
   const data = revertData(rpcError.data);
   if (data !== undefined) return { kind: "reverted", data };
   if (rpcError.code === 3) return { kind: "reverted", data: "0x" };

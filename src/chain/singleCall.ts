@@ -1,11 +1,11 @@
 // The single-call strategy: the whole quote (market, price, every candidate) in one deployless eth_call of
 // contracts/QuoteSearcher.sol, whose facts are then replayed through the same decisions as the sequential one.
-import { decodeAbiParameters, encodeDeployData, parseAbiParameters, RpcRequestError, BaseError, type Hex } from "viem";
+import { decodeAbiParameters, encodeDeployData, parseAbiParameters, type Hex } from "viem";
 import { quoteSearcherAbi, quoteSearcherBytecode } from "../generated/contracts.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import { ethCall, observeFailure, type RawCall } from "./call.ts";
 import type { ChainEndpoint } from "./client.ts";
-import { ChainUnavailableError } from "./errors.ts";
+import { ChainUnavailableError, answeredRpcError } from "./errors.ts";
 import { ChainOverloadedError } from "./limiter.ts";
 import type { MarketReader } from "./marketReader.ts";
 
@@ -91,11 +91,8 @@ export async function probeDeployless(endpoint: ChainEndpoint, gasCap: bigint): 
     return data === PROBE_ANSWER;
   } catch (error) {
     if (error instanceof ChainOverloadedError) throw error;
-    const refusal =
-      error instanceof BaseError
-        ? (error.walk((cause) => cause instanceof RpcRequestError && cause.status === undefined) as RpcRequestError | null)
-        : null;
-    const refused = refusal !== null && (refusal.code === INVALID_PARAMS || REFUSAL.test(refusal.details));
+    const refusal = answeredRpcError(error);
+    const refused = refusal !== undefined && (refusal.code === INVALID_PARAMS || REFUSAL.test(refusal.details));
     observeFailure(endpoint, "eth_call", error, refused ? "refused" : "transport_failure");
     if (refused) return false;
     throw new ChainUnavailableError(endpoint.chainId, { cause: error });

@@ -53,16 +53,12 @@ export {
   type TraceEntry,
   type SearchInput,
   type SearchResult,
-  type RecordedCandidate,
   SETTLED_REVERTS,
   UNUSABLE_MARKET_REVERTS,
   inferDirection,
   computeCap,
   classifyQuote,
   runSearch,
-  ReplayMismatchError,
-  replayEvaluator,
-  replayIsComplete,
 } from "./search.ts";
 export {
   type TraceEntryJson,

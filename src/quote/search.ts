@@ -1,6 +1,7 @@
 // The bounded search of semantics §4, written once over an evaluator of candidate sizes.
-// A sequential strategy evaluates by simulating each candidate on chain; a single-call strategy
-// replays candidates recorded on chain. Either way the classification and the bounds are these.
+// A sequential strategy evaluates by simulating each candidate on chain; the single-call strategy
+// answers from the candidates its on-chain search recorded (src/chain/singleCall.ts). Either way the
+// classification and the bounds are these.
 import { D18, MAX_INT256 } from "./decimal.ts";
 
 export type Direction = "LONG" | "SHORT";
@@ -131,39 +132,4 @@ export async function runSearch(input: SearchInput, evaluate: Evaluator): Promis
   if (best !== undefined) return { kind: "found", size: best.size, quote: best.quote, iterations: trace.length, trace };
   if (reverted && !rejectedForPrice) return { kind: "insufficient-liquidity", iterations: trace.length, trace };
   return { kind: "no-valid-size", iterations: trace.length, trace };
-}
-
-export type RecordedCandidate = { size: bigint; evaluation: Evaluation };
-
-/** Raised by a replay evaluator when the search asks for a size the record does not hold next. */
-export class ReplayMismatchError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ReplayMismatchError";
-  }
-}
-
-/**
- * An evaluator that answers from candidates recorded elsewhere (e.g. a search run on chain), in order.
- * It throws {@link ReplayMismatchError} when the search asks for another size or for more candidates.
- * Use {@link replayIsComplete} afterwards to check every recorded candidate was asked for.
- */
-export function replayEvaluator(recorded: readonly RecordedCandidate[]): Evaluator {
-  let next = 0;
-  return (signedSize: bigint): Evaluation => {
-    const candidate = recorded[next];
-    if (candidate === undefined) {
-      throw new ReplayMismatchError(`replay: no recorded candidate for size ${signedSize} (only ${recorded.length})`);
-    }
-    if (candidate.size !== signedSize) {
-      throw new ReplayMismatchError(`replay: candidate ${next} was size ${candidate.size}, the search asks ${signedSize}`);
-    }
-    next++;
-    return candidate.evaluation;
-  };
-}
-
-/** True when a search over a replay evaluator asked for exactly the recorded candidates. */
-export function replayIsComplete(recorded: readonly RecordedCandidate[], result: SearchResult): boolean {
-  return result.iterations === recorded.length;
 }

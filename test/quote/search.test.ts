@@ -3,18 +3,14 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { D18, MAX_INT256 } from "../../src/quote/decimal.ts";
 import {
-  ReplayMismatchError,
   classifyQuote,
   computeCap,
   inferDirection,
-  replayEvaluator,
-  replayIsComplete,
   runSearch,
   type Direction,
   type Evaluation,
   type Evaluator,
   type Outcome,
-  type RecordedCandidate,
   type SearchInput,
   type SearchResult,
 } from "../../src/quote/search.ts";
@@ -48,6 +44,8 @@ function fakeMarket(m: FakeMarket): (signedSize: bigint) => Evaluation {
 }
 
 /** Counts and records calls to an evaluator. */
+type RecordedCandidate = { size: bigint; evaluation: Evaluation };
+
 function recording(evaluate: Evaluator): Evaluator & { calls: RecordedCandidate[] } {
   const calls: RecordedCandidate[] = [];
   const wrapped = async (size: bigint) => {
@@ -332,30 +330,6 @@ test("§5 a best found wins over earlier reverts: the answer is the size that fi
   const result = await runSearch(input({ direction: "LONG", expectedPrice: 5000n }), market);
   assert.ok(result.kind === "found");
   assert.equal(result.size, 10n);
-});
-
-test("§5 single-call strategy: replaying the recorded candidates gives an identical result", async () => {
-  for (const direction of ["LONG", "SHORT"] as Direction[]) {
-    const search = input({ direction, expectedPrice: direction === "LONG" ? 1300n : 700n });
-    const recorder = recording(fakeMarket({ current: 1000n, liquidity: 280n }));
-    const sequential = await runSearch(search, recorder);
-    const replayed = await runSearch(search, replayEvaluator(recorder.calls));
-    assert.deepEqual(replayed, sequential);
-    assert.ok(replayIsComplete(recorder.calls, replayed));
-  }
-});
-
-test("§5 single-call strategy: a replay whose sizes do not match, or run short, fails loudly", async () => {
-  const search = input({ direction: "LONG", expectedPrice: 1300n });
-  const recorder = recording(fakeMarket({ current: 1000n }));
-  const sequential = await runSearch(search, recorder);
-  const wrongSize = recorder.calls.map((c, i) => (i === 2 ? { ...c, size: c.size + 1n } : c));
-  await assert.rejects(runSearch(search, replayEvaluator(wrongSize)), ReplayMismatchError);
-  await assert.rejects(runSearch(search, replayEvaluator(recorder.calls.slice(0, 4))), ReplayMismatchError);
-  const extra = [...recorder.calls, { size: 1n, evaluation: poolRevert }];
-  const replayed = await runSearch(search, replayEvaluator(extra));
-  assert.deepEqual(replayed, sequential);
-  assert.ok(!replayIsComplete(extra, replayed));
 });
 
 // ---- properties over monotone fake markets ----
