@@ -4,15 +4,21 @@ pragma solidity ^0.8.30;
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {IMarketGroup} from "./interfaces/IMarketGroup.sol";
 
-/// @title QuoteSearcher: the quoter's whole search in one eth_call
+/// @title QuoteSearcher: the quoter's search in as few eth_calls as gas allows
 /// @notice Never deployed. Run as a deployless call (eth_call with no `to`, creation code and constructor
 /// arguments as data): the constructor reads the market and its price and runs the bounded binary search of
-/// the quoter's semantics (section 4) against the market group, then returns the raw facts as its "runtime
-/// code". The facts are every call's success flag and return data, so the service decodes and decides exactly
-/// as it does when it makes the same calls one by one. Decisions taken here only choose the next call and
-/// save gas; they read the same words the service decodes.
-/// @dev The returned bytes are `abi.encode(Facts)`. Nothing here reverts on a misbehaving market group:
-/// every call is low level and every read of return data is bounds-checked.
+/// the quoter's semantics (section 4) against the market group, then reverts with {SearchFacts}: every call's
+/// success flag and return data, so the service decodes and decides exactly as it does when it makes the same
+/// calls one by one. Decisions taken here only choose the next call; they read the same words the service
+/// decodes.
+/// @dev Gas never decides an answer (semantics section 7). The search stops, keeping what it has, while enough
+/// gas remains to return its facts; the service then resumes it at the same block from the {Resume} point it
+/// has reached. A candidate that reverted after using nearly all the gas it was given may have been starved
+/// (a market group that simulates its swap through Uniswap's QuoterV2 turns an inner out-of-gas into an
+/// ordinary revert), so it is not recorded: the next call quotes it first, with that call's whole gas.
+/// Facts are returned as revert data, not as deployed code, which would cost 200 gas per byte.
+/// Nothing here reverts otherwise on a misbehaving market group: every call is low level and every read of
+/// return data is bounds-checked. Compiled for an EVM without PUSH0 or MCOPY, so that any chain runs it.
 contract QuoteSearcher {
     /// @notice One call to the market group: whether it succeeded, and its return or revert data.
     struct Call {
@@ -20,16 +26,25 @@ contract QuoteSearcher {
         bytes data;
     }
 
-    /// @notice One candidate of the search: the signed size quoted and the call's outcome.
+    /// @notice One candidate of the search: the signed size quoted, the call's outcome, and the gas it used.
     struct Candidate {
         int256 size;
         bool success;
         bytes data;
+        uint256 gasUsed;
+    }
+
+    /// @notice Where a search resumes: its direction, the bisection's bounds, and the candidates quoted so far.
+    struct Resume {
+        bool isLong;
+        uint256 low;
+        uint256 high;
+        uint256 iteration;
     }
 
     /// @notice Everything the service needs to answer, or to choose its error.
     /// @dev `priceRead` is false when the market check stopped the quote; `candidates` is empty when no
-    /// search ran (no usable market or price, or expectedPrice equal to the price).
+    /// search ran, or when gas ran short before the first candidate of this call could be recorded.
     struct Facts {
         uint256 blockNumber;
         Call market;
@@ -37,6 +52,9 @@ contract QuoteSearcher {
         Call price;
         Candidate[] candidates;
     }
+
+    /// @notice How the searcher answers, always: it never returns normally.
+    error SearchFacts(Facts facts);
 
     uint256 private constant D18 = 1e18;
     /// @dev The largest size a quote takes (int256 max), the cap of the search range.
@@ -47,6 +65,22 @@ contract QuoteSearcher {
     uint256 private constant SETTLED_WORD = 10;
     /// @dev A successful quote returns three words.
     uint256 private constant QUOTE_RETURN_LENGTH = 96;
+
+    /// @dev Gas kept back to encode and return the facts: a fixed part, a part per word of encoded facts, and
+    /// the memory expansion of the encoded copy. Generous on purpose: too little would lose every fact.
+    uint256 private constant RESERVE_FIXED = 40_000;
+    uint256 private constant RESERVE_PER_WORD = 120;
+    /// @dev Encoded bytes of one candidate besides its data: size, success, offset, gasUsed, length, and its
+    /// offset in the array.
+    uint256 private constant CANDIDATE_HEAD_BYTES = 192;
+    /// @dev Return data expected of a candidate before it is known: a quote's three words, or a short revert.
+    uint256 private constant CANDIDATE_DATA_GUESS = 256;
+    /// @dev No candidate is tried with less gas than this: it could not be told from a starved one.
+    uint256 private constant MIN_CANDIDATE_GAS = 60_000;
+    /// @dev A reverted candidate that left less than 1/STARVED_FRACTION of its gas unused may have been
+    /// starved. Each level of nested calls keeps 1/64 of the gas it forwards, so a caught out-of-gas a few
+    /// levels down leaves a few 64ths; a real revert (no liquidity, a bound) uses far less than it is given.
+    uint256 private constant STARVED_FRACTION = 4;
 
     /// @dev Error selectors that stop the search at once (semantics section 4). `EpochSettled()` is the
     /// Sapience name of a settled market in the epoch era.
@@ -60,81 +94,169 @@ contract QuoteSearcher {
     /// @param marketId The market within the group.
     /// @param expectedPrice Target price after the trade, D18, > 0.
     /// @param collateralAvailable Budget, wei.
-    /// @param maxIterations At most this many candidates (1 to 10).
+    /// @param maxIterations At most this many candidates in the whole search, resumed calls included.
+    /// @param resuming False for a new quote (reads the market and the price, then searches from [0, cap]);
+    /// true to continue a search from `resume` without reading again.
+    /// @param resume The point to continue from when `resuming`.
     constructor(
         address marketGroup,
         uint256 marketId,
         uint256 expectedPrice,
         uint256 collateralAvailable,
-        uint256 maxIterations
+        uint256 maxIterations,
+        bool resuming,
+        Resume memory resume
     ) {
         Facts memory facts;
         facts.blockNumber = block.number;
-        facts.market = _call(marketGroup, abi.encodeCall(IMarketGroup.getMarket, (marketId)));
-        if (_marketIsOpen(facts.market, marketId)) {
-            facts.priceRead = true;
-            facts.price = _call(marketGroup, abi.encodeCall(IMarketGroup.getReferencePrice, (marketId)));
-            (bool hasPrice, uint256 price) = _readWord(facts.price.data, 0);
-            if (facts.price.success && hasPrice && price != 0 && price != expectedPrice) {
-                facts.candidates = _search(
-                    marketGroup,
-                    marketId,
-                    expectedPrice > price,
-                    _cap(collateralAvailable, price),
-                    expectedPrice,
-                    collateralAvailable,
-                    maxIterations
-                );
-            }
+        if (!resuming) {
+            resume = _start(facts, marketGroup, marketId, expectedPrice, collateralAvailable);
         }
-        bytes memory encoded = abi.encode(facts);
-        assembly ("memory-safe") {
-            return(add(encoded, 32), mload(encoded))
+        if (resume.high != 0) {
+            facts.candidates = _search(
+                Search({
+                    marketGroup: marketGroup,
+                    marketId: marketId,
+                    expectedPrice: expectedPrice,
+                    collateralAvailable: collateralAvailable,
+                    maxIterations: maxIterations,
+                    isLong: resume.isLong,
+                    low: resume.low,
+                    high: resume.high,
+                    iteration: resume.iteration,
+                    encodedBytes: _encodedBytes(facts)
+                })
+            );
         }
+        revert SearchFacts(facts);
     }
 
-    /// @notice The bisection of semantics section 4 over [0, cap], one quote per candidate.
+    /// @notice The reads of a new quote (market, then price); the search's start, or high = 0 for no search.
+    function _start(
+        Facts memory facts,
+        address marketGroup,
+        uint256 marketId,
+        uint256 expectedPrice,
+        uint256 collateralAvailable
+    ) private returns (Resume memory start) {
+        facts.market = _call(marketGroup, abi.encodeCall(IMarketGroup.getMarket, (marketId)));
+        if (!_marketIsOpen(facts.market, marketId)) return start;
+        facts.priceRead = true;
+        facts.price = _call(marketGroup, abi.encodeCall(IMarketGroup.getReferencePrice, (marketId)));
+        (bool hasPrice, uint256 price) = _readWord(facts.price.data, 0);
+        if (!facts.price.success || !hasPrice || price == 0 || price == expectedPrice) return start;
+        start.isLong = expectedPrice > price;
+        start.high = _cap(collateralAvailable, price);
+    }
+
+    /// @notice What one call of the search works with: the request, and the bisection's state from `Resume`.
+    struct Search {
+        address marketGroup;
+        uint256 marketId;
+        uint256 expectedPrice;
+        uint256 collateralAvailable;
+        uint256 maxIterations;
+        bool isLong;
+        uint256 low;
+        uint256 high;
+        uint256 iteration;
+        /// @dev Encoded size of the facts so far, for the gas kept back to return them.
+        uint256 encodedBytes;
+    }
+
+    /// @notice The bisection of semantics section 4 from where `s` stands, one quote per candidate, while gas
+    /// lasts.
     /// @dev Classification order: reverted, over budget, beyond expectedPrice, then short of priceLimit or
     /// feasible. Those last two raise the low bound; every other outcome lowers the high bound. Only the bounds
     /// matter here: the service classifies each candidate again from the returned data. So priceLimit, which
     /// only tells a feasible candidate from one short of it, is not needed on chain.
-    function _search(
-        address marketGroup,
-        uint256 marketId,
-        bool isLong,
-        uint256 cap,
-        uint256 expectedPrice,
-        uint256 collateralAvailable,
-        uint256 maxIterations
-    ) private returns (Candidate[] memory candidates) {
-        candidates = new Candidate[](maxIterations);
+    function _search(Search memory s) private returns (Candidate[] memory candidates) {
+        candidates = new Candidate[](s.maxIterations > s.iteration ? s.maxIterations - s.iteration : 0);
         uint256 count;
-        uint256 low;
-        uint256 high = cap;
-        while (count < maxIterations && high - low > 1) {
-            uint256 mid = (low + high) / 2;
-            int256 size = isLong ? int256(mid) : -int256(mid);
-            Call memory quote = _call(marketGroup, abi.encodeCall(IMarketGroup.quoteCreateTraderPosition, (marketId, size)));
-            candidates[count++] = Candidate(size, quote.success, quote.data);
+        for (; s.iteration < s.maxIterations && s.high - s.low > 1; s.iteration++) {
+            uint256 mid = (s.low + s.high) / 2;
+            (bool recorded, Candidate memory candidate) = _quote(s, s.isLong ? int256(mid) : -int256(mid));
+            if (!recorded) break;
+            candidates[count++] = candidate;
+            s.encodedBytes += CANDIDATE_HEAD_BYTES + _padded(candidate.data.length);
 
-            if (!quote.success || quote.data.length < QUOTE_RETURN_LENGTH) {
-                if (!quote.success && _stopsSearch(quote.data)) break;
-                high = mid;
+            if (!candidate.success || candidate.data.length < QUOTE_RETURN_LENGTH) {
+                if (!candidate.success && _stopsSearch(candidate.data)) break;
+                s.high = mid;
                 continue;
             }
-            (uint256 requiredCollateral,, uint256 priceAfter) = abi.decode(quote.data, (uint256, uint256, uint256));
-            if (requiredCollateral > collateralAvailable) {
-                high = mid;
-            } else if (isLong ? priceAfter > expectedPrice : priceAfter < expectedPrice) {
-                high = mid;
+            (uint256 requiredCollateral,, uint256 priceAfter) = abi.decode(candidate.data, (uint256, uint256, uint256));
+            if (requiredCollateral > s.collateralAvailable) {
+                s.high = mid;
+            } else if (s.isLong ? priceAfter > s.expectedPrice : priceAfter < s.expectedPrice) {
+                s.high = mid;
             } else {
                 // Feasible, or too small to pass priceLimit: either way a larger size is worth trying.
-                low = mid;
+                s.low = mid;
             }
         }
         assembly ("memory-safe") {
             mstore(candidates, count)
         }
+    }
+
+    /// @notice Quotes one candidate with all the gas that can be spared; not recorded when that gas may have
+    /// been too little (starved), or when too little is left to return its data with the other facts.
+    function _quote(Search memory s, int256 size) private returns (bool recorded, Candidate memory candidate) {
+        uint256 forwarded = _spareGas(s.encodedBytes + CANDIDATE_HEAD_BYTES + CANDIDATE_DATA_GUESS);
+        if (forwarded < MIN_CANDIDATE_GAS) return (false, candidate);
+        (bool success, uint256 used) =
+            _measuredCall(s.marketGroup, abi.encodeCall(IMarketGroup.quoteCreateTraderPosition, (s.marketId, size)), forwarded);
+        if (!success && used > forwarded - forwarded / STARVED_FRACTION) return (false, candidate);
+        uint256 length;
+        assembly ("memory-safe") {
+            length := returndatasize()
+        }
+        if (gasleft() < _reserve(s.encodedBytes + CANDIDATE_HEAD_BYTES + 2 * _padded(length))) return (false, candidate);
+        bytes memory returned = new bytes(length);
+        assembly ("memory-safe") {
+            returndatacopy(add(returned, 32), 0, length)
+        }
+        return (true, Candidate(size, success, returned, used));
+    }
+
+    /// @notice Gas a call can be given while `factsBytes` of facts can still be returned afterwards.
+    /// @dev Kept below 63/64 of what is left, so the call receives exactly this (the 63/64 rule would cut it).
+    function _spareGas(uint256 factsBytes) private view returns (uint256) {
+        uint256 reserve = _reserve(factsBytes);
+        uint256 available = gasleft();
+        uint256 spare = available - available / 64;
+        return spare > reserve ? spare - reserve : 0;
+    }
+
+    /// @notice A call with exactly `gas` gas, its return data left unread; the gas it used, call cost included.
+    function _measuredCall(address target, bytes memory data, uint256 gas_) private returns (bool success, uint256 used) {
+        uint256 before = gasleft();
+        assembly ("memory-safe") {
+            success := call(gas_, target, 0, add(data, 32), mload(data), 0, 0)
+        }
+        used = before - gasleft();
+    }
+
+    /// @notice Gas to keep for encoding `factsBytes` of facts and reverting with them.
+    /// @dev Memory expansion is quadratic: the encoded copy lands above everything in memory now.
+    function _reserve(uint256 factsBytes) private pure returns (uint256) {
+        uint256 words = factsBytes / 32 + 1;
+        uint256 memoryWords;
+        assembly ("memory-safe") {
+            memoryWords := div(add(mload(0x40), 31), 32)
+        }
+        uint256 end = memoryWords + words;
+        return RESERVE_FIXED + words * RESERVE_PER_WORD + (end * end - memoryWords * memoryWords) / 512;
+    }
+
+    /// @notice Encoded size of the facts read so far, before any candidate.
+    function _encodedBytes(Facts memory facts) private pure returns (uint256) {
+        return 32 * 16 + _padded(facts.market.data.length) + _padded(facts.price.data.length);
+    }
+
+    function _padded(uint256 length) private pure returns (uint256) {
+        return (length + 31) / 32 * 32;
     }
 
     /// @notice collateral * 1e18 / price, rounded down, capped at int256 max (semantics section 4).

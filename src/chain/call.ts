@@ -16,6 +16,8 @@ export interface CallRequest {
   readonly data: Hex;
   readonly block: bigint | BlockTag;
   readonly gas?: bigint;
+  /** The call answers by reverting (the deployless searcher): a revert is then counted as `ok`. */
+  readonly answersByReverting?: boolean;
 }
 
 /** `eth_call`; a revert is an answer (semantics §1), anything else failing throws {@link ChainUnavailableError}. */
@@ -29,7 +31,8 @@ export async function ethCall(endpoint: ChainEndpoint, request: CallRequest): Pr
     return { success: true, data: data ?? "0x" };
   } catch (error) {
     const failure = classifyCallError(error);
-    observeFailure(endpoint, "eth_call", error, failure.kind === "reverted" ? "reverted" : "transport_failure");
+    const outcome = failure.kind === "transport" ? "transport_failure" : request.answersByReverting ? "ok" : "reverted";
+    observeFailure(endpoint, "eth_call", error, outcome);
     if (failure.kind === "transport") throw asUnavailable(endpoint, error);
     return { success: false, data: failure.data };
   }

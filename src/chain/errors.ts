@@ -1,5 +1,6 @@
 // How a failed JSON-RPC call is read: a revert (the contract said no) or a transport failure (the chain
-// could not be asked). Semantics §1: only a JSON-RPC error carrying revert data, or code 3, is a revert.
+// could not be asked). Semantics §1: a JSON-RPC error carrying revert data, code 3, or a node's words for an
+// EVM execution failure (out of gas, invalid opcode...) is a revert; every other failure is the transport's.
 import { BaseError, HttpRequestError, RpcRequestError, type Hex } from "viem";
 
 /**
@@ -49,6 +50,17 @@ export function answeredRpcError(error: unknown): RpcRequestError | undefined {
   return rpcError && rpcError.status === undefined ? rpcError : undefined;
 }
 
+/**
+ * How nodes word an EVM execution failure that carries no revert data (semantics §1): anvil's `EVM error
+ * OutOfGas`, `InvalidFEOpcode`, `MemoryLimitOOG`, `OpcodeNotFound`, `NotActivated`, `StackOverflow`...; geth's
+ * `out of gas`, `invalid opcode: …`, `stack underflow`, `stack limit reached`, `invalid jump destination`,
+ * `max call depth exceeded`; EDR's and ganache's `out of gas` and `invalid opcode` (they attach `0x` data too).
+ * Refusals of the request itself (`intrinsic gas too low`, `gas required exceeds allowance`, a block gas limit)
+ * are not executions and do not match.
+ */
+const EXECUTION_FAILURE =
+  /\b(?:EVM error (?:\w*OOG|OutOfGas|\w*Opcode\w*|InvalidJump|NotActivated|Stack\w+|OutOfOffset|CallTooDeep|StateChangeDuringStaticCall|CallNotAllowedInsideStatic|CreateContractSizeLimit|\w*Overflow\w*)\b|out of gas|invalid opcode|opcode not (?:found|defined|activated)|undefined opcode|stack (?:underflow|overflow|limit)|invalid jump|call depth|memory limit)/i;
+
 /** Classifies an error thrown by a viem call. Hardhat/EDR: code -32603 with `data.data`; geth: code 3 with `data`. */
 export function classifyCallError(error: unknown): CallFailure {
   const rpcError = answeredRpcError(error);
@@ -56,6 +68,7 @@ export function classifyCallError(error: unknown): CallFailure {
   const data = revertData(rpcError.data);
   if (data !== undefined) return { kind: "reverted", data };
   if (rpcError.code === 3) return { kind: "reverted", data: "0x" };
+  if (EXECUTION_FAILURE.test(rpcError.details) || EXECUTION_FAILURE.test(rpcError.shortMessage)) return { kind: "reverted", data: "0x" };
   return { kind: "transport" };
 }
 

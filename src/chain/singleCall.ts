@@ -1,35 +1,44 @@
 // The single-call strategy: the whole quote (market, price, every candidate) in one deployless eth_call of
 // contracts/QuoteSearcher.sol, whose facts are then replayed through the same decisions as the sequential one.
-import { decodeAbiParameters, encodeDeployData, parseAbiParameters, type Hex } from "viem";
+// A search heavier than the gas cap continues, at the same block, in further calls (semantics §7).
+import { decodeErrorResult, encodeDeployData, zeroAddress, type Address, type Hex } from "viem";
 import { quoteSearcherAbi, quoteSearcherBytecode } from "../generated/contracts.ts";
 import type { QuoteRequest } from "../quote/request.ts";
+import type { SearchPoint } from "../quote/search.ts";
 import { ethCall, observeFailure, type RawCall } from "./call.ts";
 import type { ChainEndpoint } from "./client.ts";
-import { ChainUnavailableError, answeredRpcError } from "./errors.ts";
+import { ChainUnavailableError, answeredRpcError, classifyCallError } from "./errors.ts";
 import { ChainOverloadedError } from "./limiter.ts";
+import { encodeQuote } from "./marketGroup.ts";
 import type { MarketReader } from "./marketReader.ts";
 
-/** Gas given to the deployless call unless configured otherwise. */
+/** Gas given to each deployless call unless configured otherwise. */
 export const DEFAULT_SEARCH_GAS_CAP = 30_000_000n;
-
-const factsParameters = parseAbiParameters(
-  "(uint256 blockNumber, (bool success, bytes data) market, bool priceRead, (bool success, bytes data) price, (int256 size, bool success, bytes data)[] candidates)",
-);
 
 /** The service asked the recorded facts for a read the searcher did not make: a bug on one side. */
 export class SearcherMismatchError extends Error {
   override name = "SearcherMismatchError";
 }
 
-/** The searcher itself reverted (it never does by design: out of gas under the cap, or a bug). */
-export class SearcherRevertedError extends Error {
-  override name = "SearcherRevertedError";
-  constructor(readonly data: Hex) {
-    super(`the deployless searcher reverted with ${data.length > 66 ? `${data.slice(0, 66)}…` : data}`);
+/**
+ * The endpoint ran the searcher but did not answer with its facts: it cannot run it (an opcode it lacks, a gas
+ * cap too small for the reads), or answered something else. The endpoint is then quoted sequentially.
+ */
+export class SearcherUnsupportedError extends Error {
+  override name = "SearcherUnsupportedError";
+  constructor(readonly answer: RawCall) {
+    const data = answer.data.length > 66 ? `${answer.data.slice(0, 66)}…` : answer.data;
+    super(`the deployless searcher answered ${answer.success ? "successfully" : "a revert"} with ${data}, not its facts`);
   }
 }
 
-export function encodeSearch(request: QuoteRequest): Hex {
+/** Where a resumed search continues: the bisection's point, and its direction. */
+type Resume = SearchPoint & { readonly isLong: boolean };
+
+const NEW_SEARCH = { isLong: false, low: 0n, high: 0n, iteration: 0n } as const;
+
+/** The deployless call's data: the searcher's creation code and arguments, for a new search or a resumed one. */
+export function encodeSearch(request: QuoteRequest, resume?: Resume): Hex {
   return encodeDeployData({
     abi: quoteSearcherAbi,
     bytecode: quoteSearcherBytecode,
@@ -39,62 +48,142 @@ export function encodeSearch(request: QuoteRequest): Hex {
       request.expectedPrice,
       request.collateralAvailable,
       BigInt(request.maxIterations),
+      resume !== undefined,
+      resume === undefined ? NEW_SEARCH : { ...resume, iteration: BigInt(resume.iteration) },
     ],
   });
 }
 
-/** One eth_call at the latest block; its facts as a {@link MarketReader} that checks each read was made. */
-export async function singleCallReader(endpoint: ChainEndpoint, request: QuoteRequest, gasCap: bigint): Promise<MarketReader> {
-  const raw = await ethCall(endpoint, { data: encodeSearch(request), block: "latest", gas: gasCap });
-  if (!raw.success) throw new SearcherRevertedError(raw.data);
-  const [facts] = decodeAbiParameters(factsParameters, raw.data);
-  const candidates = facts.candidates;
+type Facts = {
+  blockNumber: bigint;
+  market: RawCall;
+  priceRead: boolean;
+  price: RawCall;
+  candidates: readonly { size: bigint; success: boolean; data: Hex; gasUsed: bigint }[];
+};
+
+/** The searcher's facts from its answer; anything else means the endpoint cannot run it. */
+export function decodeFacts(answer: RawCall): Facts {
+  if (!answer.success) {
+    try {
+      const decoded = decodeErrorResult({ abi: quoteSearcherAbi, data: answer.data });
+      if (decoded.errorName === "SearchFacts") return decoded.args[0];
+    } catch {
+      // not the searcher's answer
+    }
+  }
+  throw new SearcherUnsupportedError(answer);
+}
+
+async function runSearcher(endpoint: ChainEndpoint, data: Hex, block: bigint | "latest", gasCap: bigint): Promise<Facts> {
+  return decodeFacts(await ethCall(endpoint, { data, block, gas: gasCap, answersByReverting: true }));
+}
+
+/**
+ * The facts of one deployless call at the latest block, as a {@link MarketReader} that checks each read was
+ * made. When the search asks for a candidate past the recorded ones (the call stopped to stay within its
+ * gas), the reader continues the search from that point in another call at the same block; when a call
+ * could not record even that one candidate (it needs more gas than a whole call has), the candidate is quoted
+ * alone by a plain eth_call at that block, as the sequential strategy quotes it.
+ * `signal`: once aborted (the quote's deadline passed), no further call is made.
+ */
+export async function singleCallReader(
+  endpoint: ChainEndpoint,
+  request: QuoteRequest,
+  gasCap: bigint,
+  signal?: AbortSignal,
+): Promise<MarketReader> {
+  const facts = await runSearcher(endpoint, encodeSearch(request), "latest", gasCap);
+  const { blockNumber } = facts;
+  let candidates = facts.candidates;
   let next = 0;
+  let replayed = 0;
+
+  async function continueAt(signedSize: bigint, point: SearchPoint): Promise<RawCall> {
+    signal?.throwIfAborted();
+    const resumed = await runSearcher(endpoint, encodeSearch(request, { ...point, isLong: signedSize > 0n }), blockNumber, gasCap);
+    if (resumed.blockNumber !== blockNumber) {
+      throw new SearcherMismatchError(`a resumed search ran at block ${resumed.blockNumber}, not ${blockNumber}`);
+    }
+    candidates = resumed.candidates;
+    next = 0;
+    if (candidates.length > 0) return take(signedSize);
+    signal?.throwIfAborted();
+    return ethCall(endpoint, { to: request.marketAddress, data: encodeQuote(request.marketId, signedSize), block: blockNumber });
+  }
+
+  function take(signedSize: bigint): RawCall {
+    const candidate = candidates[next]!;
+    if (candidate.size !== signedSize) {
+      throw new SearcherMismatchError(`candidate ${replayed}: the searcher quoted ${candidate.size}, the service asks ${signedSize}`);
+    }
+    next++;
+    replayed++;
+    return { success: candidate.success, data: candidate.data };
+  }
+
   return {
-    blockNumber: facts.blockNumber,
+    blockNumber,
     market: async () => facts.market,
     async referencePrice() {
       if (!facts.priceRead) throw new SearcherMismatchError("the searcher did not read the price");
       return facts.price;
     },
-    async quote(signedSize): Promise<RawCall> {
-      const candidate = candidates[next];
-      if (candidate === undefined || candidate.size !== signedSize) {
-        throw new SearcherMismatchError(`candidate ${next}: the searcher quoted ${candidate?.size ?? "nothing"}, the service asks ${signedSize}`);
-      }
-      next++;
-      return { success: candidate.success, data: candidate.data };
+    async quote(signedSize, point) {
+      return next < candidates.length ? take(signedSize) : continueAt(signedSize, point);
     },
     done() {
-      if (next !== candidates.length) throw new SearcherMismatchError(`the searcher quoted ${candidates.length} candidates, the service ${next}`);
+      if (next !== candidates.length) {
+        throw new SearcherMismatchError(`the searcher quoted ${candidates.length - next} candidates more than the service asked for`);
+      }
     },
   };
 }
 
-/** Creation code that returns the word 1: a deployless call any capable endpoint runs. */
-const PROBE_CODE: Hex = "0x600160005260206000f3";
-const PROBE_ANSWER: Hex = `0x${"0".repeat(63)}1`;
+/** A search of nothing (no code at the zero address): the searcher's shortest run, to see an endpoint runs it. */
+const PROBE_REQUEST = {
+  marketAddress: zeroAddress as Address,
+  marketId: 0n,
+  expectedPrice: 1n,
+  collateralAvailable: 1n,
+  maxIterations: 1,
+} as QuoteRequest;
 
 /** How endpoints say no to a call without `to`, or to the gas it asks for. */
 const REFUSAL = /\b(to|create|creation|deploy\w*|gas)\b/i;
 const INVALID_PARAMS = -32602;
 
 /**
- * Asks the endpoint whether it runs deployless calls with `gasCap` gas: false only when it answers that it
- * will not (invalid params, or an error about `to`, contract creation or gas), or answers wrongly.
+ * Asks the endpoint whether it runs the searcher as a deployless call with `gasCap` gas: false when it
+ * answers that it will not (invalid params, or an error about `to`, contract creation or gas), or answers
+ * anything but the searcher's facts (a node without an opcode the searcher uses fails it).
  * Any other failure decides nothing (semantics §7) and throws {@link ChainUnavailableError}.
  */
 export async function probeDeployless(endpoint: ChainEndpoint, gasCap: bigint): Promise<boolean> {
+  let answer: RawCall;
   try {
-    const { data } = await endpoint.limiter.run(() => endpoint.client.call({ data: PROBE_CODE, gas: gasCap, blockTag: "latest" }));
-    endpoint.observer?.({ chainId: endpoint.chainId, method: "eth_call", outcome: "ok" });
-    return data === PROBE_ANSWER;
+    const { data } = await endpoint.limiter.run(() =>
+      endpoint.client.call({ data: encodeSearch(PROBE_REQUEST), gas: gasCap, blockTag: "latest" }),
+    );
+    answer = { success: true, data: data ?? "0x" };
   } catch (error) {
     if (error instanceof ChainOverloadedError) throw error;
-    const refusal = answeredRpcError(error);
-    const refused = refusal !== undefined && (refusal.code === INVALID_PARAMS || REFUSAL.test(refusal.details));
-    observeFailure(endpoint, "eth_call", error, refused ? "refused" : "transport_failure");
-    if (refused) return false;
-    throw new ChainUnavailableError(endpoint.chainId, { cause: error });
+    const failure = classifyCallError(error);
+    if (failure.kind === "transport") {
+      const refusal = answeredRpcError(error);
+      const refused = refusal !== undefined && (refusal.code === INVALID_PARAMS || REFUSAL.test(refusal.details));
+      observeFailure(endpoint, "eth_call", error, refused ? "refused" : "transport_failure");
+      if (refused) return false;
+      throw new ChainUnavailableError(endpoint.chainId, { cause: error });
+    }
+    answer = { success: false, data: failure.data };
+  }
+  endpoint.observer?.({ chainId: endpoint.chainId, method: "eth_call", outcome: "ok" });
+  try {
+    decodeFacts(answer);
+    return true;
+  } catch (error) {
+    if (error instanceof SearcherUnsupportedError) return false;
+    throw error;
   }
 }

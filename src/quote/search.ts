@@ -13,8 +13,17 @@ export type Evaluation =
   /** errorName: the decoded custom error ("PoolPriceOutOfRange", "MarketSettled", "Panic", ...) when known. */
   | { kind: "reverted"; data: `0x${string}`; errorName?: string };
 
-/** Quotes one signed size (positive LONG, negative SHORT). A throw is a transport failure and ends the search. */
-export type Evaluator = (signedSize: bigint) => Evaluation | Promise<Evaluation>;
+/**
+ * Where the bisection stands when it asks for a candidate: its bounds and how many candidates it has quoted.
+ * The candidate is (low + high) / 2. A searcher that runs on chain continues the same search from here.
+ */
+export type SearchPoint = { readonly low: bigint; readonly high: bigint; readonly iteration: number };
+
+/**
+ * Quotes one signed size (positive LONG, negative SHORT), the candidate of `point`. A throw is a transport
+ * failure and ends the search.
+ */
+export type Evaluator = (signedSize: bigint, point: SearchPoint) => Evaluation | Promise<Evaluation>;
 
 export type Outcome = "feasible" | "reverted" | "over-budget" | "beyond-expected" | "short-of-limit";
 
@@ -98,7 +107,7 @@ export async function runSearch(input: SearchInput, evaluate: Evaluator): Promis
     if (high - low <= 1n) break;
     const mid = (low + high) / 2n;
     const size = input.direction === "LONG" ? mid : -mid;
-    const evaluation = await evaluate(size);
+    const evaluation = await evaluate(size, { low, high, iteration: i });
 
     if (evaluation.kind === "reverted") {
       const revert = evaluation.errorName ?? evaluation.data;

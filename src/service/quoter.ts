@@ -8,7 +8,7 @@ import { ChainOverloadedError } from "../chain/limiter.ts";
 import { interpretMarket, interpretQuote, interpretReferencePrice } from "../chain/marketGroup.ts";
 import type { MarketReader } from "../chain/marketReader.ts";
 import { sequentialReader } from "../chain/sequential.ts";
-import { DEFAULT_SEARCH_GAS_CAP, SearcherRevertedError, probeDeployless, singleCallReader } from "../chain/singleCall.ts";
+import { DEFAULT_SEARCH_GAS_CAP, SearcherUnsupportedError, probeDeployless, singleCallReader } from "../chain/singleCall.ts";
 import { buildAnswer, checkExpectedPrice, planSearch, type QuoteResponseBody } from "../quote/answer.ts";
 import { DEFAULT_RETRY_AFTER_SECONDS, currentPriceNotFound, marketNotFound, marketSettled, rpcUnavailable } from "../quote/errors.ts";
 import { adoptSearchFacts, currentQuoteStats, type QuoteStats } from "../observability/quoteStats.ts";
@@ -56,27 +56,35 @@ export function createQuoter({
 
   async function canRunSingleCall(endpoint: ChainEndpoint): Promise<boolean> {
     if (strategy === "sequential") return false;
-    let known = deployless.get(endpoint);
-    if (known === undefined) {
-      known = await probeDeployless(endpoint, searchGasCap);
-      deployless.set(endpoint, known);
-      if (!known) {
-        log()?.warn({ chainId: endpoint.chainId, endpoint: endpoint.label }, "endpoint does not run deployless calls: quoting sequentially");
-      }
-    }
-    return known;
+    const known = deployless.get(endpoint);
+    if (known !== undefined) return known;
+    const runs = await probeDeployless(endpoint, searchGasCap);
+    if (!runs) quoteSequentially(endpoint, "the probe");
+    else if (!deployless.has(endpoint)) deployless.set(endpoint, true);
+    return deployless.get(endpoint)!;
   }
 
-  async function readerFor(endpoint: ChainEndpoint, request: QuoteRequest, signal: AbortSignal): Promise<MarketReader> {
+  /** Remembers, once per endpoint, that it cannot run the searcher: it is quoted sequentially from now on. */
+  function quoteSequentially(endpoint: ChainEndpoint, decidedBy: string, error?: Error): void {
+    if (deployless.get(endpoint) === false) return;
+    deployless.set(endpoint, false);
+    log()?.warn(
+      { chainId: endpoint.chainId, endpoint: endpoint.label, decidedBy, ...(error ? { reason: error.message } : {}) },
+      "endpoint does not run the deployless searcher: quoting sequentially",
+    );
+  }
+
+  /** One quote's answer from one endpoint, in one deployless call where it can, else call by call. */
+  async function answerAt(endpoint: ChainEndpoint, request: QuoteRequest, signal: AbortSignal): Promise<QuoteResponseBody> {
     if (await canRunSingleCall(endpoint)) {
       try {
-        return await singleCallReader(endpoint, request, searchGasCap);
+        return await answerFrom(await singleCallReader(endpoint, request, searchGasCap, signal), request);
       } catch (error) {
-        if (!(error instanceof SearcherRevertedError)) throw error;
-        log()?.error({ chainId: endpoint.chainId, endpoint: endpoint.label, err: error }, "single-call search reverted: quoting sequentially");
+        if (!(error instanceof SearcherUnsupportedError)) throw error;
+        quoteSequentially(endpoint, "a quote's answer", error);
       }
     }
-    return sequentialReader(endpoint, request.marketAddress, request.marketId, signal);
+    return answerFrom(await sequentialReader(endpoint, request.marketAddress, request.marketId, signal), request);
   }
 
   /** Each endpoint in order until one answers; every read of the answer comes from that one endpoint. */
@@ -84,7 +92,7 @@ export function createQuoter({
     for (const endpoint of endpoints) {
       signal.throwIfAborted();
       try {
-        return await answerFrom(await readerFor(endpoint, request, signal), request);
+        return await answerAt(endpoint, request, signal);
       } catch (error) {
         if (!(error instanceof ChainUnavailableError)) throw error;
         log()?.warn({ chainId: endpoint.chainId, endpoint: endpoint.label, reason: error.reason }, "RPC endpoint failed");
@@ -186,9 +194,9 @@ export async function answerFrom(reader: MarketReader, request: QuoteRequest): P
     stats.direction = plan.value.direction;
     stats.candidates = 0;
   }
-  const result = await runSearch(plan.value, async (size) => {
+  const result = await runSearch(plan.value, async (size, point) => {
     if (stats?.candidates !== undefined) stats.candidates++;
-    return interpretQuote(await reader.quote(size));
+    return interpretQuote(await reader.quote(size, point));
   });
   reader.done?.();
   const answer = buildAnswer(request, currentPrice, reader.blockNumber, plan.value.direction, result);

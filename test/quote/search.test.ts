@@ -10,6 +10,7 @@ import {
   type Direction,
   type Evaluation,
   type Evaluator,
+  type SearchPoint,
   type Outcome,
   type SearchInput,
   type SearchResult,
@@ -44,13 +45,13 @@ function fakeMarket(m: FakeMarket): (signedSize: bigint) => Evaluation {
 }
 
 /** Counts and records calls to an evaluator. */
-type RecordedCandidate = { size: bigint; evaluation: Evaluation };
+type RecordedCandidate = { size: bigint; evaluation: Evaluation; point: SearchPoint };
 
 function recording(evaluate: Evaluator): Evaluator & { calls: RecordedCandidate[] } {
   const calls: RecordedCandidate[] = [];
-  const wrapped = async (size: bigint) => {
-    const evaluation = await evaluate(size);
-    calls.push({ size, evaluation });
+  const wrapped = async (size: bigint, point: SearchPoint) => {
+    const evaluation = await evaluate(size, point);
+    calls.push({ size, evaluation, point });
     return evaluation;
   };
   return Object.assign(wrapped, { calls });
@@ -114,6 +115,21 @@ test("§4 LONG: bisection finds the largest size whose priceAfter <= expectedPri
   assert.deepEqual(result.quote, { requiredCollateral: 300n, fillPrice: 1150n, priceAfter: 1300n });
   assert.deepEqual(sizesOf(result), [512n, 256n, 384n, 320n, 288n, 304n, 296n, 300n, 302n, 301n]);
   assert.equal(result.iterations, 10);
+});
+
+test("each candidate comes with the point it is the midpoint of, so a searcher on chain can resume there", async () => {
+  const evaluate = recording(fakeMarket({ current: 1000n }));
+  await runSearch(input({ direction: "SHORT", expectedPrice: 700n }), evaluate);
+  assert.equal(evaluate.calls.length, 10);
+  evaluate.calls.forEach(({ size, point }, index) => {
+    assert.equal(point.iteration, index);
+    assert.equal(-size, (point.low + point.high) / 2n, `candidate ${index}`);
+  });
+  // Bounds only narrow: each point lies within the previous one.
+  for (let i = 1; i < evaluate.calls.length; i++) {
+    const [previous, current] = [evaluate.calls[i - 1]!.point, evaluate.calls[i]!.point];
+    assert.ok(current.low >= previous.low && current.high <= previous.high);
+  }
 });
 
 test("§4 SHORT: candidates are quoted as -mid, the result size is unsigned", async () => {
