@@ -43,13 +43,19 @@ contract QuoteSearcher {
     }
 
     /// @notice Everything the service needs to answer, or to choose its error.
-    /// @dev `priceRead` is false when the market check stopped the quote; `candidates` is empty when no
-    /// search ran, or when gas ran short before the first candidate of this call could be recorded.
+    /// @dev `priceRead` is false when the market check stopped the quote; `collateralRead` (the group's
+    /// `getMarketGroup`) is true when a search follows; `decimalsRead` when that answer names a collateral token
+    /// (semantics section 10). `candidates` is empty when no search ran, or when gas ran short before the first
+    /// candidate of this call could be recorded.
     struct Facts {
         uint256 blockNumber;
         Call market;
         bool priceRead;
         Call price;
+        bool collateralRead;
+        Call collateralGroup;
+        bool decimalsRead;
+        Call collateralDecimals;
         Candidate[] candidates;
     }
 
@@ -82,12 +88,13 @@ contract QuoteSearcher {
     /// levels down leaves a few 64ths; a real revert (no liquidity, a bound) uses far less than it is given.
     uint256 private constant STARVED_FRACTION = 4;
 
-    /// @dev Error selectors that stop the search at once (semantics section 4). `EpochSettled()` is the
+    /// @dev Error selectors that stop the search at once (semantics sections 4 and 9). `EpochSettled()` is the
     /// Sapience name of a settled market in the epoch era.
     bytes4 private constant MARKET_SETTLED = bytes4(keccak256("MarketSettled()"));
     bytes4 private constant EPOCH_SETTLED = bytes4(keccak256("EpochSettled()"));
     bytes4 private constant INVALID_MARKET = bytes4(keccak256("InvalidMarket()"));
     bytes4 private constant EXPIRED_MARKET = bytes4(keccak256("ExpiredMarket()"));
+    bytes4 private constant EXPIRED_MARKET_NOT_SETTLED = bytes4(keccak256("ExpiredMarketNotSettled(uint256)"));
     bytes4 private constant MARKET_NOT_STARTED = bytes4(keccak256("MarketNotStarted()"));
 
     /// @param marketGroup The market group contract.
@@ -145,6 +152,7 @@ contract QuoteSearcher {
         facts.price = _call(marketGroup, abi.encodeCall(IMarketGroup.getReferencePrice, (marketId)));
         (bool hasPrice, uint256 price) = _readWord(facts.price.data, 0);
         if (!facts.price.success || !hasPrice || price == 0 || price == expectedPrice) return start;
+        _readCollateral(facts, marketGroup);
         start.isLong = expectedPrice > price;
         start.high = _cap(collateralAvailable, price);
     }
@@ -162,6 +170,17 @@ contract QuoteSearcher {
         uint256 iteration;
         /// @dev Encoded size of the facts so far, for the gas kept back to return them.
         uint256 encodedBytes;
+    }
+
+    /// @notice The group's collateral token and its decimals (semantics section 10): the token is the second word
+    /// of a successful `getMarketGroup` answer, as the service reads it.
+    function _readCollateral(Facts memory facts, address marketGroup) private {
+        facts.collateralRead = true;
+        facts.collateralGroup = _call(marketGroup, abi.encodeWithSignature("getMarketGroup()"));
+        (bool hasAsset, uint256 asset) = _readWord(facts.collateralGroup.data, 1);
+        if (!facts.collateralGroup.success || !hasAsset) return;
+        facts.decimalsRead = true;
+        facts.collateralDecimals = _call(address(uint160(asset)), abi.encodeWithSignature("decimals()"));
     }
 
     /// @notice The bisection of semantics section 4 from where `s` stands, one quote per candidate, while gas
@@ -252,7 +271,8 @@ contract QuoteSearcher {
 
     /// @notice Encoded size of the facts read so far, before any candidate.
     function _encodedBytes(Facts memory facts) private pure returns (uint256) {
-        return 32 * 16 + _padded(facts.market.data.length) + _padded(facts.price.data.length);
+        return 32 * 24 + _padded(facts.market.data.length) + _padded(facts.price.data.length)
+            + _padded(facts.collateralGroup.data.length) + _padded(facts.collateralDecimals.data.length);
     }
 
     function _padded(uint256 length) private pure returns (uint256) {
@@ -282,12 +302,14 @@ contract QuoteSearcher {
         return id == marketId && startTime != 0 && settled == 0;
     }
 
-    /// @notice Whether a revert names a market that cannot be quoted at any size.
+    /// @notice Whether a revert names a market that cannot be quoted at any size (decodable as the service
+    /// decodes it: an error with an argument must carry it).
     function _stopsSearch(bytes memory revertData) private pure returns (bool) {
         if (revertData.length < 4) return false;
         bytes4 selector = bytes4(revertData);
         return selector == MARKET_SETTLED || selector == EPOCH_SETTLED || selector == INVALID_MARKET
-            || selector == EXPIRED_MARKET || selector == MARKET_NOT_STARTED;
+            || selector == EXPIRED_MARKET || selector == MARKET_NOT_STARTED
+            || (selector == EXPIRED_MARKET_NOT_SETTLED && revertData.length >= 36);
     }
 
     /// @notice Word `index` of `data`, if `data` holds it.

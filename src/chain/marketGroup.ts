@@ -7,8 +7,35 @@ import type { RawCall } from "./call.ts";
 
 export { marketGroupAbi };
 
-/** Errors decoded by name: the market group's own, and `EpochSettled()` of the epoch-era Sapience groups. */
-const errorAbi = [...marketGroupAbi, ...parseAbi(["error EpochSettled()"])];
+/**
+ * Errors decoded by name: the real Sapience market group's (semantics §9, signatures exact), `EpochSettled()` of
+ * the epoch-era groups, and the reference group's own. `Error(string)` and `Panic(uint256)` viem knows already.
+ */
+const errorAbi = [
+  ...parseAbi([
+    "error InvalidData(string message)",
+    "error InvalidMarket()",
+    "error MarketSettled()",
+    "error EpochSettled()",
+    "error MarketNotStarted()",
+    "error ExpiredMarket()",
+    "error ExpiredMarketNotSettled(uint256 marketEndTime)",
+    "error PoolPriceOutOfRange(uint160 poolPrice, uint160 minPrice, uint160 maxPrice)",
+    "error TradePriceOutOfBounds(uint256 tradeRatioD18, uint256 minTradeRatioD18, uint256 maxTradeRatioD18)",
+    "error InsufficientCollateral(uint256 amountRequired, uint256 collateralAvailable)",
+    "error InvalidInternalTradeSize(uint256 tradeSize)",
+  ]),
+  ...marketGroupAbi.filter((item) => item.type === "error"),
+];
+
+/** The collateral reads of semantics §10: the group's collateral token, and its decimals. */
+const collateralAbi = parseAbi([
+  "function getMarketGroup() view returns (address owner, address collateralAsset, address feeCollectorNFT, (uint24 feeRate, uint64 assertionLiveness, uint256 bondAmount, address bondCurrency, address uniswapPositionManager, address uniswapSwapRouter, address uniswapQuoter, address optimisticOracleV3) marketParams)",
+  "function decimals() view returns (uint8)",
+]);
+
+/** Decimals of a collateral token that cannot be read (semantics §3.6, §10). */
+export const DEFAULT_COLLATERAL_DECIMALS = 18;
 
 export type MarketCheck = { kind: "found"; settled: boolean } | { kind: "missing"; reason: string };
 
@@ -31,14 +58,33 @@ function decodeSuccess<T>(raw: RawCall, decode: (data: Hex) => T): T | undefined
   }
 }
 
-/** The custom error's name (or viem's built-in `Error`/`Panic`), or undefined when the data matches nothing. */
-export function decodeErrorName(data: Hex): string | undefined {
+export const encodeGetMarketGroup = (): Hex => encodeFunctionData({ abi: collateralAbi, functionName: "getMarketGroup" });
+
+export const encodeDecimals = (): Hex => encodeFunctionData({ abi: collateralAbi, functionName: "decimals" });
+
+/** A decoded revert: the error's name and its arguments by name (decimal strings for numbers). */
+export type DecodedRevert = { name: string; args: Record<string, string> };
+
+/** The error's name and arguments (custom, or viem's built-in `Error`/`Panic`); undefined when nothing matches. */
+export function decodeRevert(data: Hex): DecodedRevert | undefined {
   if (data.length < 10) return undefined;
   try {
-    return decodeErrorResult({ abi: errorAbi, data }).errorName;
+    const decoded = decodeErrorResult({ abi: errorAbi, data });
+    const inputs = decoded.abiItem.type === "error" ? decoded.abiItem.inputs : [];
+    const values = (decoded.args ?? []) as readonly unknown[];
+    const args: Record<string, string> = {};
+    inputs.forEach((input, index) => {
+      args[input.name || `arg${index}`] = String(values[index]);
+    });
+    return { name: decoded.errorName, args };
   } catch {
     return undefined;
   }
+}
+
+/** The custom error's name (or viem's built-in `Error`/`Panic`), or undefined when the data matches nothing. */
+export function decodeErrorName(data: Hex): string | undefined {
+  return decodeRevert(data)?.name;
 }
 
 /**
@@ -64,15 +110,33 @@ export function interpretReferencePrice(raw: RawCall): bigint | undefined {
   return price === undefined || price === 0n ? undefined : price;
 }
 
-/** One candidate's quote, or its revert with the decoded error name that the search classifies. */
+/** One candidate's quote, or its revert with the decoded error (name and arguments) that the search classifies. */
 export function interpretQuote(raw: RawCall): Evaluation {
   const decoded = decodeSuccess(raw, (data) =>
     decodeFunctionResult({ abi: marketGroupAbi, functionName: "quoteCreateTraderPosition", data }),
   );
   if (decoded === undefined) {
-    const errorName = raw.success ? undefined : decodeErrorName(raw.data);
-    return errorName === undefined ? { kind: "reverted", data: raw.data } : { kind: "reverted", data: raw.data, errorName };
+    const error = raw.success ? undefined : decodeRevert(raw.data);
+    return error === undefined
+      ? { kind: "reverted", data: raw.data }
+      : { kind: "reverted", data: raw.data, errorName: error.name, errorArgs: error.args };
   }
   const [requiredCollateral, fillPrice, priceAfter] = decoded;
   return { kind: "quoted", quote: { requiredCollateral, fillPrice, priceAfter } };
+}
+
+/**
+ * Semantics §10: the collateral token named by a `getMarketGroup` answer (its second word), when the call
+ * succeeded with at least two words; the searcher on chain reads it by the same rule. Undefined: 18 decimals.
+ */
+export function interpretCollateralAsset(raw: RawCall): Hex | undefined {
+  if (!raw.success || raw.data.length < 2 + 128) return undefined;
+  return `0x${raw.data.slice(2 + 64 + 24, 2 + 128)}`;
+}
+
+/** Semantics §3.6, §10: the token's `decimals()`, or 18 when it reverts or answers something else. */
+export function interpretCollateralDecimals(raw: RawCall | undefined): number {
+  if (raw === undefined) return DEFAULT_COLLATERAL_DECIMALS;
+  const decimals = decodeSuccess(raw, (data) => decodeFunctionResult({ abi: collateralAbi, functionName: "decimals", data }));
+  return decimals ?? DEFAULT_COLLATERAL_DECIMALS;
 }

@@ -1,5 +1,6 @@
 // What a quote asks of the chain, whichever way the answers are fetched (semantics §7: the strategies).
 import type { SearchPoint } from "../quote/search.ts";
+import type { Hex } from "viem";
 import type { RawCall } from "./call.ts";
 
 /**
@@ -11,6 +12,10 @@ export interface MarketReader {
   readonly blockNumber: bigint;
   market(): Promise<RawCall>;
   referencePrice(): Promise<RawCall>;
+  /** `getMarketGroup()` of the market group (semantics §10). */
+  collateralGroup(): Promise<RawCall>;
+  /** `decimals()` of the collateral token `asset`. */
+  collateralDecimals(asset: Hex): Promise<RawCall>;
   /** The candidate `signedSize` of the search at `point` (a searcher on chain resumes from there). */
   quote(signedSize: bigint, point: SearchPoint): Promise<RawCall>;
   /** Called after the search: a replaying reader checks that every recorded candidate was asked for. */

@@ -2,20 +2,22 @@
 import type { Address } from "viem";
 import { ethCall, latestBlockNumber } from "./call.ts";
 import type { ChainEndpoint } from "./client.ts";
-import { encodeGetMarket, encodeGetReferencePrice, encodeQuote } from "./marketGroup.ts";
+import { encodeDecimals, encodeGetMarket, encodeGetMarketGroup, encodeGetReferencePrice, encodeQuote } from "./marketGroup.ts";
 import type { MarketReader } from "./marketReader.ts";
 
 /** `signal`: once aborted (the quote's deadline passed), no further call is made. */
 export async function sequentialReader(endpoint: ChainEndpoint, address: Address, marketId: bigint, signal?: AbortSignal): Promise<MarketReader> {
   const blockNumber = await latestBlockNumber(endpoint);
-  const call = (data: `0x${string}`) => {
+  const call = (data: `0x${string}`, to: `0x${string}` = address) => {
     signal?.throwIfAborted();
-    return ethCall(endpoint, { to: address, data, block: blockNumber });
+    return ethCall(endpoint, { to, data, block: blockNumber });
   };
   return {
     blockNumber,
     market: () => call(encodeGetMarket(marketId)),
     referencePrice: () => call(encodeGetReferencePrice(marketId)),
+    collateralGroup: () => call(encodeGetMarketGroup()),
+    collateralDecimals: (asset) => call(encodeDecimals(), asset),
     quote: (signedSize) => call(encodeQuote(marketId, signedSize)),
   };
 }

@@ -59,6 +59,10 @@ type Facts = {
   market: RawCall;
   priceRead: boolean;
   price: RawCall;
+  collateralRead: boolean;
+  collateralGroup: RawCall;
+  decimalsRead: boolean;
+  collateralDecimals: RawCall;
   candidates: readonly { size: bigint; success: boolean; data: Hex; gasUsed: bigint }[];
 };
 
@@ -128,6 +132,14 @@ export async function singleCallReader(
     async referencePrice() {
       if (!facts.priceRead) throw new SearcherMismatchError("the searcher did not read the price");
       return facts.price;
+    },
+    async collateralGroup() {
+      if (!facts.collateralRead) throw new SearcherMismatchError("the searcher did not read the market group's collateral");
+      return facts.collateralGroup;
+    },
+    async collateralDecimals() {
+      if (!facts.decimalsRead) throw new SearcherMismatchError("the searcher did not read the collateral's decimals");
+      return facts.collateralDecimals;
     },
     async quote(signedSize, point) {
       return next < candidates.length ? take(signedSize) : continueAt(signedSize, point);

@@ -95,7 +95,20 @@ const traceSchema = {
       requiredCollateral: { ...wei, description: "Collateral the candidate needs, in wei (absent when reverted)" },
       fillPrice: { ...price, description: "Average price of the fill (absent when reverted)" },
       priceAfter: { ...price, description: "Market price once the trade is filled (absent when reverted)" },
-      revert: { type: "string", description: "Decoded error name, or the raw 0x revert data (reverted only)" },
+      revert: {
+        type: "string",
+        description:
+          "Decoded error name (the market group's custom errors, Error for Error(string), Panic), or the raw 0x " +
+          "revert data (reverted only)",
+      },
+      revertArgs: {
+        type: "object",
+        additionalProperties: { type: "string" },
+        description:
+          "The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's " +
+          "poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message (\"Unexpected error\"), Panic's reason",
+        examples: [{ poolPrice: "79228162514264337593543950336", minPrice: "50108084819137649406", maxPrice: "78435880889121416312" }],
+      },
     },
   },
 } as const;
@@ -118,10 +131,12 @@ export const quoteResponseSchema = {
     "expectedPrice",
     "collateralAvailable",
     "requiredCollateral",
+    "maxCollateral",
     "fillPrice",
     "priceAfter",
     "blockNumber",
     "iterations",
+    "collateralDecimals",
   ],
   additionalProperties: false,
   properties: {
@@ -133,12 +148,35 @@ export const quoteResponseSchema = {
     maxSize: { ...signedWei, description: "Largest feasible size in wei: positive for a LONG, negative for a SHORT" },
     currentPrice: { ...price, description: "Current reference price of the market" },
     expectedPrice: { ...price, description: "The request's expectedPrice, in canonical form" },
-    collateralAvailable: { ...wei, description: "The request's collateral budget, in wei" },
-    requiredCollateral: { ...wei, description: "Collateral needed to open maxSize, in wei" },
+    collateralAvailable: {
+      ...wei,
+      description: "The request's collateral budget, in wei: 18-decimal units whatever the collateral token's decimals",
+    },
+    requiredCollateral: {
+      ...wei,
+      description:
+        "Collateral needed to open maxSize, in wei: 18-decimal units like collateralAvailable, as the market group's " +
+        "quotes give it. Not the trade's collateral limit on a token with fewer decimals: use maxCollateral",
+    },
+    maxCollateral: {
+      ...wei,
+      description:
+        "requiredCollateral in the collateral token's own units, rounded up: the collateral limit to pass to " +
+        "createTraderPosition with maxSize (one unit less reverts). Equal to requiredCollateral for an 18-decimal " +
+        "token; for USDC (6 decimals) a requiredCollateral of 1000000000000000000000 (1000 USDC) is 1000000000",
+    },
     fillPrice: { ...price, description: "Average price of the fill at maxSize" },
     priceAfter: { ...price, description: "Market price once maxSize is filled" },
     blockNumber: { ...wei, description: "The block every chain read of this quote was pinned to" },
     iterations: { type: "integer", minimum: 1, maximum: 10, description: "Candidates quoted" },
+    collateralDecimals: {
+      type: "integer",
+      minimum: 0,
+      maximum: 255,
+      description:
+        "Decimals of the market group's collateral token (getMarketGroup().collateralAsset's decimals(); 18 when " +
+        "either cannot be read)",
+    },
     trace: traceSchema,
   },
   "x-examples": {
@@ -152,10 +190,12 @@ export const quoteResponseSchema = {
         expectedPrice: "1030",
         collateralAvailable: THOUSAND,
         requiredCollateral: "23764940199135258254",
+        maxCollateral: "23764940199135258254",
         fillPrice: "1014.728129736630628353",
         priceAfter: "1029.673177278800280087",
         blockNumber: "6",
         iterations: 10,
+        collateralDecimals: 18,
       },
     },
     short: {
@@ -168,10 +208,12 @@ export const quoteResponseSchema = {
         expectedPrice: "0.45",
         collateralAvailable: THOUSAND,
         requiredCollateral: "990428569952860089151",
+        maxCollateral: "990428569952860089151",
         fillPrice: "0.499294580392523114",
         priceAfter: "0.498590156018691454",
         blockNumber: "6",
         iterations: 10,
+        collateralDecimals: 18,
       },
     },
     traced: {
@@ -184,10 +226,12 @@ export const quoteResponseSchema = {
         expectedPrice: "0.55",
         collateralAvailable: ONE,
         requiredCollateral: "742500803450932312",
+        maxCollateral: "742500803450932312",
         fillPrice: "0.500000530330648391",
         priceAfter: "0.500001060661859283",
         blockNumber: "6",
         iterations: 2,
+        collateralDecimals: 18,
         trace: [
           {
             size: "1000000000000000000",

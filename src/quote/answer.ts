@@ -27,6 +27,7 @@ export type TraceEntryJson = {
   fillPrice?: string;
   priceAfter?: string;
   revert?: string;
+  revertArgs?: Readonly<Record<string, string>>;
 };
 
 export type QuoteResponseBody = {
@@ -36,10 +37,12 @@ export type QuoteResponseBody = {
   expectedPrice: string;
   collateralAvailable: string;
   requiredCollateral: string;
+  maxCollateral: string;
   fillPrice: string;
   priceAfter: string;
   blockNumber: string;
   iterations: number;
+  collateralDecimals: number;
   trace?: TraceEntryJson[];
 };
 
@@ -87,13 +90,40 @@ export function serializeTrace(trace: readonly TraceEntry[]): TraceEntryJson[] {
       json.priceAfter = formatD18(entry.quote.priceAfter);
     }
     if (entry.revert !== undefined) json.revert = entry.revert;
+    if (entry.revertArgs !== undefined) json.revertArgs = entry.revertArgs;
     return json;
   });
 }
 
-/** The detail naming the revert that stopped the search with no valid size. */
-export function revertDetail(revertName: string): { param: string; message: string } {
+/**
+ * The detail naming the revert that stopped the search with no valid size; for a market past its end, when it
+ * ended (semantics §9).
+ */
+export function revertDetail(revertName: string, revertArgs?: Readonly<Record<string, string>>): { param: string; message: string } {
+  const endTime = revertArgs?.marketEndTime;
+  if (revertName === "ExpiredMarketNotSettled" && endTime !== undefined && /^\d+$/.test(endTime)) {
+    return { param: "marketId", message: `the market ended at ${describeTime(BigInt(endTime))} and is not settled yet: no position can be opened (quote reverted with ExpiredMarketNotSettled)` };
+  }
+  if (revertName === "ExpiredMarket" || revertName === "ExpiredMarketNotSettled") {
+    return { param: "marketId", message: `the market has ended: no position can be opened (quote reverted with ${revertName}())` };
+  }
   return { param: "marketId", message: `quote reverted with ${revertName}()` };
+}
+
+/** Unix seconds, and the UTC date when it is one. */
+function describeTime(seconds: bigint): string {
+  const date = seconds <= 8_640_000_000_000n ? new Date(Number(seconds) * 1000).toISOString().replace(".000Z", "Z") : undefined;
+  return date ? `${seconds} (${date})` : `${seconds}`;
+}
+
+/**
+ * Semantics §10: `requiredCollateral` (18-decimal units) in the token's own units, rounded up: the collateral
+ * limit `createTraderPosition` takes. Equal for an 18-decimal token.
+ */
+export function toTokenUnits(requiredCollateral: bigint, decimals: number): bigint {
+  if (decimals >= 18) return requiredCollateral * 10n ** BigInt(decimals - 18);
+  const unit = 10n ** BigInt(18 - decimals);
+  return (requiredCollateral + unit - 1n) / unit;
 }
 
 /** Maps a finished search to the 200 body (fields in the order of §5) or to its error. */
@@ -103,6 +133,7 @@ export function buildAnswer(
   blockNumber: bigint,
   direction: Direction,
   result: SearchResult,
+  collateralDecimals: number,
 ): Checked<QuoteResponseBody> {
   const traceExtra = request.trace ? { trace: serializeTrace(result.trace) } : undefined;
   switch (result.kind) {
@@ -114,10 +145,12 @@ export function buildAnswer(
         expectedPrice: formatD18(request.expectedPrice),
         collateralAvailable: request.collateralAvailable.toString(),
         requiredCollateral: result.quote.requiredCollateral.toString(),
+        maxCollateral: toTokenUnits(result.quote.requiredCollateral, collateralDecimals).toString(),
         fillPrice: formatD18(result.quote.fillPrice),
         priceAfter: formatD18(result.quote.priceAfter),
         blockNumber: blockNumber.toString(),
         iterations: result.iterations,
+        collateralDecimals,
       };
       if (traceExtra !== undefined) body.trace = traceExtra.trace;
       return { ok: true, value: body };
@@ -125,7 +158,7 @@ export function buildAnswer(
     case "insufficient-liquidity":
       return { ok: false, error: insufficientLiquidity({ extra: traceExtra }) };
     case "no-valid-size": {
-      const details = result.revertName === undefined ? undefined : [revertDetail(result.revertName)];
+      const details = result.revertName === undefined ? undefined : [revertDetail(result.revertName, result.revertArgs)];
       return { ok: false, error: noValidSize({ details, extra: traceExtra }) };
     }
     case "market-settled":

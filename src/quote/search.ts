@@ -10,8 +10,11 @@ export type CandidateQuote = { requiredCollateral: bigint; fillPrice: bigint; pr
 
 export type Evaluation =
   | { kind: "quoted"; quote: CandidateQuote }
-  /** errorName: the decoded custom error ("PoolPriceOutOfRange", "MarketSettled", "Panic", ...) when known. */
-  | { kind: "reverted"; data: `0x${string}`; errorName?: string };
+  /**
+   * errorName: the decoded error ("PoolPriceOutOfRange", "MarketSettled", "Error", "Panic", ...) when known;
+   * errorArgs: its arguments by name, numbers as decimal strings.
+   */
+  | { kind: "reverted"; data: `0x${string}`; errorName?: string; errorArgs?: Readonly<Record<string, string>> };
 
 /**
  * Where the bisection stands when it asks for a candidate: its bounds and how many candidates it has quoted.
@@ -34,6 +37,8 @@ export type TraceEntry = {
   quote?: CandidateQuote;
   /** The decoded error name, or the raw revert data. */
   revert?: string;
+  /** The decoded error's arguments by name. */
+  revertArgs?: Readonly<Record<string, string>>;
 };
 
 export type SearchInput = {
@@ -51,13 +56,13 @@ type SearchRecord = { iterations: number; trace: TraceEntry[] };
 export type SearchResult =
   | (SearchRecord & { kind: "found"; size: bigint; quote: CandidateQuote })
   | (SearchRecord & { kind: "insufficient-liquidity" })
-  | (SearchRecord & { kind: "no-valid-size"; revertName?: string })
+  | (SearchRecord & { kind: "no-valid-size"; revertName?: string; revertArgs?: Readonly<Record<string, string>> })
   | (SearchRecord & { kind: "market-settled"; revertName: string });
 
 /** Reverts that say the market is settled: the search stops and the quote is 400 "Market is settled". */
 export const SETTLED_REVERTS: readonly string[] = ["MarketSettled", "EpochSettled"];
-/** Reverts that say nothing about size: the search stops with no valid size. */
-export const UNUSABLE_MARKET_REVERTS: readonly string[] = ["InvalidMarket", "ExpiredMarket", "MarketNotStarted"];
+/** Reverts that say nothing about size: the search stops with no valid size (semantics §4, §9). */
+export const UNUSABLE_MARKET_REVERTS: readonly string[] = ["InvalidMarket", "ExpiredMarket", "ExpiredMarketNotSettled", "MarketNotStarted"];
 
 /** LONG when the expected price is above the current one, else SHORT (§3.8). */
 export function inferDirection(expectedPrice: bigint, currentPrice: bigint): Direction {
@@ -111,13 +116,14 @@ export async function runSearch(input: SearchInput, evaluate: Evaluator): Promis
 
     if (evaluation.kind === "reverted") {
       const revert = evaluation.errorName ?? evaluation.data;
-      trace.push({ size, outcome: "reverted", revert });
+      const revertArgs = evaluation.errorArgs;
+      trace.push(revertArgs && Object.keys(revertArgs).length > 0 ? { size, outcome: "reverted", revert, revertArgs } : { size, outcome: "reverted", revert });
       const name = evaluation.errorName;
       if (name !== undefined && SETTLED_REVERTS.includes(name)) {
         return { kind: "market-settled", revertName: name, iterations: trace.length, trace };
       }
       if (name !== undefined && UNUSABLE_MARKET_REVERTS.includes(name)) {
-        return { kind: "no-valid-size", revertName: name, iterations: trace.length, trace };
+        return { kind: "no-valid-size", revertName: name, ...(revertArgs ? { revertArgs } : {}), iterations: trace.length, trace };
       }
       reverted = true;
       high = mid;

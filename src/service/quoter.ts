@@ -5,7 +5,13 @@ import type { FastifyBaseLogger } from "fastify";
 import type { ChainEndpoint, ChainRegistry } from "../chain/client.ts";
 import { ChainUnavailableError } from "../chain/errors.ts";
 import { ChainOverloadedError } from "../chain/limiter.ts";
-import { interpretMarket, interpretQuote, interpretReferencePrice } from "../chain/marketGroup.ts";
+import {
+  interpretCollateralAsset,
+  interpretCollateralDecimals,
+  interpretMarket,
+  interpretQuote,
+  interpretReferencePrice,
+} from "../chain/marketGroup.ts";
 import type { MarketReader } from "../chain/marketReader.ts";
 import { sequentialReader } from "../chain/sequential.ts";
 import { DEFAULT_SEARCH_GAS_CAP, SearcherUnsupportedError, probeDeployless, singleCallReader } from "../chain/singleCall.ts";
@@ -189,6 +195,7 @@ export async function answerFrom(reader: MarketReader, request: QuoteRequest): P
   if (currentPrice === undefined) throw currentPriceNotFound();
   const plan = planSearch(request, currentPrice);
   if (!plan.ok) throw plan.error;
+  const collateralDecimals = await readCollateralDecimals(reader);
 
   if (stats) {
     stats.direction = plan.value.direction;
@@ -199,7 +206,13 @@ export async function answerFrom(reader: MarketReader, request: QuoteRequest): P
     return interpretQuote(await reader.quote(size, point));
   });
   reader.done?.();
-  const answer = buildAnswer(request, currentPrice, reader.blockNumber, plan.value.direction, result);
+  const answer = buildAnswer(request, currentPrice, reader.blockNumber, plan.value.direction, result, collateralDecimals);
   if (!answer.ok) throw answer.error;
   return answer.value;
+}
+
+/** Semantics §3.6, §10: the collateral token's decimals at the pinned block; 18 where they cannot be read. */
+async function readCollateralDecimals(reader: MarketReader): Promise<number> {
+  const asset = interpretCollateralAsset(await reader.collateralGroup());
+  return interpretCollateralDecimals(asset === undefined ? undefined : await reader.collateralDecimals(asset));
 }

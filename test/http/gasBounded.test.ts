@@ -56,8 +56,12 @@ function plainQuotes(requests: readonly JsonRpcRequest[]): { size: bigint; block
     const [call, block] = (request.params ?? []) as [{ to?: string; data?: Hex; input?: Hex }, string];
     const data = call?.data ?? call?.input;
     if (request.method !== "eth_call" || !call?.to || !data) return [];
-    const decoded = decodeFunctionData({ abi: marketGroupAbi, data });
-    return decoded.functionName === "quoteCreateTraderPosition" ? [{ size: decoded.args[1], block }] : [];
+    try {
+      const decoded = decodeFunctionData({ abi: marketGroupAbi, data });
+      return decoded.functionName === "quoteCreateTraderPosition" ? [{ size: decoded.args[1], block }] : [];
+    } catch {
+      return []; // a read of the collateral (not in the market group's own ABI)
+    }
   });
 }
 

@@ -25,9 +25,12 @@ describe("LONG and SHORT (interface §1, semantics §3.8, §5)", () => {
     const body = await quoteOk(1n, { expectedPrice: "0.55", collateralAvailable: THOUSAND });
     assert.deepEqual(Object.keys(body), [
       "direction", "maxSize", "currentPrice", "expectedPrice", "collateralAvailable",
-      "requiredCollateral", "fillPrice", "priceAfter", "blockNumber", "iterations",
+      "requiredCollateral", "maxCollateral", "fillPrice", "priceAfter", "blockNumber", "iterations", "collateralDecimals",
     ]);
     assert.equal(body.direction, "LONG");
+    // Semantics §10: an 18-decimal collateral's limit is the required amount itself.
+    assert.equal(body.collateralDecimals, 18);
+    assert.equal(body.maxCollateral, body.requiredCollateral);
     assert.equal(body.currentPrice, "0.5");
     assert.equal(body.iterations, 10);
   });

@@ -97,12 +97,17 @@ describe("one JSON-RPC request per quote (issue 4)", () => {
     await app.close();
   });
 
-  test("the sequential strategy needs a block number, the market, the price and one call per candidate", async () => {
+  test("the sequential strategy needs a block number, the market, the price, the collateral and one call per candidate", async () => {
     const app = await appFor(proxy.url, "sequential");
     proxy.methods.length = 0;
+    proxy.requests.length = 0;
     const response = await app.inject({ url: `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/1?expectedPrice=0.55&collateralAvailable=1000000000000000000000` });
     assert.equal(response.statusCode, 200);
-    assert.equal(proxy.methods.length, 3 + response.json().iterations);
+    const selectors = proxy.requests.map((request) => ((request.params?.[0] as { data?: string; input?: string })?.data ?? "").slice(0, 10));
+    const collateralReads = selectors.filter((selector) => selector === "0x4ca2b970" /* getMarketGroup() */ || selector === "0x313ce567" /* decimals() */);
+    assert.equal(selectors.filter((selector) => selector === "0x4ca2b970").length, 1, "the group's collateral, once");
+    assert.ok(collateralReads.length <= 2);
+    assert.equal(proxy.methods.length, 3 + collateralReads.length + response.json().iterations);
     await app.close();
   });
 });

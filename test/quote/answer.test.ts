@@ -77,7 +77,7 @@ test("§3.7-§3.9 and §4: planSearch infers the direction, defaults the limit a
 
 test("§5 found: the 200 body with fields in order, canonical decimals, maxSize signed by direction", () => {
   const result: SearchResult = { kind: "found", size: 5n, quote, iterations: 3, trace };
-  const answer = buildAnswer(request, currentPrice, 42n, "SHORT", result);
+  const answer = buildAnswer(request, currentPrice, 42n, "SHORT", result, 18);
   assert.ok(answer.ok);
   assert.deepEqual(Object.keys(answer.value), [
     "direction",
@@ -96,14 +96,14 @@ test("§5 found: the 200 body with fields in order, canonical decimals, maxSize 
     '{"direction":"SHORT","maxSize":"-5","currentPrice":"0.5","expectedPrice":"0.6","collateralAvailable":"10000000000000000000",' +
       '"requiredCollateral":"123456789","fillPrice":"0.55","priceAfter":"0.6","blockNumber":"42","iterations":3}',
   );
-  const long = buildAnswer(request, currentPrice, 42n, "LONG", result);
+  const long = buildAnswer(request, currentPrice, 42n, "LONG", result, 18);
   assert.ok(long.ok);
   assert.equal(long.value.maxSize, "5");
 });
 
 test("§7 trace=true adds trace after iterations: sizes and wei as integers, prices canonical, revert names or data", () => {
   const result: SearchResult = { kind: "found", size: 5n, quote, iterations: 3, trace };
-  const answer = buildAnswer({ ...request, trace: true }, currentPrice, 42n, "SHORT", result);
+  const answer = buildAnswer({ ...request, trace: true }, currentPrice, 42n, "SHORT", result, 18);
   assert.ok(answer.ok);
   assert.equal(Object.keys(answer.value).at(-1), "trace");
   assert.deepEqual(answer.value.trace, [
@@ -116,11 +116,11 @@ test("§7 trace=true adds trace after iterations: sizes and wei as integers, pri
 
 test("§5 no best, reverts only: 400 \"Insufficient liquidity. Try a smaller size.\" (trace only when asked, §7)", () => {
   const result: SearchResult = { kind: "insufficient-liquidity", iterations: 1, trace: [trace[0]!] };
-  const plain = buildAnswer(request, currentPrice, 1n, "LONG", result);
+  const plain = buildAnswer(request, currentPrice, 1n, "LONG", result, 18);
   assert.ok(!plain.ok);
   assert.equal(plain.error.status, 400);
   assert.deepEqual(plain.error.toBody(), { error: "Insufficient liquidity. Try a smaller size." });
-  const traced = buildAnswer({ ...request, trace: true }, currentPrice, 1n, "LONG", result);
+  const traced = buildAnswer({ ...request, trace: true }, currentPrice, 1n, "LONG", result, 18);
   assert.ok(!traced.ok);
   assert.deepEqual(traced.error.toBody(), {
     error: "Insufficient liquidity. Try a smaller size.",
@@ -130,11 +130,11 @@ test("§5 no best, reverts only: 400 \"Insufficient liquidity. Try a smaller siz
 
 test("§5 no best otherwise (including cap = 0): 400 \"Could not find a valid position size that satisfies the price constraints\"", () => {
   const empty: SearchResult = { kind: "no-valid-size", iterations: 0, trace: [] };
-  const plain = buildAnswer(request, currentPrice, 1n, "LONG", empty);
+  const plain = buildAnswer(request, currentPrice, 1n, "LONG", empty, 18);
   assert.ok(!plain.ok);
   assert.equal(plain.error.status, 400);
   assert.deepEqual(plain.error.toBody(), { error: MESSAGES.noValidSize });
-  const traced = buildAnswer({ ...request, trace: true }, currentPrice, 1n, "LONG", empty);
+  const traced = buildAnswer({ ...request, trace: true }, currentPrice, 1n, "LONG", empty, 18);
   assert.ok(!traced.ok);
   assert.deepEqual(traced.error.toBody(), { error: MESSAGES.noValidSize, trace: [] });
 });
@@ -146,7 +146,7 @@ test("§4 InvalidMarket/ExpiredMarket/MarketNotStarted: no valid size with the d
     iterations: 1,
     trace: [{ size: 512n, outcome: "reverted", revert: "ExpiredMarket" }],
   };
-  const answer = buildAnswer({ ...request, trace: true }, currentPrice, 1n, "LONG", result);
+  const answer = buildAnswer({ ...request, trace: true }, currentPrice, 1n, "LONG", result, 18);
   assert.ok(!answer.ok);
   assert.deepEqual(answer.error.toBody(), {
     error: MESSAGES.noValidSize,
@@ -162,7 +162,7 @@ test("§4 MarketSettled/EpochSettled during the search: 400 \"Market is settled\
     iterations: 1,
     trace: [{ size: 512n, outcome: "reverted", revert: "MarketSettled" }],
   };
-  const answer = buildAnswer({ ...request, trace: true }, currentPrice, 1n, "LONG", result);
+  const answer = buildAnswer({ ...request, trace: true }, currentPrice, 1n, "LONG", result, 18);
   assert.ok(!answer.ok);
   assert.equal(answer.error.status, 400);
   assert.deepEqual(answer.error.toBody(), { error: "Market is settled" });
