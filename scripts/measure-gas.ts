@@ -6,16 +6,16 @@ import { startDevchain } from "../src/devchain/devchain.ts";
 import { encodeSearch } from "../src/chain/singleCall.ts";
 import { parseQuoteRequest } from "../src/quote/request.ts";
 
-export async function measureSearchGas(): Promise<{ marketId: bigint; request: string; gas: bigint }[]> {
+export async function measureSearchGas(): Promise<{ group: string; marketId: bigint; request: string; gas: bigint }[]> {
   const devchain = await startDevchain();
   try {
     const rows = [];
     for (const market of DEMO_MARKETS) {
       const query = { ...market.example, maxIterations: "10" };
-      const parsed = parseQuoteRequest({ chainId: String(DEVCHAIN_ID), marketAddress: devchain.marketGroup, marketId: String(market.id) }, query);
+      const parsed = parseQuoteRequest({ chainId: String(DEVCHAIN_ID), marketAddress: market.group, marketId: String(market.id) }, query);
       if (!parsed.ok) throw parsed.error;
       const gas = await devchain.chain.publicClient.estimateGas({ data: encodeSearch(parsed.value) });
-      rows.push({ marketId: market.id, request: new URLSearchParams(query).toString(), gas });
+      rows.push({ group: market.group, marketId: market.id, request: new URLSearchParams(query).toString(), gas });
     }
     return rows;
   } finally {
@@ -24,5 +24,5 @@ export async function measureSearchGas(): Promise<{ marketId: bigint; request: s
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const row of await measureSearchGas()) console.log(`market ${row.marketId}: ${row.gas} gas  (${row.request})`);
+  for (const row of await measureSearchGas()) console.log(`group ${row.group} market ${row.marketId}: ${row.gas} gas  (${row.request})`);
 }

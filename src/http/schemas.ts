@@ -311,7 +311,7 @@ export const quoteErrorResponses = {
       marketNotFound: {
         summary: MESSAGES.marketNotFound,
         description: demoRequest(99, { expectedPrice: "0.6", collateralAvailable: ONE }),
-        value: { error: MESSAGES.marketNotFound, details: [{ param: "marketId", message: "getMarket reverted with InvalidMarket()" }] },
+        value: { error: MESSAGES.marketNotFound, details: [{ param: "marketId", message: "getMarket answered for another market id" }] },
       },
       chainNotConfigured: {
         summary: `${MESSAGES.marketNotFound}: a chain with no RPC configured`,
