@@ -12,6 +12,7 @@ import { gasMeterAbi, gasMeterBytecode } from "../src/generated/contracts.ts";
 import { parseQuoteRequest } from "../src/quote/request.ts";
 
 export interface SearchGas {
+  readonly group: string;
   readonly marketId: bigint;
   readonly request: string;
   /** Intrinsic gas of the deployless call plus the searcher's execution. */
@@ -36,7 +37,7 @@ export async function measureSearchGas(): Promise<SearchGas[]> {
     const rows: SearchGas[] = [];
     for (const market of DEMO_MARKETS) {
       const query = { ...market.example, maxIterations: "10" };
-      const parsed = parseQuoteRequest({ chainId: String(DEVCHAIN_ID), marketAddress: devchain.marketGroup, marketId: String(market.id) }, query);
+      const parsed = parseQuoteRequest({ chainId: String(DEVCHAIN_ID), marketAddress: market.group, marketId: String(market.id) }, query);
       if (!parsed.ok) throw parsed.error;
       const search = encodeSearch(parsed.value);
       const meter = encodeDeployData({ abi: gasMeterAbi, bytecode: gasMeterBytecode, args: [search] });
@@ -50,6 +51,7 @@ export async function measureSearchGas(): Promise<SearchGas[]> {
       const [used, , data] = measured.args;
       const facts = decodeFacts({ success: false, data });
       rows.push({
+        group: market.group,
         marketId: market.id,
         request: new URLSearchParams(query).toString(),
         gas: intrinsicCreationGas(search) - 32_000n + used,
@@ -66,6 +68,6 @@ export async function measureSearchGas(): Promise<SearchGas[]> {
 if (import.meta.url === `file://${process.argv[1]}`) {
   for (const row of await measureSearchGas()) {
     const perCandidate = row.candidateGas.length ? `, per candidate ${row.candidateGas.join(" ")}` : "";
-    console.log(`market ${row.marketId}: ${row.gas} gas, ${row.candidates} candidates${perCandidate}  (${row.request})`);
+    console.log(`group ${row.group} market ${row.marketId}: ${row.gas} gas, ${row.candidates} candidates${perCandidate}  (${row.request})`);
   }
 }

@@ -42,7 +42,7 @@ if (devchain) {
   console.log(`Demo market group ${devchain.marketGroup} on chain ${DEVCHAIN_ID}. Try:`);
   for (const market of DEMO_MARKETS) {
     const query = `expectedPrice=${market.example.expectedPrice}&collateralAvailable=${market.example.collateralAvailable}`;
-    console.log(`  curl '${address}/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/${market.id}?${query}'   # ${market.role}`);
+    console.log(`  curl '${address}/quoter/${DEVCHAIN_ID}/${market.group}/${market.id}?${query}'   # ${market.role}`);
   }
 }
 

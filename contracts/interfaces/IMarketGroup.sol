@@ -2,8 +2,9 @@
 pragma solidity ^0.8.30;
 
 /// @title The market group interface the quoter reads
-/// @notice The four functions of the Sapience market group interface (market-era naming) that the quoter
-/// calls, with their structs, and the custom errors a market group reverts with.
+/// @notice The functions of the Sapience market group interface (market-era naming) that the quoter calls,
+/// with their structs, and the custom errors a market group reverts with. The errors' signatures are the real
+/// protocol's, so that a revert decodes alike from the stand-in and from a real group.
 interface IMarketGroup {
     /// @notice A market's static description and settlement state.
     struct MarketData {
@@ -42,14 +43,26 @@ interface IMarketGroup {
     error InvalidMarket();
     /// @notice The market is settled: it no longer trades.
     error MarketSettled();
-    /// @notice The block timestamp is before the market's start time.
+    /// @notice The block timestamp is before the market's start time (the stand-in's own check).
     error MarketNotStarted();
-    /// @notice The block timestamp is after the market's end time.
+    /// @notice A trade on a market whose end time has passed.
     error ExpiredMarket();
-    /// @notice The trade would move the pool price outside the market's price range.
-    error PoolPriceOutOfRange(uint256 marketId, int256 size);
+    /// @notice A quote on a market whose end time `marketEndTime` has passed and that was never settled.
+    error ExpiredMarketNotSettled(uint256 marketEndTime);
+    /// @notice The trade would move the pool's sqrt price (Q96) to `poolPrice`, outside [minPrice, maxPrice],
+    /// the sqrt prices (Q96) of the market's price range.
+    error PoolPriceOutOfRange(uint160 poolPrice, uint160 minPrice, uint160 maxPrice);
+    /// @notice The trade needs `amountRequired` collateral (18 decimals) but the trader's limit, normalised to
+    /// 18 decimals, is `collateralAvailable`.
+    error InsufficientCollateral(uint256 amountRequired, uint256 collateralAvailable);
 
-    /// @notice The market `id` and the group's parameters. Reverts `InvalidMarket()` for an id never created.
+    /// @notice The market group's owner, collateral token, fee collector NFT and parameters.
+    function getMarketGroup()
+        external
+        view
+        returns (address owner, address collateralAsset, address feeCollectorNFT, MarketParams memory marketParams);
+
+    /// @notice The market `id` and the group's parameters; all fields zero (startTime 0) for an id never created.
     function getMarket(uint256 id) external view returns (MarketData memory, MarketParams memory);
 
     /// @notice The market's current price (D18), or its settlement price once settled.

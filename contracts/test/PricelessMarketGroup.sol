@@ -7,6 +7,8 @@ import {MarketGroup} from "../MarketGroup.sol";
 /// @notice Markets exist and answer getMarket, but getReferencePrice returns 0: the quoter's
 /// "Current price not found" case, which the reference market group never reaches.
 contract PricelessMarketGroup is MarketGroup {
+    constructor() MarketGroup(18) {}
+
     function getReferencePrice(uint256) public pure override returns (uint256) {
         return 0;
     }

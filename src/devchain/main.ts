@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { formatUnits } from "viem";
 import { loadDevchainConfig, loadOrExit } from "../config.ts";
 import { DEVCHAIN_ID } from "./chain.ts";
-import { DEMO_MARKETS } from "./demo.ts";
+import { DEMO_MARKET_GROUPS, DEMO_MARKETS } from "./demo.ts";
 import { startDevchain } from "./devchain.ts";
 
 const { values } = parseArgs({
@@ -32,11 +32,13 @@ const host = values.host ?? config.host;
 
 const devchain = await startDevchain({ host, port: values.port === undefined ? config.port : Number(values.port) });
 console.log(`Devchain (chain id ${DEVCHAIN_ID}) listening on ${devchain.endpoint.url}`);
-console.log(`Market group: ${devchain.marketGroup}`);
-for (const market of DEMO_MARKETS) {
-  const price = formatUnits(market.priceD18, 18);
-  const range = `[${formatUnits(market.minPriceD18, 18)}, ${formatUnits(market.maxPriceD18, 18)}]`;
-  console.log(`  market ${market.id}: price ${price} in ${range}, liquidity ${market.liquidity}, ${market.role}`);
+for (const group of DEMO_MARKET_GROUPS) {
+  console.log(`Market group: ${group.address}, ${group.role}`);
+  for (const market of DEMO_MARKETS.filter((m) => m.group === group.address)) {
+    const price = formatUnits(market.priceD18, 18);
+    const range = `[${formatUnits(market.minPriceD18, 18)}, ${formatUnits(market.maxPriceD18, 18)}]`;
+    console.log(`  market ${market.id}: price ${price} in ${range}, liquidity ${market.liquidity}, ${market.role}`);
+  }
 }
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

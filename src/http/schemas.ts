@@ -107,7 +107,7 @@ const traceSchema = {
         description:
           "The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's " +
           "poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message (\"Unexpected error\"), Panic's reason",
-        examples: [{ poolPrice: "79228162514264337593543950336", minPrice: "50108084819137649406", maxPrice: "78435880889121416312" }],
+        examples: [{ poolPrice: "56022770974786139918731938227", minPrice: "50108289675009586237282760314", maxPrice: "61369870793672105125740556393" }],
       },
     },
   },
@@ -343,7 +343,18 @@ export const quoteErrorResponses = {
         description: demoRequest(4, { expectedPrice: "0.59", collateralAvailable: ONE, maxIterations: "1", trace: "true" }),
         value: {
           error: MESSAGES.insufficientLiquidity,
-          trace: [{ size: "1000000000000000000", outcome: "reverted", revert: "PoolPriceOutOfRange" }],
+          trace: [
+            {
+              size: "1000000000000000000",
+              outcome: "reverted",
+              revert: "PoolPriceOutOfRange",
+              revertArgs: {
+                poolPrice: "1461501637330902918203684832716283019655932542975",
+                minPrice: "50108289675009586237282760314",
+                maxPrice: "61369870793672105125740556393",
+              },
+            },
+          ],
         },
       },
     },
@@ -355,7 +366,7 @@ export const quoteErrorResponses = {
       marketNotFound: {
         summary: MESSAGES.marketNotFound,
         description: demoRequest(99, { expectedPrice: "0.6", collateralAvailable: ONE }),
-        value: { error: MESSAGES.marketNotFound, details: [{ param: "marketId", message: "getMarket reverted with InvalidMarket()" }] },
+        value: { error: MESSAGES.marketNotFound, details: [{ param: "marketId", message: "getMarket answered for another market id" }] },
       },
       chainNotConfigured: {
         summary: `${MESSAGES.marketNotFound}: a chain with no RPC configured`,

@@ -11,6 +11,7 @@ import {
   initialPool,
   maxFillableSize,
   minus,
+  outOfRangeSqrtPrice,
   quoteModel,
   type MarketParamsModel,
   type ModelQuote,
@@ -114,13 +115,16 @@ const directedCaseArb = () => fc.tuple(marketCaseArb(), fc.constantFrom<1n | -1n
 const inRangeCaseArb = () =>
   directedCaseArb().chain(([m, direction]) => fc.tuple(fc.constant(m), fc.constant(direction), inRangeMagnitudeArb(m.pool, direction)));
 
-/** The contract's quote, or "out-of-range" when it reverts PoolPriceOutOfRange(marketId, size). */
-async function contractQuote(id: bigint, size: bigint): Promise<QuoteResult | "out-of-range"> {
+/**
+ * The contract's quote, or "out-of-range" when it reverts PoolPriceOutOfRange(poolPrice, sqrtMin, sqrtMax) with
+ * the sqrt price the model says the trade would reach and the pool's range.
+ */
+async function contractQuote(id: bigint, pool: PoolState, size: bigint): Promise<QuoteResult | "out-of-range"> {
   try {
     return await h.quote(id, size);
   } catch (error) {
     const revert = await reverted(Promise.reject(error));
-    assert.deepEqual(revert, { errorName: "PoolPriceOutOfRange", args: [id, size] });
+    assert.deepEqual(revert, { errorName: "PoolPriceOutOfRange", args: [outOfRangeSqrtPrice(pool, size), pool.sqrtMinX96, pool.sqrtMaxX96] }, `size ${size}`);
     return "out-of-range";
   }
 }
@@ -183,7 +187,7 @@ describe("MarketGroup properties (eth_call against the bigint model)", () => {
           const pool = initialPool(params);
           assert.equal(await h.sqrtPriceX96(id), pool.sqrtPriceX96);
           assert.equal(await h.referencePrice(id), params.priceD18);
-          for (const size of sizes) assertEqualsModel(await contractQuote(id, size), quoteModel(pool, size), `size ${size}`);
+          for (const size of sizes) assertEqualsModel(await contractQuote(id, pool, size), quoteModel(pool, size), `size ${size}`);
         },
       ),
       RUNS,
@@ -194,7 +198,7 @@ describe("MarketGroup properties (eth_call against the bigint model)", () => {
     await fc.assert(
       fc.asyncProperty(
         marketCaseArb().chain((m) => fc.tuple(fc.constant(m), sizeArb(m.pool))),
-        async ([m, size]) => assertEqualsModel(await contractQuote(m.id, size), quoteModel(m.pool, size), `${m.name}, size ${size}`),
+        async ([m, size]) => assertEqualsModel(await contractQuote(m.id, m.pool, size), quoteModel(m.pool, size), `${m.name}, size ${size}`),
       ),
       RUNS,
     );
@@ -262,7 +266,7 @@ describe("MarketGroup properties (eth_call against the bigint model)", () => {
             assert.equal(await h.sqrtPriceX96(id), pool.sqrtPriceX96);
             assert.equal(await h.referencePrice(id), model.priceAfter);
           }
-          for (const size of [1n, -1n, 10n ** 18n, -(10n ** 18n)]) assertEqualsModel(await contractQuote(id, size), quoteModel(pool, size), `after trades, size ${size}`);
+          for (const size of [1n, -1n, 10n ** 18n, -(10n ** 18n)]) assertEqualsModel(await contractQuote(id, pool, size), quoteModel(pool, size), `after trades, size ${size}`);
         },
       ),
       RUNS,

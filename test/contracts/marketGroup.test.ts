@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
 import { getAddress } from "viem";
 import { ALWAYS_OPEN, configOf, MarketGroupHarness, reverted, type MarketConfig } from "./marketGroupHarness.ts";
-import { E18, initialPool, maxFillableSize, quoteModel, type MarketParamsModel } from "./poolModel.ts";
+import { E18, initialPool, MAX_UINT160, maxFillableSize, outOfRangeSqrtPrice, quoteModel, type MarketParamsModel } from "./poolModel.ts";
 
 const MAX_INT256 = (1n << 255n) - 1n;
 const MIN_INT256 = -(1n << 255n);
@@ -23,11 +23,44 @@ before(async () => {
 });
 
 describe("MarketGroup: unknown market ids", () => {
-  test("getMarket, getReferencePrice, getSqrtPriceX96 and the quote of an id never created revert InvalidMarket()", async () => {
+  test("getMarket of an id never created answers both structs all zero (as the real group), without reverting", async () => {
     await h.createMarket(configOf(YES_NO));
+    const zero = "0x0000000000000000000000000000000000000000";
     for (const id of [0n, 10n ** 6n, (1n << 256n) - 1n]) {
-      assert.equal((await reverted(h.getMarket(id))).errorName, "InvalidMarket");
-      assert.equal((await reverted(h.referencePrice(id))).errorName, "InvalidMarket");
+      const [data, params] = await h.getMarket(id);
+      assert.deepEqual(data, {
+        marketId: 0n,
+        startTime: 0n,
+        endTime: 0n,
+        pool: zero,
+        quoteToken: zero,
+        baseToken: zero,
+        minPriceD18: 0n,
+        maxPriceD18: 0n,
+        baseAssetMinPriceTick: 0,
+        baseAssetMaxPriceTick: 0,
+        settled: false,
+        settlementPriceD18: 0n,
+        assertionId: `0x${"0".repeat(64)}`,
+        claimStatementYesOrNumeric: "0x",
+        claimStatementNo: "0x",
+      });
+      assert.deepEqual(params, {
+        feeRate: 0,
+        assertionLiveness: 0n,
+        bondAmount: 0n,
+        bondCurrency: zero,
+        uniswapPositionManager: zero,
+        uniswapSwapRouter: zero,
+        uniswapQuoter: zero,
+        optimisticOracleV3: zero,
+      });
+    }
+  });
+
+  test("getReferencePrice, getSqrtPriceX96 and the quote of an id never created revert InvalidMarket()", async () => {
+    for (const id of [0n, 10n ** 6n, (1n << 256n) - 1n]) {
+      assert.deepEqual(await reverted(h.referencePrice(id)), { errorName: "InvalidMarket", args: [] });
       assert.equal((await reverted(h.sqrtPriceX96(id))).errorName, "InvalidMarket");
       assert.equal((await reverted(h.quote(id, 1n))).errorName, "InvalidMarket");
     }
@@ -171,14 +204,31 @@ describe("MarketGroup: quote reverts", () => {
     assert.equal((await reverted(h.settle(id, E18))).errorName, "MarketSettled");
   });
 
-  test("out of range: LONG past the max price and SHORT past the min price revert PoolPriceOutOfRange(marketId, size), up to ±(2^255-1) and int256 min", async () => {
+  test("out of range: LONG past the max price and SHORT past the min price revert PoolPriceOutOfRange(poolPrice, sqrtMin, sqrtMax), up to ±(2^255-1) and int256 min", async () => {
     const id = await h.createMarket(configOf(YES_NO));
     const pool = initialPool(YES_NO);
     const maxLong = maxFillableSize(pool, 1n);
     const maxShort = maxFillableSize(pool, -1n);
+    const range = [pool.sqrtMinX96, pool.sqrtMaxX96];
     for (const size of [maxLong + 1n, maxLong * 2n, 10n ** 40n, MAX_INT256, -(maxShort + 1n), -(maxShort * 3n), -MAX_INT256, MIN_INT256]) {
-      assert.deepEqual(await reverted(h.quote(id, size)), { errorName: "PoolPriceOutOfRange", args: [id, size] }, `size ${size}`);
+      assert.deepEqual(await reverted(h.quote(id, size)), { errorName: "PoolPriceOutOfRange", args: [outOfRangeSqrtPrice(pool, size), ...range] }, `size ${size}`);
     }
+    // The reported sqrt price is the one the trade would reach, just outside the range at the edges.
+    const justLong = await reverted(h.quote(id, maxLong + 1n));
+    assert.ok((justLong.args[0] as bigint) > pool.sqrtMaxX96 && (justLong.args[0] as bigint) < pool.sqrtMaxX96 + 10n ** 12n, `${justLong.args[0]}`);
+    const justShort = await reverted(h.quote(id, -(maxShort + 1n)));
+    assert.ok((justShort.args[0] as bigint) < pool.sqrtMinX96 && (justShort.args[0] as bigint) > pool.sqrtMinX96 - 10n ** 12n, `${justShort.args[0]}`);
+    // A LONG that would take every base token the pool holds reaches no price: saturated at 2^160 - 1.
+    const liquidityQ96 = YES_NO.liquidity << 96n;
+    const drainsThePool = liquidityQ96 / pool.sqrtPriceX96 + 1n;
+    assert.deepEqual((await reverted(h.quote(id, drainsThePool))).args, [MAX_UINT160, ...range]);
+    assert.deepEqual((await reverted(h.quote(id, MAX_INT256))).args, [MAX_UINT160, ...range]);
+    // A SHORT whose denominator L*Q + s*X passes 256 bits reports 0; the largest that fits reports its exact price.
+    const largestComputableShort = ((1n << 256n) - 1n - liquidityQ96) / pool.sqrtPriceX96;
+    assert.deepEqual((await reverted(h.quote(id, -(largestComputableShort + 1n)))).args, [0n, ...range]);
+    const computed = await reverted(h.quote(id, -largestComputableShort));
+    assert.deepEqual(computed.args, [outOfRangeSqrtPrice(pool, -largestComputableShort), ...range]);
+    assert.ok((computed.args[0] as bigint) > 0n);
     // The largest fillable sizes still quote, and take the price to the edges of the range.
     const long = await h.quote(id, maxLong);
     const short = await h.quote(id, -maxShort);
@@ -186,14 +236,21 @@ describe("MarketGroup: quote reverts", () => {
     assert.ok(short.priceAfter >= YES_NO.minPriceD18 - 1n && short.priceAfter < YES_NO.minPriceD18 + 10n ** 6n, `${short.priceAfter}`);
   });
 
-  test("not started: quote reverts MarketNotStarted() before startTime; expired: ExpiredMarket() after endTime", async () => {
+  test("not started: quote reverts MarketNotStarted() before startTime; expired and never settled: quotes revert ExpiredMarketNotSettled(endTime), trades ExpiredMarket()", async () => {
     const now = await h.latestTimestamp();
     const future = await h.createMarket(configOf(YES_NO, { startTime: now + 10n ** 6n, endTime: now + 2n * 10n ** 6n }));
     const past = await h.createMarket(configOf(YES_NO, { startTime: 1n, endTime: now - 1n }));
     assert.equal((await reverted(h.quote(future, 1n))).errorName, "MarketNotStarted");
     assert.equal((await reverted(h.quote(future, -1n))).errorName, "MarketNotStarted");
-    assert.equal((await reverted(h.quote(past, 1n))).errorName, "ExpiredMarket");
-    assert.equal((await reverted(h.trade(past, -1n))).errorName, "ExpiredMarket");
+    for (const size of [1n, -1n, 10n ** 18n, MAX_INT256, 0n]) {
+      assert.deepEqual(await reverted(h.quote(past, size)), { errorName: "ExpiredMarketNotSettled", args: [now - 1n] }, `size ${size}`);
+    }
+    assert.deepEqual(await reverted(h.trade(past, -1n)), { errorName: "ExpiredMarket", args: [] });
+    assert.deepEqual(await reverted(h.simulateTrade(past, 1n, 0n)), { errorName: "ExpiredMarket", args: [] });
+    // Once settled, the settlement decides: MarketSettled() for quotes and trades alike.
+    await h.settle(past, E18);
+    assert.deepEqual(await reverted(h.quote(past, 1n)), { errorName: "MarketSettled", args: [] });
+    assert.deepEqual(await reverted(h.trade(past, 1n)), { errorName: "MarketSettled", args: [] });
   });
 
   test("time window: a market opens at startTime and closes after endTime, both inclusive (evm_increaseTime, exact block timestamps)", async () => {
@@ -212,6 +269,7 @@ describe("MarketGroup: quote reverts", () => {
     await h.trade(id, -1n);
     await h.setNextBlockTimestamp(end + 1n);
     assert.equal((await reverted(h.trade(id, 1n))).errorName, "ExpiredMarket");
+    assert.deepEqual(await reverted(h.quote(id, 1n)), { errorName: "ExpiredMarketNotSettled", args: [end] });
   });
 });
 

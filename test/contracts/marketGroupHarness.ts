@@ -1,7 +1,7 @@
 // Test harness: deploys MarketGroup on an embedded chain and wraps its calls.
-import { decodeErrorResult, isHex, parseEventLogs, type Address, type Hex } from "viem";
+import { decodeErrorResult, encodeDeployData, isHex, maxUint256, parseEventLogs, type Address, type Hex } from "viem";
 import { startEmbeddedChain, type EmbeddedChain } from "../../src/devchain/chain.ts";
-import { marketGroupAbi, marketGroupBytecode } from "../../src/generated/contracts.ts";
+import { collateralTokenAbi, marketGroupAbi, marketGroupBytecode } from "../../src/generated/contracts.ts";
 import type { MarketParamsModel } from "./poolModel.ts";
 
 export interface MarketConfig {
@@ -51,7 +51,7 @@ export function revertOf(error: unknown): Revert | undefined {
     const data = (e as { data?: unknown }).data;
     const hex = isHex(data) ? data : isHex((data as { data?: unknown } | undefined)?.data) ? (data as { data: Hex }).data : undefined;
     if (hex !== undefined && hex !== "0x") {
-      const decoded = decodeErrorResult({ abi: marketGroupAbi, data: hex });
+      const decoded = decodeErrorResult({ abi: [...marketGroupAbi, ...collateralTokenAbi], data: hex });
       return { errorName: decoded.errorName, args: decoded.args ?? [] };
     }
   }
@@ -76,13 +76,21 @@ export class MarketGroupHarness {
     readonly address: Address,
   ) {}
 
-  /** Starts a chain and deploys MarketGroup from the deployer (the owner). */
-  static async start(chain?: EmbeddedChain): Promise<MarketGroupHarness> {
+  /** Starts a chain (unless given one) and deploys MarketGroup, with a collateral token of `collateralDecimals`, from the deployer (the owner). */
+  static async start(chain?: EmbeddedChain, collateralDecimals = 18): Promise<MarketGroupHarness> {
     const c = chain ?? (await startEmbeddedChain());
-    const hash = await c.walletClient.deployContract({ abi: marketGroupAbi, bytecode: marketGroupBytecode });
+    const hash = await c.walletClient.deployContract({ abi: marketGroupAbi, bytecode: marketGroupBytecode, args: [collateralDecimals] });
     const receipt = await c.publicClient.waitForTransactionReceipt({ hash });
     if (receipt.contractAddress == null) throw new Error("deployment failed");
     return new MarketGroupHarness(c, receipt.contractAddress);
+  }
+
+  /** The deployment of a MarketGroup with `collateralDecimals`, simulated (eth_call of the creation code); for reverts. */
+  static simulateDeploy(chain: EmbeddedChain, collateralDecimals: number) {
+    return chain.publicClient.call({
+      account: chain.walletClient.account,
+      data: encodeDeployData({ abi: marketGroupAbi, bytecode: marketGroupBytecode, args: [collateralDecimals] }),
+    });
   }
 
   private get contract() {
@@ -108,9 +116,9 @@ export class MarketGroupHarness {
     return this.chain.publicClient.simulateContract({ ...this.contract, functionName: "settleMarket", args: [marketId, settlementPriceD18], account: from });
   }
 
-  /** executeTrade simulated from the trader: its return values without a transaction. */
-  simulateTrade(marketId: bigint, size: bigint) {
-    return this.chain.publicClient.simulateContract({ ...this.contract, functionName: "executeTrade", args: [marketId, size], account: this.chain.traderClient.account });
+  /** executeTrade simulated from the trader: its return values without a transaction. No collateral limit unless given (token units). */
+  simulateTrade(marketId: bigint, size: bigint, maxCollateral = maxUint256) {
+    return this.chain.publicClient.simulateContract({ ...this.contract, functionName: "executeTrade", args: [marketId, size, maxCollateral], account: this.chain.traderClient.account });
   }
 
   async settle(marketId: bigint, settlementPriceD18: bigint): Promise<void> {
@@ -129,11 +137,24 @@ export class MarketGroupHarness {
     return { requiredCollateral, fillPrice, priceAfter };
   }
 
-  /** executeTrade sent by the trader account, with a fixed gas limit (no estimation); returns the receipt's logs. */
-  async trade(marketId: bigint, size: bigint) {
-    const hash = await this.chain.traderClient.writeContract({ ...this.contract, functionName: "executeTrade", args: [marketId, size], gas: 1_000_000n });
+  /**
+   * executeTrade sent by the trader account, with a fixed gas limit (no estimation); returns the receipt's logs.
+   * No collateral limit unless `maxCollateral` (token units) is given.
+   */
+  async trade(marketId: bigint, size: bigint, maxCollateral = maxUint256) {
+    const hash = await this.chain.traderClient.writeContract({ ...this.contract, functionName: "executeTrade", args: [marketId, size, maxCollateral], gas: 1_000_000n });
     const receipt = await this.chain.publicClient.waitForTransactionReceipt({ hash });
     return parseEventLogs({ abi: marketGroupAbi, logs: receipt.logs });
+  }
+
+  getMarketGroup() {
+    return this.chain.publicClient.readContract({ ...this.contract, functionName: "getMarketGroup" });
+  }
+
+  /** decimals() of the group's collateral token, read through getMarketGroup().collateralAsset. */
+  async collateralDecimals(): Promise<number> {
+    const [, collateralAsset] = await this.getMarketGroup();
+    return this.chain.publicClient.readContract({ address: collateralAsset, abi: collateralTokenAbi, functionName: "decimals" });
   }
 
   getMarket(marketId: bigint) {

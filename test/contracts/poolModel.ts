@@ -152,3 +152,22 @@ export function maxFillableSize(pool: PoolState, direction: 1n | -1n): bigint {
 export function applyTrade(pool: PoolState, q: ModelQuote): PoolState {
   return { ...pool, sqrtPriceX96: q.sqrtPriceAfter };
 }
+
+export const MAX_UINT160 = (1n << 160n) - 1n;
+const MAX_UINT256 = (1n << 256n) - 1n;
+
+/**
+ * The sqrt price a PoolPriceOutOfRange revert reports for `size`: the sqrt price the trade would reach,
+ * ceil(L*Q*X / D), saturated as the contract documents: 2^160 - 1 for a LONG the pool cannot fill (D <= 0)
+ * or that would pass it, 0 for a SHORT whose D = L*Q + s*X does not fit 256 bits.
+ */
+export function outOfRangeSqrtPrice(pool: PoolState, size: bigint): bigint {
+  const long = size > 0n;
+  const s = long ? size : -size;
+  const { liquidity: L, sqrtPriceX96: X } = pool;
+  const d = long ? L * Q96 - s * X : L * Q96 + s * X;
+  if (d <= 0n) return MAX_UINT160;
+  if (d > MAX_UINT256) return 0n;
+  const next = ceilOf({ num: L * Q96 * X, den: d });
+  return next > MAX_UINT160 ? MAX_UINT160 : next;
+}

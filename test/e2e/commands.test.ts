@@ -47,12 +47,12 @@ test("npm run devchain answers eth_chainId 0x7a69 and getMarket(1) within 10 s o
 
 test("RPC_URL_31337=<devchain> npm start gives the same answers as npm start", async () => {
   const queries = DEMO_MARKETS.flatMap((market) => [
-    `${market.id}?expectedPrice=${market.example.expectedPrice}&collateralAvailable=${market.example.collateralAvailable}`,
-    `${market.id}?expectedPrice=${market.example.expectedPrice}&collateralAvailable=${market.example.collateralAvailable}&maxIterations=3&trace=true`,
+    `${market.group}/${market.id}?expectedPrice=${market.example.expectedPrice}&collateralAvailable=${market.example.collateralAvailable}`,
+    `${market.group}/${market.id}?expectedPrice=${market.example.expectedPrice}&collateralAvailable=${market.example.collateralAvailable}&maxIterations=3&trace=true`,
   ]);
-  queries.push("1?expectedPrice=0.4&collateralAvailable=5000000000000000000", "9?expectedPrice=0.4&collateralAvailable=1");
+  queries.push(`${DEMO_MARKET_GROUP_ADDRESS}/1?expectedPrice=0.4&collateralAvailable=5000000000000000000`, `${DEMO_MARKET_GROUP_ADDRESS}/9?expectedPrice=0.4&collateralAvailable=1`);
   for (const query of queries) {
-    const path = `/quoter/31337/${DEMO_MARKET_GROUP_ADDRESS}/${query}`;
+    const path = `/quoter/31337/${query}`;
     const [a, b] = await Promise.all([fetch(embedded + path), fetch(remote + path)]);
     assert.equal(a.status, b.status, path);
     assert.equal(await a.text(), await b.text(), path);

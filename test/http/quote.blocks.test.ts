@@ -2,7 +2,7 @@
 // quotes moves the price; each answer stays consistent with its own block.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { parseUnits } from "viem";
+import { maxUint256, parseUnits } from "viem";
 import { marketGroupAbi } from "../../src/generated/contracts.ts";
 import { startQuoterHarness, type QuoterHarness } from "../support/quoterHarness.ts";
 import { canonical, verifyAnswer } from "../support/verify.ts";
@@ -23,7 +23,7 @@ test("a trade between two quotes: each answer is consistent with its own block",
     address: h.devchain.marketGroup,
     abi: marketGroupAbi,
     functionName: "executeTrade",
-    args: [2n, parseUnits("0.01", 18)],
+    args: [2n, parseUnits("0.01", 18), maxUint256],
   });
   const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 10 });
   assert.equal(receipt.status, "success");

@@ -140,7 +140,7 @@ describe("404 Market not found (semantics §3.3, §3.5)", () => {
   test("the zero address", async () => {
     await expectError(`/quoter/31337/${zeroAddress}/1?expectedPrice=0.6&collateralAvailable=${ONE}`, 404, "Market not found");
   });
-  test("a market id never created (getMarket reverts InvalidMarket)", async () => {
+  test("a market id never created (getMarket answers a zero struct)", async () => {
     await expectError(h.quotePath(99, { expectedPrice: "0.6", collateralAvailable: ONE }), 404, "Market not found");
     await expectError(h.quotePath(0, { expectedPrice: "0.6", collateralAvailable: ONE }), 404, "Market not found");
   });

@@ -86,15 +86,18 @@ test("§5 found: the 200 body with fields in order, canonical decimals, maxSize 
     "expectedPrice",
     "collateralAvailable",
     "requiredCollateral",
+    "maxCollateral",
     "fillPrice",
     "priceAfter",
     "blockNumber",
     "iterations",
+    "collateralDecimals",
   ]);
   assert.equal(
     JSON.stringify(answer.value),
     '{"direction":"SHORT","maxSize":"-5","currentPrice":"0.5","expectedPrice":"0.6","collateralAvailable":"10000000000000000000",' +
-      '"requiredCollateral":"123456789","fillPrice":"0.55","priceAfter":"0.6","blockNumber":"42","iterations":3}',
+      '"requiredCollateral":"123456789","maxCollateral":"123456789","fillPrice":"0.55","priceAfter":"0.6","blockNumber":"42",' +
+      '"iterations":3,"collateralDecimals":18}',
   );
   const long = buildAnswer(request, currentPrice, 42n, "LONG", result, 18);
   assert.ok(long.ok);
@@ -139,6 +142,54 @@ test("§5 no best otherwise (including cap = 0): 400 \"Could not find a valid po
   assert.deepEqual(traced.error.toBody(), { error: MESSAGES.noValidSize, trace: [] });
 });
 
+test("§10 maxCollateral: requiredCollateral in the token's units, rounded up", () => {
+  const result = (requiredCollateral: bigint): SearchResult => ({
+    kind: "found",
+    size: 5n,
+    quote: { ...quote, requiredCollateral },
+    iterations: 1,
+    trace: [],
+  });
+  const cases: [bigint, number, string][] = [
+    [1000n * 10n ** 18n, 6, "1000000000"], // 1000 USDC
+    [1000n * 10n ** 18n + 1n, 6, "1000000001"], // one wei more needs one more unit
+    [10n ** 12n, 6, "1"],
+    [1n, 6, "1"],
+    [123456789n, 18, "123456789"],
+    [10n ** 10n, 8, "1"],
+    [10n ** 10n + 1n, 8, "2"],
+    [7n, 0, "1"],
+  ];
+  for (const [required, decimals, expected] of cases) {
+    const answer = buildAnswer(request, currentPrice, 1n, "LONG", result(required), decimals);
+    assert.ok(answer.ok);
+    assert.equal(answer.value.maxCollateral, expected, `${required} at ${decimals} decimals`);
+    assert.equal(answer.value.collateralDecimals, decimals);
+    assert.equal(answer.value.requiredCollateral, required.toString(), "requiredCollateral keeps its 18-decimal units");
+  }
+});
+
+test("§9 ExpiredMarketNotSettled: no valid size, and the detail says when the market ended", () => {
+  const result: SearchResult = {
+    kind: "no-valid-size",
+    revertName: "ExpiredMarketNotSettled",
+    revertArgs: { marketEndTime: "1767225600" },
+    iterations: 1,
+    trace: [{ size: 512n, outcome: "reverted", revert: "ExpiredMarketNotSettled", revertArgs: { marketEndTime: "1767225600" } }],
+  };
+  const answer = buildAnswer({ ...request, trace: true }, currentPrice, 1n, "LONG", result, 18);
+  assert.ok(!answer.ok);
+  assert.equal(answer.error.status, 400);
+  assert.deepEqual(answer.error.toBody(), {
+    error: MESSAGES.noValidSize,
+    details: [{
+      param: "marketId",
+      message: "the market ended at 1767225600 (2026-01-01T00:00:00Z) and is not settled yet: no position can be opened (quote reverted with ExpiredMarketNotSettled)",
+    }],
+    trace: [{ size: "512", outcome: "reverted", revert: "ExpiredMarketNotSettled", revertArgs: { marketEndTime: "1767225600" } }],
+  });
+});
+
 test("§4 InvalidMarket/ExpiredMarket/MarketNotStarted: no valid size with the decoded error name in details", () => {
   const result: SearchResult = {
     kind: "no-valid-size",
@@ -150,7 +201,7 @@ test("§4 InvalidMarket/ExpiredMarket/MarketNotStarted: no valid size with the d
   assert.ok(!answer.ok);
   assert.deepEqual(answer.error.toBody(), {
     error: MESSAGES.noValidSize,
-    details: [{ param: "marketId", message: "quote reverted with ExpiredMarket()" }],
+    details: [{ param: "marketId", message: "the market has ended: no position can be opened (quote reverted with ExpiredMarket())" }],
     trace: [{ size: "512", outcome: "reverted", revert: "ExpiredMarket" }],
   });
 });
