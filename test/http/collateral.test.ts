@@ -1,0 +1,161 @@
+// Semantics §9 and §10 through the service, on the demo chain: the answered maxCollateral is the trade's
+// collateral limit in the token's own units (executing maxSize with it succeeds, one unit less reverts), an
+// expired unsettled market stops the search with a detail naming its end, and trace names each error with
+// its arguments. Both strategies answer alike.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { createPublicClient, encodeErrorResult, formatUnits, http, parseAbi, type Address } from "viem";
+import { createChainRegistry } from "../../src/chain/client.ts";
+import { classifyCallError } from "../../src/chain/errors.ts";
+import { decodeRevert } from "../../src/chain/marketGroup.ts";
+import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
+import { DEMO_MARKET_GROUP_ADDRESS, DEMO_USDC_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
+import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
+import { marketGroupAbi } from "../../src/generated/contracts.ts";
+import { buildApp } from "../../src/http/app.ts";
+import { createQuoter, type SearchStrategy } from "../../src/service/quoter.ts";
+
+const E18 = 10n ** 18n;
+let devchain: Devchain;
+let apps: Awaited<ReturnType<typeof appFor>>[];
+before(async () => {
+  devchain = await startDevchain();
+  apps = [await appFor("single-call"), await appFor("sequential")];
+});
+after(async () => {
+  for (const app of apps) await app.close();
+  await devchain.close();
+});
+
+async function appFor(strategy: SearchStrategy) {
+  const quoter = createQuoter({ chains: createChainRegistry(new Map([[DEVCHAIN_ID, [devchain.endpoint.url]]]), { timeoutMs: 5_000 }), strategy });
+  await quoter.probe();
+  return buildApp({ quoter, protection: { rateLimitMax: 0 } });
+}
+
+/** The answer of both strategies, checked byte-identical. */
+async function quote(group: Address, marketId: bigint, query: Record<string, string>) {
+  const url = `/quoter/${DEVCHAIN_ID}/${group}/${marketId}?${new URLSearchParams(query)}`;
+  const [single, sequential] = await Promise.all(apps.map((app) => app.inject({ url })));
+  assert.equal(single!.body, sequential!.body, url);
+  return { status: single!.statusCode, body: single!.json() };
+}
+
+/** executeTrade(marketId, maxSize, limit) simulated at the quote's block, as the trader would send it next. */
+async function execute(group: Address, marketId: bigint, size: bigint, limit: bigint, blockNumber: bigint) {
+  const client = createPublicClient({ transport: http(devchain.endpoint.url, { retryCount: 0 }) });
+  try {
+    const { result } = await client.simulateContract({
+      address: group,
+      abi: marketGroupAbi,
+      functionName: "executeTrade",
+      args: [marketId, size, limit],
+      account: devchain.chain.traderClient.account,
+      blockNumber,
+    });
+    return { ok: true as const, requiredCollateral: result[0] };
+  } catch (error) {
+    const failure = classifyCallError(error);
+    return { ok: false as const, error: failure.kind === "reverted" ? (decodeRevert(failure.data)?.name ?? failure.data) : String(error) };
+  }
+}
+
+describe("maxCollateral is the trade's collateral limit (semantics §10)", () => {
+  for (const [name, group, decimals] of [
+    ["the 6-decimal (USDC) group", DEMO_USDC_MARKET_GROUP_ADDRESS, 6],
+    ["the 18-decimal group", DEMO_MARKET_GROUP_ADDRESS, 18],
+  ] as const) {
+    test(`${name}: executing maxSize with maxCollateral succeeds within the budget; one unit less reverts`, async () => {
+      let executed = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.bigInt({ min: 10n ** 12n, max: 10n ** 25n }),
+          fc.bigInt({ min: -450_000n, max: 450_000n }).filter((ppm) => ppm !== 0n),
+          async (budget, ppm) => {
+            const expected = E18 / 2n + (E18 / 2n) * ppm / 1_000_000n;
+            const { status, body } = await quote(group, 1n, { expectedPrice: formatUnits(expected, 18), collateralAvailable: budget.toString() });
+            if (status !== 200) return;
+            assert.equal(body.collateralDecimals, decimals);
+            const maxCollateral = BigInt(body.maxCollateral);
+            const required = BigInt(body.requiredCollateral);
+            const unit = 10n ** BigInt(18 - decimals);
+            assert.equal(maxCollateral, (required + unit - 1n) / unit, "rounded up to a whole unit of the token");
+            const size = BigInt(body.maxSize);
+            const trade = await execute(group, 1n, size, maxCollateral, BigInt(body.blockNumber));
+            assert.ok(trade.ok, `maxSize ${size} with limit ${maxCollateral}: ${trade.ok ? "" : trade.error}`);
+            assert.equal(trade.requiredCollateral, required, "the trade charges what the quote said");
+            assert.ok(trade.requiredCollateral <= budget, "within the budget");
+            const short = await execute(group, 1n, size, maxCollateral - 1n, BigInt(body.blockNumber));
+            assert.ok(!short.ok && short.error === "InsufficientCollateral", `one unit less must revert: ${short.ok ? "it passed" : short.error}`);
+            executed++;
+          },
+        ),
+        { numRuns: 40, seed: 11 },
+      );
+      assert.ok(executed >= 20, `too few answers executed: ${executed}`);
+    });
+  }
+
+  test("1000 USDC is 1000000000000000000000 wei: on the USDC group a 200 limits the trade in USDC units", async () => {
+    const { status, body } = await quote(DEMO_USDC_MARKET_GROUP_ADDRESS, 1n, { expectedPrice: "0.55", collateralAvailable: "1000000000000000000000" });
+    assert.equal(status, 200);
+    assert.equal(body.collateralDecimals, 6);
+    assert.ok(BigInt(body.requiredCollateral) <= 1000n * E18);
+    assert.ok(BigInt(body.maxCollateral) <= 1000n * 10n ** 6n, `at most 1000 USDC: ${body.maxCollateral}`);
+    assert.ok(BigInt(body.maxCollateral) * 10n ** 12n >= BigInt(body.requiredCollateral));
+  });
+});
+
+describe("an expired market that was never settled (semantics §9)", () => {
+  test("demo market 5: 400 Could not find a valid position size, the detail names the market's end, both strategies", async () => {
+    const { status, body } = await quote(DEMO_MARKET_GROUP_ADDRESS, 5n, { expectedPrice: "0.55", collateralAvailable: E18.toString(), trace: "true" });
+    assert.equal(status, 400);
+    assert.equal(body.error, "Could not find a valid position size that satisfies the price constraints");
+    const [market] = await devchain.chain.publicClient.readContract({ address: DEMO_MARKET_GROUP_ADDRESS, abi: marketGroupAbi, functionName: "getMarket", args: [5n] });
+    assert.equal(body.details.length, 1);
+    assert.equal(body.details[0].param, "marketId");
+    assert.match(body.details[0].message, new RegExp(`^the market ended at ${market.endTime} \\(\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\\) and is not settled yet`));
+    assert.equal(body.trace.length, 1, "the first revert stops the search");
+    assert.deepEqual(body.trace[0].revertArgs, { marketEndTime: market.endTime.toString() });
+    assert.equal(body.trace[0].revert, "ExpiredMarketNotSettled");
+  });
+});
+
+describe("trace names each error with its arguments (semantics §7, §9)", () => {
+  test("the thin market's PoolPriceOutOfRange shows poolPrice, minPrice and maxPrice", async () => {
+    const { status, body } = await quote(DEMO_MARKET_GROUP_ADDRESS, 4n, { expectedPrice: "0.59", collateralAvailable: E18.toString(), trace: "true" });
+    assert.equal(status, 400);
+    const reverted = body.trace.filter((entry: { outcome: string }) => entry.outcome === "reverted");
+    assert.ok(reverted.length >= 1);
+    const [market] = await devchain.chain.publicClient.readContract({ address: DEMO_MARKET_GROUP_ADDRESS, abi: marketGroupAbi, functionName: "getMarket", args: [4n] });
+    for (const entry of reverted) {
+      assert.equal(entry.revert, "PoolPriceOutOfRange");
+      assert.deepEqual(Object.keys(entry.revertArgs), ["poolPrice", "minPrice", "maxPrice"]);
+      for (const value of Object.values(entry.revertArgs) as string[]) assert.match(value, /^\d+$/);
+      assert.ok(BigInt(entry.revertArgs.minPrice) < BigInt(entry.revertArgs.maxPrice));
+      const poolPrice = BigInt(entry.revertArgs.poolPrice);
+      assert.ok(poolPrice > BigInt(entry.revertArgs.maxPrice) || poolPrice < BigInt(entry.revertArgs.minPrice), "out of the range");
+    }
+    assert.ok(market.minPriceD18 > 0n);
+  });
+
+  test("Error(string) shows its message (QuoterV2's \"Unexpected error\"), the real protocol's errors their arguments, unknown data nothing", () => {
+    const encode = (signature: string, args: readonly unknown[]) => {
+      const abi = parseAbi([signature]);
+      return encodeErrorResult({ abi, errorName: (abi[0] as { name: string }).name, args } as never);
+    };
+    assert.deepEqual(decodeRevert(encode("error Error(string)", ["Unexpected error"])), { name: "Error", args: { message: "Unexpected error" } });
+    assert.deepEqual(decodeRevert(encode("error TradePriceOutOfBounds(uint256 tradeRatioD18, uint256 minTradeRatioD18, uint256 maxTradeRatioD18)", [1n, 2n, 3n])), {
+      name: "TradePriceOutOfBounds",
+      args: { tradeRatioD18: "1", minTradeRatioD18: "2", maxTradeRatioD18: "3" },
+    });
+    assert.deepEqual(decodeRevert(encode("error InvalidInternalTradeSize(uint256 tradeSize)", [2n])), { name: "InvalidInternalTradeSize", args: { tradeSize: "2" } });
+    assert.deepEqual(decodeRevert(encode("error InsufficientCollateral(uint256 amountRequired, uint256 collateralAvailable)", [5n, 4n])), {
+      name: "InsufficientCollateral",
+      args: { amountRequired: "5", collateralAvailable: "4" },
+    });
+    assert.deepEqual(decodeRevert("0x4e487b710000000000000000000000000000000000000000000000000000000000000012"), { name: "Panic", args: { reason: "18" } });
+    assert.equal(decodeRevert("0xdeadbeef"), undefined);
+  });
+});
