@@ -50,7 +50,10 @@ export const quoteQuerySchema = {
     },
     collateralAvailable: {
       ...decimalInteger,
-      description: "Collateral budget in wei, 1 to 2^256-1",
+      description:
+        "Collateral budget in wei, 1 to 2^256-1: 18-decimal units whatever the collateral token's decimals (1000 USDC " +
+        "is 1000000000000000000000). The answer's maxCollateral is the trade's limit in the token's own units. A " +
+        "minimum trade size that a market group enforces on trades is not visible to quotes",
       examples: ["1000000000000000000000"],
     },
     maxIterations: { ...decimalInteger, description: "Binary search steps, 1 to 10 (default 10)", examples: ["10"] },
