@@ -12,7 +12,7 @@ const config = loadOrExit("quoter", () => loadConfig());
 let devchain: Devchain | undefined;
 let rpcUrls = config.rpcUrls;
 if (rpcUrls.size === 0) {
-  // Loaded only when used: Hardhat's EVM costs ~60 MiB and a second of start-up to a service on real RPCs.
+  // Loaded only when used: a service on real RPCs has no use for the chain's code or its child process.
   const { startDevchain } = await import("./devchain/devchain.ts");
   devchain = await startDevchain();
   rpcUrls = new Map([[DEVCHAIN_ID, [devchain.endpoint.url]]]);

@@ -1,2 +1,2 @@
-// The embedded chain's id, in a module of its own: reading it must not load Hardhat's EVM.
+// The embedded chain's id, in a module of its own: reading it must not load the devchain code.
 export const DEVCHAIN_ID = 31337;

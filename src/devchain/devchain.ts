@@ -1,7 +1,12 @@
-// A ready demo chain: the embedded EVM with the demo deployment, served over JSON-RPC on loopback.
+// A ready demo chain: the embedded node with the demo deployment, serving JSON-RPC.
 import type { Address } from "viem";
-import { serveJsonRpc, startEmbeddedChain, type EmbeddedChain, type JsonRpcEndpoint } from "./chain.ts";
+import { startEmbeddedChain, type EmbeddedChain } from "./chain.ts";
 import { deployDemo } from "./demo.ts";
+
+export interface JsonRpcEndpoint {
+  readonly url: string;
+  close(): Promise<void>;
+}
 
 export interface Devchain {
   readonly chain: EmbeddedChain;
@@ -10,10 +15,15 @@ export interface Devchain {
   close(): Promise<void>;
 }
 
-/** Starts the embedded chain, deploys the demo, and serves it on `host:port` (port 0: any free port). */
+/** Starts the embedded chain on `host:port` (port 0: any free port) and deploys the demo on it. */
 export async function startDevchain(options: { host?: string; port?: number } = {}): Promise<Devchain> {
-  const chain = await startEmbeddedChain();
-  const marketGroup = await deployDemo(chain);
-  const endpoint = await serveJsonRpc(chain, options.host ?? "127.0.0.1", options.port ?? 0);
-  return { chain, marketGroup, endpoint, close: () => endpoint.close() };
+  const chain = await startEmbeddedChain({ host: options.host ?? "127.0.0.1", port: options.port ?? 0 });
+  try {
+    const marketGroup = await deployDemo(chain);
+    const endpoint = { url: chain.url, close: () => chain.close() };
+    return { chain, marketGroup, endpoint, close: () => chain.close() };
+  } catch (error) {
+    await chain.close();
+    throw error;
+  }
 }

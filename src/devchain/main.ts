@@ -1,4 +1,5 @@
-// `npm run devchain`: the embedded chain and demo deployment as a standalone JSON-RPC node.
+// `npm run devchain`: the embedded chain and demo deployment as a standalone JSON-RPC node; anvil listens on
+// the requested address itself, and stops with this process.
 import { parseArgs } from "node:util";
 import { formatUnits } from "viem";
 import { loadDevchainConfig, loadOrExit } from "../config.ts";
@@ -17,7 +18,7 @@ const { values } = parseArgs({
 if (values.help) {
   console.log(`Usage: npm run devchain -- [--port N] [--host H]   (or: quoter devchain [--port N] [--host H])
 
-Serves an in-process EVM (chain id ${DEVCHAIN_ID}) with the demo market group over JSON-RPC.
+Serves a local EVM node (anvil, chain id ${DEVCHAIN_ID}) with the demo market group over JSON-RPC.
   --port N   port to listen on (default: DEVCHAIN_PORT or 8545)
   --host H   address to bind (default: DEVCHAIN_HOST or 127.0.0.1)`);
   process.exit(0);
@@ -41,8 +42,18 @@ for (const group of DEMO_MARKET_GROUPS) {
   }
 }
 
+// The node is a child process: this one lives as long as it does, and says so if it ends on its own.
+let closing = false;
+devchain.chain.hold();
+void devchain.chain.exited.then((how) => {
+  if (closing) return;
+  console.error(`devchain: the chain node stopped (${how})`);
+  process.exit(1);
+});
+
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
+    closing = true;
     void devchain.close().finally(() => process.exit(0));
   });
 }

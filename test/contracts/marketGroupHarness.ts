@@ -45,7 +45,7 @@ export function configOf(m: MarketParamsModel, window: { startTime: bigint; endT
   };
 }
 
-/** Finds the revert data in an error thrown by viem over the in-process provider, and decodes it. */
+/** Finds the revert data in an error thrown by viem (a call's, or a mined transaction's), and decodes it. */
 export function revertOf(error: unknown): Revert | undefined {
   for (let e: unknown = error; e !== null && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
     const data = (e as { data?: unknown }).data;
@@ -139,11 +139,19 @@ export class MarketGroupHarness {
 
   /**
    * executeTrade sent by the trader account, with a fixed gas limit (no estimation); returns the receipt's logs.
-   * No collateral limit unless `maxCollateral` (token units) is given.
+   * No collateral limit unless `maxCollateral` (token units) is given. The node mines a reverting transaction:
+   * its revert data, read from the node's call trace, is thrown.
    */
   async trade(marketId: bigint, size: bigint, maxCollateral = maxUint256) {
     const hash = await this.chain.traderClient.writeContract({ ...this.contract, functionName: "executeTrade", args: [marketId, size, maxCollateral], gas: 1_000_000n });
     const receipt = await this.chain.publicClient.waitForTransactionReceipt({ hash });
+    if (receipt.status === "reverted") {
+      const trace = (await this.chain.provider.request({
+        method: "debug_traceTransaction",
+        params: [hash, { tracer: "callTracer" }],
+      } as never)) as { output?: Hex; error?: string };
+      throw Object.assign(new Error(`executeTrade reverted in block ${receipt.blockNumber}: ${trace.error ?? "no reason"}`), { data: trace.output });
+    }
     return parseEventLogs({ abi: marketGroupAbi, logs: receipt.logs });
   }
 

@@ -1,4 +1,4 @@
-// An independent check of a 200 answer: the test reads the chain itself (the in-process provider, not the
+// An independent check of a 200 answer: the test reads the chain itself (its own viem client, not the
 // service's HTTP chain layer) at the answer's block and checks the interface's rules on the quote at maxSize.
 import assert from "node:assert/strict";
 import { formatUnits, parseUnits, type Address } from "viem";
