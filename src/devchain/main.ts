@@ -40,6 +40,8 @@ for (const group of DEMO_MARKET_GROUPS) {
     console.log(`  market ${market.id}: price ${price} in ${range}, liquidity ${market.liquidity}, ${market.role}`);
   }
 }
+// A node alone answers JSON-RPC only: say how to put the quoter, its docs and its explorer in front of it.
+console.log(`Quote on it: RPC_URL_${DEVCHAIN_ID}=${devchain.endpoint.url} npm start, then open /quoter/docs or /quoter/explorer on the port it prints`);
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
