@@ -1,4 +1,5 @@
 // `npm start`: the quoter over HTTP. With no RPC_URL_<chainId> set, it brings up the embedded demo chain.
+import { bannerLines } from "./banner.ts";
 import { loadConfig, loadOrExit, redactUrl } from "./config.ts";
 import { DEVCHAIN_ID } from "./devchain/chainId.ts";
 import type { Devchain } from "./devchain/devchain.ts";
@@ -32,19 +33,14 @@ const app = buildApp({
 });
 const address = await app.listen({ host: config.host, port: config.port });
 
-console.log(`Quoter listening on ${address}/quoter (${config.searchStrategy} search)`);
-console.log(`  operations: ${address}/health, ${address}/ready, ${address}/metrics`);
-for (const [chainId, urls] of rpcUrls) {
-  console.log(`  chain ${chainId}: ${devchain ? "embedded demo chain" : urls.map(redactUrl).join(", ")}`);
-}
-if (devchain) {
-  const { DEMO_MARKETS } = await import("./devchain/demo.ts");
-  console.log(`Demo market group ${devchain.marketGroup} on chain ${DEVCHAIN_ID}. Try:`);
-  for (const market of DEMO_MARKETS) {
-    const query = `expectedPrice=${market.example.expectedPrice}&collateralAvailable=${market.example.collateralAvailable}`;
-    console.log(`  curl '${address}/quoter/${DEVCHAIN_ID}/${market.group}/${market.id}?${query}'   # ${market.role}`);
-  }
-}
+const demoMarkets = devchain ? (await import("./devchain/demo.ts")).DEMO_MARKETS : undefined;
+const banner = bannerLines({
+  address,
+  strategy: config.searchStrategy,
+  chains: [...rpcUrls].map(([chainId, urls]) => [chainId, devchain ? "embedded demo chain" : urls.map(redactUrl).join(", ")] as const),
+  ...(demoMarkets ? { demoMarkets } : {}),
+});
+for (const line of banner) console.log(line);
 
 // Graceful shutdown: stop accepting, let in-flight quotes finish (each is bounded by its deadline), exit 0.
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

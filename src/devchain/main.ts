@@ -41,6 +41,8 @@ for (const group of DEMO_MARKET_GROUPS) {
     console.log(`  market ${market.id}: price ${price} in ${range}, liquidity ${market.liquidity}, ${market.role}`);
   }
 }
+// A node alone answers JSON-RPC only: say how to put the quoter, its docs and its explorer in front of it.
+console.log(`Quote on it: RPC_URL_${DEVCHAIN_ID}=${devchain.endpoint.url} npm start, then open /quoter/docs or /quoter/explorer on the port it prints`);
 
 // The node is a child process: this one lives as long as it does, and says so if it ends on its own.
 let closing = false;

@@ -2,6 +2,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { installErrorHandling } from "./errors.ts";
 import { explorerPlugin } from "./explorer/plugin.ts";
+import { indexRoute } from "./indexRoute.ts";
 import { registerDocs } from "./openapi.ts";
 import { DEFAULT_PROTECTION, installProtection, type ProtectionOptions } from "./protection.ts";
 import { quoteRoute, type Quoter } from "./quoteRoute.ts";
@@ -18,7 +19,7 @@ export interface AppOptions {
   readonly protection?: Partial<ProtectionOptions>;
   /** Served at /metrics; a fresh registry by default. Pass the one whose observeRpc the chain clients report to. */
   readonly metrics?: Metrics;
-  /** The chains /ready checks (each must answer eth_blockNumber within readyTimeoutMs); none by default. */
+  /** The chains /ready checks (each must answer eth_blockNumber within readyTimeoutMs) and /quoter lists; none by default. */
   readonly chains?: ChainRegistry;
   readonly readyTimeoutMs?: number;
 }
@@ -47,6 +48,7 @@ export function buildApp({ quoter, logger, protection, metrics, chains, readyTim
   registerDocs(app); // before the routes it documents
   void app.register(quoteRoute, { prefix: "/quoter", quoter });
   void app.register(explorerPlugin, { prefix: "/quoter" });
+  void app.register(indexRoute, { prefix: "/quoter", chainIds: [...(chains?.keys() ?? [])] });
   return app;
 }
 

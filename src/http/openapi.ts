@@ -9,7 +9,7 @@ import type { FastifyInstance } from "fastify";
 export const OPENAPI_PATH = "/quoter/openapi.json";
 export const DOCS_PREFIX = "/quoter/docs";
 
-const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+export const { version: PACKAGE_VERSION } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
 const DESCRIPTION = [
   "The largest position a collateral budget can open on a prediction market without the price going past",
@@ -30,8 +30,11 @@ export function registerDocs(app: FastifyInstance): void {
   void app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
-      info: { title: "Quoter", version, description: DESCRIPTION },
-      tags: [{ name: "quote", description: "The quote operation of the interface" }],
+      info: { title: "Quoter", version: PACKAGE_VERSION, description: DESCRIPTION },
+      tags: [
+        { name: "quote", description: "The quote operation of the interface" },
+        { name: "service", description: "Where to start: links to the docs, the explorer and the operations endpoints" },
+      ],
     },
   });
   void app.register(swaggerUi, {

@@ -23,7 +23,8 @@ export const quoteRoute: FastifyPluginAsync<{ quoter: Quoter }> = async (app, { 
         "(below), and binary-searches sizes in [0, collateralAvailable / price] for at most maxIterations " +
         "candidates, each simulated with quoteCreateTraderPosition at that same block. Numbers are strings: " +
         "prices are exact decimals (18 places at most), sizes and collateral are wei. HEAD answers like GET " +
-        "without a body.",
+        "without a body; every other method (POST, PUT, DELETE, PATCH, OPTIONS) answers 405 `Method not allowed` " +
+        "with `Allow: GET, HEAD`, in the error shape below.",
       params: quoteParamsSchema,
       querystring: quoteQuerySchema,
       response: {
@@ -40,11 +41,8 @@ export const quoteRoute: FastifyPluginAsync<{ quoter: Quoter }> = async (app, { 
   app.route({
     method: ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"],
     url: QUOTE_PATH,
-    schema: {
-      tags: ["quote"],
-      summary: "Not served: 405 Method not allowed",
-      response: methodNotAllowedResponses,
-    },
+    // Described on the GET operation instead: five operations that only refuse would crowd the docs page.
+    schema: { hide: true, response: methodNotAllowedResponses },
     handler: async (_request, reply) => sendQuoteError(reply, methodNotAllowed()),
   });
 };

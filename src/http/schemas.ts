@@ -297,8 +297,11 @@ function message(error: string, description?: string): Example {
 /** Per status, what the quote operation can answer besides a 200 (interface §7, semantics §6). */
 export const quoteErrorResponses = {
   400: errorResponse(
-    "A malformed request (details name each failing parameter), a request the market cannot answer, or a " +
-      "search that found no size; the two search failures carry `trace` when trace=true",
+    "A malformed request (details name each failing parameter, with the checksummed address or the parameter a " +
+      "misspelt name was probably meant as), a request the market cannot answer (for an expectedPrice equal to the " +
+      "current price, details give that price), or a search that found no size: details then name the bound that " +
+      "decided (budget, expectedPrice, priceLimit, the market's liquidity) with its figures and the change that helps; " +
+      "the two search failures carry `trace` when trace=true",
     {
       invalidQuery: {
         summary: MESSAGES.invalidQuery,
@@ -320,16 +323,56 @@ export const quoteErrorResponses = {
         MESSAGES.expectedPriceNotPositive,
         demoRequest(1, { expectedPrice: "0", collateralAvailable: ONE }),
       ),
-      expectedPriceEqualsCurrent: message(
-        MESSAGES.expectedPriceEqualsCurrent,
-        demoRequest(1, { expectedPrice: "0.5", collateralAvailable: ONE }),
-      ),
+      badChecksum: {
+        summary: `${MESSAGES.invalidPath}: an address failing its checksum, with the checksummed form`,
+        description: `GET /quoter/31337/0x5fbdb2315678afecb367f032d93F642f64180aa3/1?expectedPrice=0.6&collateralAvailable=${ONE}`,
+        value: {
+          error: MESSAGES.invalidPath,
+          details: [
+            {
+              param: "marketAddress",
+              message: `mixed-case address fails the EIP-55 checksum; if its digits are right, its checksummed form is ${DEMO_MARKET_GROUP}`,
+            },
+          ],
+        },
+      },
+      misspeltParameter: {
+        summary: `${MESSAGES.invalidQuery}: a parameter name one edit away from a required one`,
+        description: demoRequest(1, { expectedprice: "0.6", collateralAvailable: ONE }),
+        value: {
+          error: MESSAGES.invalidQuery,
+          details: [{ param: "expectedPrice", message: 'is required (the request has "expectedprice": did you mean expectedPrice?)' }],
+        },
+      },
+      expectedPriceEqualsCurrent: {
+        summary: MESSAGES.expectedPriceEqualsCurrent,
+        description: demoRequest(1, { expectedPrice: "0.5", collateralAvailable: ONE }),
+        value: {
+          error: MESSAGES.expectedPriceEqualsCurrent,
+          details: [{ param: "expectedPrice", message: "equals the current price 0.5: set it above 0.5 to quote a LONG, below 0.5 to quote a SHORT" }],
+        },
+      },
       marketSettled: message(MESSAGES.marketSettled, demoRequest(3, { expectedPrice: "0.6", collateralAvailable: ONE })),
       noValidSize: {
         summary: MESSAGES.noValidSize,
         description: demoRequest(1, { expectedPrice: "0.500000000000000001", collateralAvailable: THOUSAND, maxIterations: "1", trace: "true" }),
         value: {
           error: MESSAGES.noValidSize,
+          details: [
+            {
+              param: "expectedPrice",
+              message:
+                "even the smallest size tried, 1000000000000000000000 wei, moves the price to 0.50070785748891886, past expectedPrice " +
+                "0.500000000000000001; an expectedPrice of at least 0.50070785748891886 lets that size fill; a budget of at most " +
+                "500000000000000000000 wei ends the search's range at or below 1000000000000000000000 wei, so it tries smaller sizes",
+            },
+            {
+              param: "maxIterations",
+              message:
+                "the bisection stopped after 1 candidate with the sizes between 0 and 1000000000000000000000 wei untried; " +
+                "maxIterations=10 halves the step 9 more times",
+            },
+          ],
           trace: [
             {
               size: "1000000000000000000000",
@@ -346,6 +389,21 @@ export const quoteErrorResponses = {
         description: demoRequest(4, { expectedPrice: "0.59", collateralAvailable: ONE, maxIterations: "1", trace: "true" }),
         value: {
           error: MESSAGES.insufficientLiquidity,
+          details: [
+            {
+              param: "collateralAvailable",
+              message:
+                "every size tried reverted, down to 1000000000000000000 wei (PoolPriceOutOfRange: the trade leaves the market's range " +
+                "[0.4, 0.6]): the market's liquidity ends below 1000000000000000000 wei of size; a budget of at most 500000000000000000 " +
+                "wei ends the search's range at or below 1000000000000000000 wei, so it tries smaller sizes",
+            },
+            {
+              param: "maxIterations",
+              message:
+                "the bisection stopped after 1 candidate with the sizes between 0 and 1000000000000000000 wei untried; " +
+                "maxIterations=10 halves the step 9 more times",
+            },
+          ],
           trace: [
             {
               size: "1000000000000000000",
@@ -374,7 +432,17 @@ export const quoteErrorResponses = {
       chainNotConfigured: {
         summary: `${MESSAGES.marketNotFound}: a chain with no RPC configured`,
         description: `GET /quoter/1/${DEMO_MARKET_GROUP}/1?expectedPrice=0.6&collateralAvailable=${ONE}`,
-        value: { error: MESSAGES.marketNotFound, details: [{ param: "chainId", message: "no RPC endpoint is configured for chain 1" }] },
+        value: {
+          error: MESSAGES.marketNotFound,
+          details: [
+            {
+              param: "chainId",
+              message:
+                "no RPC endpoint is configured for chain 1: set RPC_URL_1 to its JSON-RPC URL (a comma-separated list for fallbacks) " +
+                "and restart the service",
+            },
+          ],
+        },
       },
       currentPriceNotFound: message(MESSAGES.currentPriceNotFound, "getReferencePrice reverted or returned 0"),
     },
@@ -391,6 +459,7 @@ export const quoteErrorResponses = {
     retryAfter,
   ),
   "4xx": errorResponse("Any other client error, in the same shape", {
+    methodNotAllowed: message(MESSAGES.methodNotAllowed, "405: POST, PUT, DELETE, PATCH or OPTIONS on the quote path, with Allow: GET, HEAD"),
     uriTooLong: message(MESSAGES.uriTooLong, "414: a URL longer than MAX_URL_LENGTH"),
     bodyNotAccepted: message("Request body not accepted", "413: a GET or HEAD carrying a body"),
   }),

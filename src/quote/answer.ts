@@ -9,6 +9,7 @@ import {
   noValidSize,
   type QuoteError,
 } from "./errors.ts";
+import { equalPriceDetail, explainSearchFailure } from "./explain.ts";
 import type { QuoteRequest } from "./request.ts";
 import {
   computeCap,
@@ -55,7 +56,7 @@ export function checkExpectedPrice(expectedPrice: bigint): QuoteError | undefine
 
 /** §3.7: expectedPrice must differ from the current price (exact D18 equality). */
 export function checkExpectedDiffersFromCurrent(expectedPrice: bigint, currentPrice: bigint): QuoteError | undefined {
-  return expectedPrice === currentPrice ? expectedPriceEqualsCurrent() : undefined;
+  return expectedPrice === currentPrice ? expectedPriceEqualsCurrent([equalPriceDetail(currentPrice)]) : undefined;
 }
 
 /** §3.9: priceLimit defaults to the current price. */
@@ -156,9 +157,9 @@ export function buildAnswer(
       return { ok: true, value: body };
     }
     case "insufficient-liquidity":
-      return { ok: false, error: insufficientLiquidity({ extra: traceExtra }) };
+      return { ok: false, error: insufficientLiquidity({ details: explainSearchFailure(request, currentPrice, direction, result), extra: traceExtra }) };
     case "no-valid-size": {
-      const details = result.revertName === undefined ? undefined : [revertDetail(result.revertName, result.revertArgs)];
+      const details = result.revertName === undefined ? explainSearchFailure(request, currentPrice, direction, result) : [revertDetail(result.revertName, result.revertArgs)];
       return { ok: false, error: noValidSize({ details, extra: traceExtra }) };
     }
     case "market-settled":

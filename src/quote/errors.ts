@@ -43,7 +43,8 @@ export class QuoteError extends Error {
     super(message);
     this.name = "QuoteError";
     this.status = status;
-    if (options.details !== undefined) this.details = options.details;
+    // An empty list says nothing: the body then has no details at all.
+    if (options.details !== undefined && options.details.length > 0) this.details = options.details;
     if (options.headers !== undefined) this.headers = options.headers;
     if (options.extra !== undefined) this.extra = options.extra;
   }
@@ -71,15 +72,15 @@ export function expectedPriceNotPositive(): QuoteError {
   return new QuoteError(400, MESSAGES.expectedPriceNotPositive);
 }
 
-export function expectedPriceEqualsCurrent(): QuoteError {
-  return new QuoteError(400, MESSAGES.expectedPriceEqualsCurrent);
+export function expectedPriceEqualsCurrent(details?: ErrorDetail[]): QuoteError {
+  return new QuoteError(400, MESSAGES.expectedPriceEqualsCurrent, { details });
 }
 
 export function noValidSize(options: Pick<QuoteErrorOptions, "details" | "extra"> = {}): QuoteError {
   return new QuoteError(400, MESSAGES.noValidSize, options);
 }
 
-export function insufficientLiquidity(options: Pick<QuoteErrorOptions, "extra"> = {}): QuoteError {
+export function insufficientLiquidity(options: Pick<QuoteErrorOptions, "details" | "extra"> = {}): QuoteError {
   return new QuoteError(400, MESSAGES.insufficientLiquidity, options);
 }
 

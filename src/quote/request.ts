@@ -8,6 +8,7 @@ import {
   parseWei,
   type Parsed,
 } from "./decimal.ts";
+import { didYouMean } from "./spelling.ts";
 import { invalidPathParameters, invalidQueryParameters, type ErrorDetail, type QuoteError } from "./errors.ts";
 
 export type QuoteRequest = {
@@ -47,7 +48,10 @@ export function parseMarketAddress(text: string): Parsed<Address> {
   const hex = match[1] ?? "";
   const checksummed = getAddress(`0x${hex.toLowerCase()}`);
   const singleCase = hex === hex.toLowerCase() || hex === hex.toUpperCase();
-  if (!singleCase && checksummed !== text) return { ok: false, message: ADDRESS_CHECKSUM_RULE };
+  if (!singleCase && checksummed !== text) {
+    // A wrong checksum often means a typo: the form is offered only for digits the caller has checked.
+    return { ok: false, message: `${ADDRESS_CHECKSUM_RULE}; if its digits are right, its checksummed form is ${checksummed}` };
+  }
   return { ok: true, value: checksummed };
 }
 
@@ -69,7 +73,7 @@ class ParamReader {
   private text(name: string, required: boolean): string | undefined {
     const raw = this.source[name];
     if (raw === undefined) {
-      if (required) this.details.push({ param: name, message: REQUIRED_RULE });
+      if (required) this.details.push({ param: name, message: REQUIRED_RULE + didYouMean(name, Object.keys(this.source)) });
       return undefined;
     }
     let message: string | undefined;

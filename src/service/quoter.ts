@@ -17,6 +17,7 @@ import { sequentialReader } from "../chain/sequential.ts";
 import { DEFAULT_SEARCH_GAS_CAP, SearcherUnsupportedError, probeDeployless, singleCallReader } from "../chain/singleCall.ts";
 import { buildAnswer, checkExpectedPrice, planSearch, type QuoteResponseBody } from "../quote/answer.ts";
 import { DEFAULT_RETRY_AFTER_SECONDS, currentPriceNotFound, marketNotFound, marketSettled, rpcUnavailable } from "../quote/errors.ts";
+import { unconfiguredChainDetail } from "../quote/explain.ts";
 import { adoptSearchFacts, currentQuoteStats, type QuoteStats } from "../observability/quoteStats.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import { runSearch } from "../quote/search.ts";
@@ -147,7 +148,7 @@ export function createQuoter({
       const notPositive = checkExpectedPrice(request.expectedPrice);
       if (notPositive) throw notPositive;
       const chain = chains.get(request.chainId);
-      if (!chain) throw marketNotFound([{ param: "chainId", message: `no RPC endpoint is configured for chain ${request.chainId}` }]);
+      if (!chain) throw marketNotFound([unconfiguredChainDetail(request.chainId)]);
 
       const key = requestKey(request);
       const running = inFlight.get(key);

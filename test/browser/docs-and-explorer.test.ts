@@ -5,7 +5,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync } from "node:fs";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type Page, type Response } from "playwright-core";
 import { startQuoterHarness, type QuoterHarness } from "../support/quoterHarness.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -54,11 +54,16 @@ interface Opened {
   errors: string[];
   /** Answers of status 400 and above, as "status path". */
   failed: string[];
+  /** The first quote the page asks for. */
+  firstQuote: Promise<Response>;
 }
 
 async function openPage(path: string): Promise<Opened> {
   const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-  const opened: Opened = { page, requested: [], errors: [], failed: [] };
+  const opened: Opened = { page, requested: [], errors: [], failed: [], firstQuote: undefined as never };
+  // The explorer quotes as it opens: listen before the page loads so that the answer is not missed.
+  opened.firstQuote = page.waitForResponse((response) => response.url().includes("/quoter/31337/"));
+  opened.firstQuote.catch(() => {}); // pages without a quote (the docs) never answer it
   page.on("request", (request) => opened.requested.push(request.url()));
   page.on("response", (response) => {
     if (response.status() >= 400) opened.failed.push(`${response.status()} ${new URL(response.url()).pathname}`);
@@ -92,6 +97,10 @@ describe("/quoter/docs in Chromium", () => {
       await codes.first().waitFor();
       const listed = (await codes.allInnerTexts()).map((code) => code.trim().split(/\s/)[0]);
       for (const status of ["200", "400", "404", "429", "500", "503"]) assert.ok(listed.includes(status), `status ${status} in ${listed}`);
+      // The quote operation alone on its path: the methods that only answer 405 are described, not listed.
+      assert.equal(await page.locator(".opblock-post, .opblock-put, .opblock-delete, .opblock-patch, .opblock-options").count(), 0);
+      assert.equal(await page.getByText("Not served").count(), 0);
+      assert.match(await get.locator(".opblock-description-wrapper").innerText(), /answers 405 Method not allowed/);
       // The parameters come prefilled with the document's examples: Execute runs a real quote on the demo chain.
       const answered = page.waitForResponse((response) => response.url().includes("/quoter/31337/"));
       await get.locator("button.execute").click();
@@ -110,45 +119,84 @@ describe("/quoter/docs in Chromium", () => {
   });
 });
 
-describe("/quoter/explorer in Chromium", () => {
-  test("is prefilled for the demo chain, runs a quote and draws every candidate", { timeout: 60_000 }, async () => {
-    const { page, requested, errors, failed } = await openPage("/quoter/explorer");
-    try {
-      assert.equal(await page.inputValue("#chainId"), "31337");
-      assert.equal(await page.inputValue("#marketAddress"), "0x5FbDB2315678afecb367f032d93F642f64180aa3");
-      assert.equal(await page.inputValue("#marketId"), "2");
-      assert.equal(await page.inputValue("#expectedPrice"), "1030");
-      assert.equal(await page.inputValue("#collateralAvailable"), "1000000000000000000000");
+/** No two candidate numbers of a chart cover each other. */
+async function assertLabelsApart(page: Page, chart: string): Promise<number> {
+  const boxes = await page.locator(`${chart} text.order`).evaluateAll((nodes) =>
+    nodes.map((node) => {
+      const box = (node as SVGGraphicsElement).getBBox();
+      return { x: box.x, y: box.y, w: box.width, h: box.height, text: node.textContent };
+    }),
+  );
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [a, b] = [boxes[i]!, boxes[j]!];
+      const apart = a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y;
+      assert.ok(apart, `${chart}: labels ${a.text} and ${b.text} overlap`);
+    }
+  }
+  return boxes.length;
+}
 
-      const answered = page.waitForResponse((response) => response.url().includes("/quoter/31337/"));
-      await page.click("#run");
-      const response = await answered;
+describe("/quoter/explorer in Chromium", () => {
+  test("on open, runs the prefilled demo quote, states its verdict, shows the market and the curl line, draws every candidate", { timeout: 60_000 }, async () => {
+    const { page, requested, errors, failed, firstQuote } = await openPage("/quoter/explorer");
+    try {
+      const response = await firstQuote;
       assert.equal(response.status(), 200);
       assert.match(response.url(), /[?&]trace=true(&|$)/, "the explorer asks for the trace");
       const body = await response.json();
       await page.waitForSelector("body[data-state=done]");
+      assert.equal(await page.inputValue("#marketId"), "2");
+      assert.equal(await page.inputValue("#expectedPrice"), "1030");
+
+      // One sentence: which limit decided, with the figures of the answer.
+      const next = body.trace
+        .filter((e: { size: string; outcome: string }) => e.outcome === "beyond-expected" && BigInt(e.size) > BigInt(body.maxSize))
+        .sort((a: { size: string }, b: { size: string }) => (BigInt(a.size) < BigInt(b.size) ? -1 : 1))[0];
+      assert.equal(await page.getAttribute("#verdict", "data-decided"), "expectedPrice");
+      assert.equal(
+        await page.textContent("#verdict"),
+        `A LONG of at most ${body.maxSize} wei (0.0458984375 × 10^18) fits: expectedPrice 1030 decided, since the next size tried, ` +
+          `${next.size} wei, would move the price to ${next.priceAfter}, past it.`,
+      );
+      // The market's facts, from the answer.
+      assert.equal(await page.textContent("#market dd[data-field=currentPrice]"), "1000");
+      assert.equal(await page.textContent("#market dd[data-field=settled]"), "no");
+      assert.equal(await page.textContent("#market dd[data-field=collateralDecimals]"), `18 (maxCollateral ${body.maxCollateral} in token units)`);
+      // The request as a curl line, which answers what the page drew.
+      const curl = await page.textContent("#curl-line");
+      assert.equal(curl, `curl '${response.url()}'`);
+      const again = await fetch(/^curl '(.*)'$/.exec(curl ?? "")![1]!);
+      assert.deepEqual(await again.json(), body);
 
       const candidates = page.locator("#price-chart circle.candidate");
       assert.equal(await candidates.count(), body.iterations, "one point per candidate quoted");
-      assert.equal(await candidates.count(), body.trace.length);
-      // The chosen size is the candidate equal to maxSize, and it is marked.
       const chosen = body.trace.findIndex((entry: { size: string }) => entry.size === body.maxSize) + 1;
       assert.ok(chosen > 0);
       assert.equal(await page.locator("#price-chart circle.candidate.chosen").getAttribute("data-index"), String(chosen));
-      assert.equal(await page.locator("#price-chart .chosen-ring").count(), 1);
-      // Each point is coloured by its outcome, in search order.
       const outcomes = await candidates.evaluateAll((nodes) => nodes.map((n) => n.getAttribute("data-outcome")));
       assert.deepEqual(outcomes, body.trace.map((entry: { outcome: string }) => entry.outcome));
-      // The bounds: expectedPrice and priceLimit lines, the budget's cap on the size, the budget line.
       for (const bound of ["expected", "limit", "cap", "chosen"]) {
         assert.equal(await page.locator(`#price-chart [data-bound=${bound}]`).count(), 1, `${bound} line`);
       }
       assert.equal(await page.locator("#collateral-chart [data-bound=budget]").count(), 1, "budget line");
       assert.equal(await page.locator("#trace-table tbody tr").count(), body.iterations);
-      assert.equal(await page.textContent("#summary dd[data-field=iterations]"), String(body.iterations));
+      // Candidates crowd near the origin and at the end of the search: their numbers must stay legible.
+      for (const chart of ["#price-chart", "#zoom-chart", "#collateral-chart"]) assert.ok((await assertLabelsApart(page, chart)) > 0, chart);
+      const numbered = (await page.locator("#price-chart text.order").evaluateAll((nodes) => nodes.map((n) => n.getAttribute("data-members"))))
+        .flatMap((members) => (members ?? "").split(","));
+      assert.ok(numbered.includes("1"), "the first candidate is numbered");
       assert.equal(await page.isVisible("#error"), false);
 
       await page.screenshot({ path: new URL("explorer.png", OUTPUT).pathname, fullPage: true });
+      // A smaller one, from the curl line to the first chart's legend: the README shows it (docs/explorer.png).
+      const top = (await page.locator("#request").boundingBox())!;
+      const legend = (await page.locator("#legend").boundingBox())!;
+      await page.screenshot({
+        path: new URL("explorer-readme.png", OUTPUT).pathname,
+        fullPage: true,
+        clip: { x: 0, y: top.y - 8, width: 1100, height: legend.y + legend.height - top.y + 16 },
+      });
       assertOnlyThisServer(requested);
       assert.deepEqual(errors, [], "no script error and no Content-Security-Policy violation");
       assert.deepEqual(failed, []);
@@ -157,18 +205,45 @@ describe("/quoter/explorer in Chromium", () => {
     }
   });
 
-  test("shows a search failure readably, with its trace drawn", { timeout: 60_000 }, async () => {
-    const { page, errors, failed } = await openPage("/quoter/explorer");
+  test("the budget hint is exact: wei in 10^18 units, and a decimal typed as tokens converted to wei", { timeout: 60_000 }, async () => {
+    const { page, firstQuote } = await openPage("/quoter/explorer");
     try {
+      await firstQuote;
+      await page.waitForSelector("body[data-state=done]");
+      assert.equal(await page.textContent("#budget-units"), "= 1000 × 10^18 wei (1000 tokens in 18-decimal units)");
+      await page.fill("#collateralAvailable", "1.5");
+      assert.equal(await page.textContent("#budget-units"), "collateralAvailable is a whole number of wei: 1.5 tokens is 1500000000000000000 wei");
+      await page.fill("#collateralAvailable", "123456789012345678901234567890");
+      assert.equal(await page.textContent("#budget-units"), "= 123456789012.34567890123456789 × 10^18 wei (123456789012.34567890123456789 tokens in 18-decimal units)");
+    } finally {
+      await page.close();
+    }
+  });
+
+  test("a search failure: the verdict names the bound, the market's range shows, the trace is drawn", { timeout: 60_000 }, async () => {
+    const { page, errors, failed, firstQuote } = await openPage("/quoter/explorer");
+    try {
+      await firstQuote;
+      await page.waitForSelector("body[data-state=done]");
       await page.selectOption("#preset", { label: "market 4: insufficient liquidity" });
       await page.click("#run");
       await page.waitForSelector("body[data-state=failed]");
       assert.equal(await page.textContent("#error-title"), "400 Insufficient liquidity. Try a smaller size.");
+      assert.equal(await page.getAttribute("#verdict", "data-decided"), "liquidity");
+      assert.match((await page.textContent("#verdict")) ?? "", /^No size fits: every size tried reverted, down to 1953125000000000 wei .*a budget of at most 976562500000000 wei/);
+      assert.equal(await page.textContent("#market dd[data-field=range]"), "about [0.4, 0.6] (from a PoolPriceOutOfRange revert)");
       const candidates = page.locator("#price-chart circle.candidate");
       assert.equal(await candidates.count(), 10);
       assert.deepEqual(new Set(await candidates.evaluateAll((nodes) => nodes.map((n) => n.getAttribute("data-outcome")))), new Set(["reverted"]));
       assert.equal(await page.locator("#price-chart circle.candidate.chosen").count(), 0, "no size chosen");
+      await assertLabelsApart(page, "#price-chart");
       await page.screenshot({ path: new URL("explorer-insufficient-liquidity.png", OUTPUT).pathname, fullPage: true });
+
+      // The budget the verdict names finds a size.
+      await page.selectOption("#preset", { label: "market 4: a budget small enough for its liquidity" });
+      await page.click("#run");
+      await page.waitForSelector("body[data-state=done]");
+      assert.match((await page.textContent("#verdict")) ?? "", /^A LONG of at most \d+ wei/);
       assert.deepEqual(errors, []);
       assert.deepEqual(failed, [`400 /quoter/31337/${h.devchain.marketGroup}/4`]);
     } finally {
@@ -176,14 +251,16 @@ describe("/quoter/explorer in Chromium", () => {
     }
   });
 
-  test("names each invalid parameter of a validation error", { timeout: 60_000 }, async () => {
-    const { page, errors, failed } = await openPage("/quoter/explorer?maxIterations=11&collateralAvailable=0x10");
+  test("a validation error, opened from a link: each invalid parameter named, nothing drawn", { timeout: 60_000 }, async () => {
+    const { page, errors, failed, firstQuote } = await openPage("/quoter/explorer?maxIterations=11&collateralAvailable=0x10");
     try {
-      await page.click("#run");
+      assert.equal((await firstQuote).status(), 400);
       await page.waitForSelector("body[data-state=failed]");
       assert.equal(await page.textContent("#error-title"), "400 Invalid query parameters");
       const details = await page.locator("#error-details li code").allInnerTexts();
       assert.deepEqual(details.sort(), ["collateralAvailable", "maxIterations"]);
+      assert.equal(await page.getAttribute("#verdict", "data-decided"), "request");
+      assert.match((await page.textContent("#verdict")) ?? "", /^Not quoted \(400 Invalid query parameters\): /);
       assert.equal(await page.isVisible("#charts"), false, "nothing quoted, nothing drawn");
       await page.screenshot({ path: new URL("explorer-invalid.png", OUTPUT).pathname, fullPage: true });
       assert.deepEqual(errors, []);

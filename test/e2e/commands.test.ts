@@ -55,6 +55,9 @@ test("RPC_URL_31337=<devchain> npm start gives the same answers as npm start", a
     const path = `/quoter/31337/${query}`;
     const [a, b] = await Promise.all([fetch(embedded + path), fetch(remote + path)]);
     assert.equal(a.status, b.status, path);
-    assert.equal(await a.text(), await b.text(), path);
+    // The expired demo market ends an hour before its chain's deployment, which the two chains did in their own
+    // second: its end time is the one figure that may differ.
+    const endTime = /the market ended at \d+ \([^)]*\)|"marketEndTime":"\d+"/g;
+    assert.equal((await a.text()).replace(endTime, "<end time>"), (await b.text()).replace(endTime, "<end time>"), path);
   }
 });

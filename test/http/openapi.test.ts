@@ -114,8 +114,8 @@ describe("the document (issue 7)", () => {
       assert.equal(p.schema.pattern, source.properties[p.name].pattern, `${p.name} pattern`);
       assert.ok(p.description && p.example !== undefined, `${p.name} has a description and an example`);
     }
-    // Only the quote operation and its 405 answers: the docs, the document and the explorer are not the API.
-    assert.deepEqual(Object.keys(doc.paths), [QUOTE_PATH]);
+    // The quote operation and the index that leads to it: the docs, the document and the explorer are pages.
+    assert.deepEqual(Object.keys(doc.paths), [QUOTE_PATH, "/quoter"]);
   });
 
   test("lists every status of the interface and semantics §6, with each message as a named example", () => {
@@ -133,7 +133,7 @@ describe("the document (issue 7)", () => {
       ["get", "500", MESSAGES.internal],
       ["get", "503", MESSAGES.rpcUnavailable],
       ["get", "4XX", MESSAGES.uriTooLong],
-      ["post", "405", MESSAGES.methodNotAllowed],
+      ["get", "4XX", MESSAGES.methodNotAllowed],
     ];
     const examples = [...namedExamples()];
     for (const [method, status, message] of expected) {
@@ -145,12 +145,11 @@ describe("the document (issue 7)", () => {
     assert.ok(examples.some((e) => e.status === "200" && e.example.value.direction === "SHORT"), "a SHORT success example");
     assert.ok(examples.some((e) => e.status === "200" && Array.isArray(e.example.value.trace)), "a success example with a trace");
     assert.match(operation("get").responses["404"].description, /Not found/, "unknown paths are described under 404");
-    for (const method of ["post", "put", "delete", "patch", "options"]) {
-      assert.deepEqual(Object.keys(operation(method).responses), ["405"], `${method.toUpperCase()} answers 405`);
-    }
+    // The methods that only answer 405 are not operations of their own: the GET operation says what they answer.
+    assert.deepEqual(Object.keys(doc.paths[QUOTE_PATH]), ["get"]);
+    assert.match(operation("get").description, /POST, PUT, DELETE, PATCH, OPTIONS\) answers 405 `Method not allowed` with `Allow: GET, HEAD`/);
     assert.ok(operation("get").responses["503"].headers["Retry-After"]);
     assert.ok(operation("get").responses["429"].headers["Retry-After"]);
-    assert.ok(operation("post").responses["405"].headers.Allow);
   });
 
   test("every example is valid against its own response schema", () => {
@@ -217,12 +216,24 @@ describe("what the server really answers matches the document (issue 7)", () => 
     assertDocumented("get", answer);
   });
 
-  test("405 Method not allowed, for each method the document lists", async () => {
+  test("405 Method not allowed, for each method the GET operation's description names (the 4XX range)", async () => {
     for (const method of ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"] as const) {
       const answer = await inject(h.app, h.quotePath(1, { expectedPrice: "0.6", collateralAvailable: ONE }), method);
       assert.equal(answer.status, 405, method);
-      assertDocumented(method.toLowerCase(), answer);
+      assert.equal(answer.headers.allow, "GET, HEAD");
+      assertDocumented("get", answer);
+      assert.deepEqual(answer.body, operation("get").responses["4XX"].content["application/json"].examples.methodNotAllowed.value);
     }
+  });
+
+  test("the index at /quoter matches its documented schema and example", async () => {
+    const index = doc.paths["/quoter"].get;
+    const answer = await h.get("/quoter");
+    assert.equal(answer.status, 200);
+    const media = index.responses["200"].content["application/json"];
+    const check = ajv.compile(media.schema);
+    assert.ok(check(answer.body), ajv.errorsText(check.errors));
+    assert.deepEqual(answer.body, media.examples.demo.value, "the example is what the demo chain's service answers");
   });
 
   const failing = { quote: async () => { throw new TypeError("a bug"); } };

@@ -89,7 +89,7 @@ test("one info line per quote, with reqId, chain, market, direction, candidates,
       }
     }
     const [ok, thin, missing, bad] = cases.map(({ id }) => lines.find((line) => line.reqId === id && line.msg === "quote")) as [Line, Line, Line, Line];
-    assert.equal(ok.rpcRequests, 3 + ok.candidates, "sequential: block, market, price, one per candidate");
+    assert.equal(ok.rpcRequests, 5 + ok.candidates, "sequential: block, market, price, collateral asset and its decimals, one per candidate");
     assert.ok(thin.candidates > 0);
     assert.equal(missing.candidates, 0);
     assert.equal(missing.rpcRequests, 2, "block and getMarket");

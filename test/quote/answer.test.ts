@@ -10,6 +10,7 @@ import {
   serializeTrace,
 } from "../../src/quote/answer.ts";
 import { MESSAGES } from "../../src/quote/errors.ts";
+import { explainSearchFailure } from "../../src/quote/explain.ts";
 import type { QuoteRequest } from "../../src/quote/request.ts";
 import type { SearchResult, TraceEntry } from "../../src/quote/search.ts";
 
@@ -122,11 +123,15 @@ test("§5 no best, reverts only: 400 \"Insufficient liquidity. Try a smaller siz
   const plain = buildAnswer(request, currentPrice, 1n, "LONG", result, 18);
   assert.ok(!plain.ok);
   assert.equal(plain.error.status, 400);
-  assert.deepEqual(plain.error.toBody(), { error: "Insufficient liquidity. Try a smaller size." });
+  // The message is the interface's; details say what decided (test/quote/explain.test.ts checks their words).
+  const details = explainSearchFailure(request, currentPrice, "LONG", result);
+  assert.ok(details.length > 0);
+  assert.deepEqual(plain.error.toBody(), { error: "Insufficient liquidity. Try a smaller size.", details });
   const traced = buildAnswer({ ...request, trace: true }, currentPrice, 1n, "LONG", result, 18);
   assert.ok(!traced.ok);
   assert.deepEqual(traced.error.toBody(), {
     error: "Insufficient liquidity. Try a smaller size.",
+    details,
     trace: [{ size: "-10", outcome: "reverted", revert: "PoolPriceOutOfRange" }],
   });
 });

@@ -176,7 +176,10 @@ test("§2 marketAddress: a mixed case that fails the EIP-55 checksum is rejected
   const bad = CHECKSUMMED.replace("aA", "Aa"); // swap the case of two letters
   assert.notEqual(bad, CHECKSUMMED);
   assert.deepEqual(pathError({ ...goodParams, marketAddress: bad }).details, [
-    { param: "marketAddress", message: "mixed-case address fails the EIP-55 checksum" },
+    {
+      param: "marketAddress",
+      message: `mixed-case address fails the EIP-55 checksum; if its digits are right, its checksummed form is ${CHECKSUMMED}`,
+    },
   ]);
 });
 

@@ -22,7 +22,7 @@ export async function startQuoterHarness(options: { rpcUrls?: Map<number, string
   const rpcUrls = options.rpcUrls ?? new Map([[DEVCHAIN_ID, [devchain.endpoint.url]]]);
   const chains = createChainRegistry(rpcUrls, { timeoutMs: 5_000 });
   // No rate limit here: these tests send hundreds of quotes from one address (test/http/protection.test.ts covers it).
-  const app = buildApp({ quoter: createQuoter({ chains }), protection: { rateLimitMax: 0 } });
+  const app = buildApp({ quoter: createQuoter({ chains }), chains, protection: { rateLimitMax: 0 } });
   await app.ready();
   return {
     devchain,

@@ -1,6 +1,8 @@
-// The quote explorer: plain browser JavaScript, no dependencies. It calls the quote API with trace=true and
-// draws the search as SVG. The API's numbers are exact decimal strings; they are turned into floats here for
-// drawing only, and every exact value is shown as the API sent it (tooltips, table, summary).
+// The quote explorer: plain browser JavaScript, no dependencies. On open it runs the prefilled quote with
+// trace=true, says in one sentence which limit decided, shows the market's facts, the request as a curl line,
+// and draws the search as SVG. Every number the API sends (prices, sizes, collateral) stays exact: it is read
+// into a BigInt (prices in 10^-18 units) and shown with string arithmetic; even the pixel positions are
+// computed in BigInt and only the final, small coordinate becomes a Number.
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -12,9 +14,67 @@ const OUTCOMES = {
   "over-budget": { label: "over budget", colour: "#bc4c00" },
   reverted: { label: "reverted", colour: "#6e7781" },
 };
-const WEI_PER_UNIT = 1e18;
+const TOO_LARGE = ["beyond-expected", "over-budget", "reverted"];
+const E18 = 10n ** 18n;
 
 const $ = (id) => document.getElementById(id);
+
+// ---- exact numbers ---------------------------------------------------------------------------------------
+
+/** A decimal text (`-1.5`, `1030`, `2.5e3`) as a BigInt of 10^-18 units; null when it is not one or is finer. */
+function parseD18(text) {
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d{1,4}))?$/.exec(String(text ?? "").trim());
+  if (!match) return null;
+  const [, sign, whole, fraction = "", exponent = "0"] = match;
+  const shift = 18 + Number(exponent) - fraction.length;
+  let digits = BigInt(whole + fraction);
+  if (shift >= 0) digits *= 10n ** BigInt(shift);
+  else {
+    const unit = 10n ** BigInt(-shift);
+    if (digits % unit !== 0n) return null;
+    digits /= unit;
+  }
+  return sign ? -digits : digits;
+}
+
+/** A whole number (wei, a size) as a BigInt; null otherwise. */
+function parseInteger(text) {
+  return /^-?\d+$/.test(String(text ?? "").trim()) ? BigInt(String(text).trim()) : null;
+}
+
+/** 10^-18 units as the shortest exact decimal: 45898437500000000n -> "0.0458984375". */
+function formatD18(value) {
+  const negative = value < 0n;
+  const magnitude = negative ? -value : value;
+  const fraction = (magnitude % E18).toString().padStart(18, "0").replace(/0+$/, "");
+  const text = fraction ? `${magnitude / E18}.${fraction}` : `${magnitude / E18}`;
+  return negative ? `-${text}` : text;
+}
+
+const abs = (v) => (v < 0n ? -v : v);
+const minBig = (values) => values.reduce((a, b) => (b < a ? b : a));
+const maxBig = (values) => values.reduce((a, b) => (b > a ? b : a));
+
+/** A size or an amount in wei, with its value in 10^18 units: "45898437500000000 wei (0.0458984375 × 10^18)". */
+function wei(value) {
+  return `${value} wei (${formatD18(value)} × 10^18)`;
+}
+
+/** Rounds a positive 10^-18 value to `digits` significant digits, for labels only ("about" is said by callers). */
+function roundSignificant(value, digits = 6) {
+  const length = abs(value).toString().length;
+  if (length <= digits) return value;
+  const unit = 10n ** BigInt(length - digits);
+  return ((value + unit / 2n) / unit) * unit;
+}
+
+/** A Uniswap sqrt price (Q64.96) as a 10^-18 price, rounded to nearest. */
+function sqrtX96ToD18(sqrtPrice) {
+  const q192 = 2n ** 192n;
+  return (sqrtPrice * sqrtPrice * E18 + q192 / 2n) / q192;
+}
+
+// ---- the request -----------------------------------------------------------------------------------------
 
 /** /quoter, wherever the page is mounted: the page lives at <base>/explorer. */
 function apiBase() {
@@ -36,22 +96,17 @@ function quoteUrl(values) {
   return `${apiBase()}/${path}?${query}`;
 }
 
-/** A float for drawing only; NaN when absent. */
-function num(text) {
-  return text === undefined || text === null || text === "" ? NaN : Number(text);
+/** What the budget field means, exactly: wei, and what a decimal typed there would be in wei. */
+function budgetHint(text) {
+  if (text === "") return "";
+  const whole = parseInteger(text);
+  if (whole !== null) return whole > 0n ? `= ${formatD18(whole)} × 10^18 wei (${formatD18(whole)} token${whole === E18 ? "" : "s"} in 18-decimal units)` : "must be at least 1 wei";
+  const tokens = parseD18(text);
+  if (tokens !== null && tokens > 0n) return `collateralAvailable is a whole number of wei: ${text} tokens is ${tokens} wei`;
+  return "a whole number of wei, e.g. 1000000000000000000 for 1 token";
 }
 
-function units(wei) {
-  const value = num(wei) / WEI_PER_UNIT;
-  return Number.isFinite(value) ? `${short(value)} × 10^18` : "";
-}
-
-function short(value) {
-  if (value === 0) return "0";
-  const magnitude = Math.abs(value);
-  if (magnitude >= 1e6 || magnitude < 1e-4) return value.toExponential(3);
-  return String(Number(value.toPrecision(6)));
-}
+// ---- SVG ---------------------------------------------------------------------------------------------------
 
 function el(name, attributes = {}, parent) {
   const node = document.createElementNS(SVG, name);
@@ -70,74 +125,138 @@ function clear(node) {
   while (node.firstChild) node.removeChild(node.firstChild);
 }
 
-/** About five round tick values covering [low, high]. */
-function ticks(low, high, count = 5) {
-  if (!(high > low)) return [low];
-  const raw = (high - low) / count;
-  const power = Math.pow(10, Math.floor(Math.log10(raw)));
-  const step = [1, 2, 2.5, 5, 10].map((f) => f * power).find((s) => s >= raw) ?? raw;
+/** Where `value` falls between `low` and `high` on `pixels`: BigInt arithmetic, a Number only at the end. */
+function position(value, low, high, pixels) {
+  if (high <= low) return 0;
+  return Number(((value - low) * BigInt(Math.round(pixels * 100))) / (high - low)) / 100;
+}
+
+/** About five round tick values (1, 2 or 5 × 10^k) covering [low, high]: BigInts. */
+function ticks(low, high, count = 5n) {
+  if (high <= low) return [low];
+  const raw = (high - low) / count || 1n;
+  const power = 10n ** BigInt(raw.toString().length - 1);
+  const step = [1n, 2n, 5n, 10n].map((f) => f * power).find((s) => s >= raw);
   const out = [];
-  for (let v = Math.ceil(low / step) * step; v <= high + step * 1e-9; v += step) out.push(Number(v.toPrecision(12)));
+  let v = low >= 0n ? ((low + step - 1n) / step) * step : -((-low / step) * step);
+  for (; v <= high; v += step) out.push(v);
   return out;
 }
 
-function extent(values, pad = 0.06) {
-  const finite = values.filter(Number.isFinite);
-  if (!finite.length) return [0, 1];
-  let low = Math.min(...finite);
-  let high = Math.max(...finite);
+/** [low, high] of the values with a margin of pad/100 each side; never below 0 (sizes and prices are not). */
+function extent(values, pad = 6n) {
+  if (values.length === 0) return [0n, E18];
+  let low = minBig(values);
+  let high = maxBig(values);
   if (low === high) {
-    const d = Math.abs(low) * 0.01 || 1;
+    const d = abs(low) / 100n || 1n;
     low -= d;
     high += d;
   }
-  const margin = (high - low) * pad;
-  return [low - margin, high + margin];
+  const margin = ((high - low) * pad) / 100n;
+  const from = low - margin;
+  return [from < 0n ? 0n : from, high + margin];
+}
+
+/** Do two boxes {x, y, w, h} overlap? */
+function overlaps(a, b) {
+  return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 }
 
 /**
- * One chart: x is |size| (sizes are negative for a SHORT), y a price or an amount. `lines` are horizontal
- * markers ({ y, label, kind }), `vlines` vertical ones ({ x, label, kind }), `band` an optional shaded y interval,
- * `points` the candidates ({ x, y, outcome, title, index }). `xDomain`/`yDomain` zoom in; what falls outside them
- * is left out. Without `yDomain`, y covers every point and every line.
+ * The candidates' order numbers, kept legible: points closer than a label's size share one label ("8-10"), and
+ * each label takes the first spot around its point that no other label or point covers.
  */
-function drawChart(svg, { xLabel, yLabel, xDomain, yDomain, lines, vlines, band, points, chosenIndex }) {
+function placeOrderLabels(parent, placed, bounds) {
+  const clusters = [];
+  for (const p of placed) {
+    const near = clusters.find((c) => Math.hypot(c.cx - p.cx, c.cy - p.cy) < 12);
+    if (near) near.members.push(p.index + 1);
+    else clusters.push({ cx: p.cx, cy: p.cy, members: [p.index + 1] });
+  }
+  const taken = placed.map((p) => ({ x: p.cx - 6, y: p.cy - 6, w: 12, h: 12 }));
+  for (const cluster of clusters) {
+    const m = cluster.members;
+    const label = runs(m);
+    const w = label.length * 6.2 + 2;
+    const h = 11;
+    const spots = [
+      [8, -17], [8, 5], [-8 - w, -17], [-8 - w, 5], [-w / 2, -22], [-w / 2, 10],
+      [16, -6], [-16 - w, -6], [14, -30], [-14 - w, -30], [14, 18], [-14 - w, 18],
+    ].map(([dx, dy]) => ({ x: cluster.cx + dx, y: cluster.cy + dy, w, h }));
+    const inside = (box) => box.x >= bounds.x && box.y >= bounds.y && box.x + box.w <= bounds.x + bounds.w && box.y + box.h <= bounds.y + bounds.h;
+    const box = spots.find((s) => inside(s) && !taken.some((t) => overlaps(s, t))) ?? null;
+    if (box === null) continue; // no free spot: the number is in the point's tooltip and the table
+    taken.push(box);
+    text(parent, box.x + 1, box.y + h - 2, label, { class: "order", "data-members": m.join(",") });
+  }
+}
+
+/** Candidate numbers as runs: [4, 6, 7, 8, 10] -> "4,6–8,10". */
+function runs(numbers) {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const parts = [];
+  for (let i = 0; i < sorted.length; ) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+    parts.push(j - i >= 2 ? `${sorted[i]}–${sorted[j]}` : sorted.slice(i, j + 1).join(","));
+    i = j + 1;
+  }
+  return parts.join(",");
+}
+
+/** Right-hand labels of horizontal lines, moved apart so that none covers another. */
+function spreadVertically(items, gap = 13) {
+  const sorted = [...items].sort((a, b) => a.y - b.y);
+  for (let i = 1; i < sorted.length; i++) {
+    if (sorted[i].y - sorted[i - 1].y < gap) sorted[i].y = sorted[i - 1].y + gap;
+  }
+  return sorted;
+}
+
+/**
+ * One chart: x is |size| in wei, y a price (10^-18 units) or an amount (wei); all BigInt. `lines` are horizontal
+ * markers ({ y, label, kind }), `vlines` vertical ones ({ x, label, kind }), `band` an optional shaded y interval,
+ * `points` the candidates ({ x, y (null when reverted), outcome, title, index }). What falls outside the domains
+ * is left out. `yFormat` turns a y tick into its label.
+ */
+function drawChart(svg, { xLabel, yLabel, xDomain, yDomain, lines, vlines, band, points, chosenIndex, yFormat }) {
   clear(svg);
   const [xlo, xhi] = xDomain;
-  const [y0, y1] = yDomain ?? extent([...points.map((p) => p.y), ...lines.map((l) => l.y)]);
+  const [y0, y1] = yDomain ?? extent([...points.filter((p) => p.y !== null).map((p) => p.y), ...lines.map((l) => l.y)]);
   const inX = (x) => x >= xlo && x <= xhi;
   const inY = (y) => y >= y0 && y <= y1;
-  const shown = points.filter((p) => inX(p.x) && (!Number.isFinite(p.y) || inY(p.y)));
-  const revertedBand = shown.some((p) => !Number.isFinite(p.y));
+  const shown = points.filter((p) => inX(p.x) && (p.y === null || inY(p.y)));
+  const revertedBand = shown.some((p) => p.y === null);
   const width = 860;
   const height = 360;
-  const margin = { left: 86, right: 150, top: revertedBand ? 46 : 16, bottom: 48 };
+  const margin = { left: 96, right: 190, top: revertedBand ? 52 : 22, bottom: 48 };
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   const plotW = width - margin.left - margin.right;
   const plotH = height - margin.top - margin.bottom;
-  const sx = (x) => margin.left + ((x - xlo) / (xhi - xlo)) * plotW;
-  const sy = (y) => margin.top + plotH - ((y - y0) / (y1 - y0)) * plotH;
+  const sx = (x) => margin.left + position(x, xlo, xhi, plotW);
+  const sy = (y) => margin.top + plotH - position(y, y0, y1, plotH);
 
   const axes = el("g", { class: "axes" }, svg);
   el("rect", { x: margin.left, y: margin.top, width: plotW, height: plotH, class: "plot" }, axes);
   if (band) {
-    const top = sy(Math.min(y1, Math.max(band.from, band.to)));
-    const bottom = sy(Math.max(y0, Math.min(band.from, band.to)));
-    if (bottom > top) {
+    const bandHigh = maxBig([band.from, band.to]);
+    const bandLow = minBig([band.from, band.to]);
+    const top = sy(bandHigh < y1 ? bandHigh : y1);
+    const bottom = sy(bandLow > y0 ? bandLow : y0);
+    if (bottom > top + 1) {
       el("rect", { x: margin.left, y: top, width: plotW, height: bottom - top, class: "band" }, axes);
-      text(axes, margin.left + plotW - 6, bottom - 5, band.label, { class: "band-label", "text-anchor": "end" });
+      if (bottom - top > 14) text(axes, margin.left + plotW - 6, bottom - 5, band.label, { class: "band-label", "text-anchor": "end" });
     }
   }
   for (const t of ticks(y0, y1)) {
-    if (!inY(t)) continue;
     el("line", { x1: margin.left, x2: margin.left + plotW, y1: sy(t), y2: sy(t), class: "grid" }, axes);
-    text(axes, margin.left - 8, sy(t) + 4, short(t), { class: "tick", "text-anchor": "end" });
+    text(axes, margin.left - 8, sy(t) + 4, yFormat(t), { class: "tick", "text-anchor": "end" });
   }
-  for (const t of ticks(xlo / WEI_PER_UNIT, xhi / WEI_PER_UNIT)) {
-    const x = sx(t * WEI_PER_UNIT);
-    if (!(x >= margin.left && x <= margin.left + plotW)) continue;
+  for (const t of ticks(xlo, xhi)) {
+    const x = sx(t);
     el("line", { x1: x, x2: x, y1: margin.top, y2: margin.top + plotH, class: "grid" }, axes);
-    text(axes, x, margin.top + plotH + 18, short(t), { class: "tick", "text-anchor": "middle" });
+    text(axes, x, margin.top + plotH + 18, formatD18(t), { class: "tick", "text-anchor": "middle" });
   }
   text(axes, margin.left + plotW / 2, height - 8, xLabel, { class: "axis-label", "text-anchor": "middle" });
   text(axes, 14, margin.top + plotH / 2, yLabel, {
@@ -147,25 +266,28 @@ function drawChart(svg, { xLabel, yLabel, xDomain, yDomain, lines, vlines, band,
   });
 
   const markers = el("g", { class: "markers" }, svg);
+  const rightLabels = [];
   for (const line of lines) {
     if (!inY(line.y)) continue;
     const y = sy(line.y);
     el("line", { x1: margin.left, x2: margin.left + plotW, y1: y, y2: y, class: `bound ${line.kind}`, "data-bound": line.kind }, markers);
-    text(markers, margin.left + plotW + 6, y + 4, line.label, { class: `bound-label ${line.kind}` });
+    rightLabels.push({ y: y + 4, line });
   }
-  for (const line of vlines) {
-    if (!inX(line.x)) continue;
+  for (const { y, line } of spreadVertically(rightLabels)) text(markers, margin.left + plotW + 6, y, line.label, { class: `bound-label ${line.kind}` });
+  let lastX = -Infinity;
+  let row = 0;
+  for (const line of [...vlines].filter((l) => inX(l.x)).sort((a, b) => (a.x < b.x ? -1 : 1))) {
     const x = sx(line.x);
     el("line", { x1: x, x2: x, y1: margin.top, y2: margin.top + plotH, class: `vbound ${line.kind}`, "data-bound": line.kind }, markers);
-    text(markers, x - 4, margin.top + 12, line.label, { class: `bound-label ${line.kind}`, "text-anchor": "end" });
+    row = x - lastX < 90 ? row + 1 : 0;
+    lastX = x;
+    text(markers, x - 4, margin.top + 12 + row * 13, line.label, { class: `bound-label ${line.kind}`, "text-anchor": "end" });
   }
   if (revertedBand) text(markers, margin.left, 12, "reverted candidates (no price) are drawn above the plot", { class: "note-label" });
 
-  // The order of the search, then the candidates on top.
-  const placed = shown.map((p) => ({ ...p, cx: sx(p.x), cy: Number.isFinite(p.y) ? sy(p.y) : margin.top - 14 }));
-  if (placed.length > 1) {
-    el("polyline", { points: placed.map((p) => `${p.cx},${p.cy}`).join(" "), class: "path" }, markers);
-  }
+  // The order of the search, then the candidates on top, then their numbers where they fit.
+  const placed = shown.map((p) => ({ ...p, cx: sx(p.x), cy: p.y !== null ? sy(p.y) : margin.top - 16 }));
+  if (placed.length > 1) el("polyline", { points: placed.map((p) => `${p.cx},${p.cy}`).join(" "), class: "path" }, markers);
   const dots = el("g", { class: "candidates" }, svg);
   for (const p of placed) {
     const chosen = p.index === chosenIndex;
@@ -178,17 +300,16 @@ function drawChart(svg, { xLabel, yLabel, xDomain, yDomain, lines, vlines, band,
         cy: p.cy,
         r: 6,
         class: `candidate ${p.outcome}${chosen ? " chosen" : ""}`,
-        fill: Number.isFinite(p.y) ? colour : "#fff",
+        fill: p.y !== null ? colour : "#fff",
         stroke: colour,
         "data-index": p.index + 1,
         "data-outcome": p.outcome,
       },
       dots,
     );
-    const title = el("title", {}, circle);
-    title.textContent = p.title;
-    text(dots, p.cx + 8, p.cy - 8, String(p.index + 1), { class: "order" });
+    el("title", {}, circle).textContent = p.title;
   }
+  placeOrderLabels(el("g", { class: "orders" }, svg), placed, { x: margin.left - 4, y: 0, w: plotW + 8, h: margin.top + plotH + 4 });
   return shown.length;
 }
 
@@ -218,44 +339,47 @@ function candidateTitle(entry, index) {
   return lines.join("\n");
 }
 
+/** The market's price range, when a candidate's PoolPriceOutOfRange revert names it (sqrt prices). */
+function rangeFromTrace(trace) {
+  const entry = trace.find((e) => e.revert === "PoolPriceOutOfRange" && e.revertArgs && /^\d+$/.test(e.revertArgs.minPrice ?? "") && /^\d+$/.test(e.revertArgs.maxPrice ?? ""));
+  if (!entry) return null;
+  return [sqrtX96ToD18(BigInt(entry.revertArgs.minPrice)), sqrtX96ToD18(BigInt(entry.revertArgs.maxPrice))];
+}
+
 /** Draws the search from the request and the answer (a 200 body or a search-failure 400 with a trace). */
 function drawSearch(values, body) {
   const trace = Array.isArray(body.trace) ? body.trace : [];
   $("charts").hidden = trace.length === 0;
   if (trace.length === 0) return;
 
-  const expected = num(body.expectedPrice ?? values.expectedPrice);
-  const current = num(body.currentPrice);
-  const isLong = body.direction ? body.direction === "LONG" : !(num(trace[0].size) < 0);
-  const limit = values.priceLimit ? num(values.priceLimit) : current;
-  const budget = num(body.collateralAvailable ?? values.collateralAvailable);
+  const expected = parseD18(body.expectedPrice ?? values.expectedPrice);
+  const current = body.currentPrice === undefined ? null : parseD18(body.currentPrice);
+  const isLong = body.direction ? body.direction === "LONG" : !trace[0].size.startsWith("-");
+  const limit = values.priceLimit ? parseD18(values.priceLimit) : current;
+  const budget = parseInteger(body.collateralAvailable ?? values.collateralAvailable);
   // The search range ends at collateral / current price (semantics §4); without the price (a failed search),
   // the first candidate is the middle of the range.
-  const cap = Number.isFinite(current) && current > 0 ? budget / current : 2 * Math.abs(num(trace[0].size));
+  const cap = current !== null && current > 0n && budget !== null ? (budget * E18) / current : 2n * abs(BigInt(trace[0].size));
   const chosenIndex = body.maxSize === undefined ? -1 : trace.findIndex((entry) => entry.size === body.maxSize);
 
   const points = trace.map((entry, index) => ({
-    x: Math.abs(num(entry.size)),
-    y: num(entry.priceAfter),
+    x: abs(BigInt(entry.size)),
+    y: entry.priceAfter === undefined ? null : parseD18(entry.priceAfter),
     outcome: entry.outcome,
     title: candidateTitle(entry, index),
     index,
   }));
-  const xMax = Math.max(cap, ...points.map((p) => p.x));
-  const whole = [0, xMax > 0 ? xMax * 1.04 : 1];
-  const chosenX = chosenIndex >= 0 ? points[chosenIndex].x : NaN;
+  const xMax = maxBig([cap, ...points.map((p) => p.x)]);
+  const whole = [0n, xMax > 0n ? xMax + (xMax * 4n) / 100n : 1n];
+  const chosenX = chosenIndex >= 0 ? points[chosenIndex].x : null;
 
   const priceLines = [];
-  if (Number.isFinite(expected)) priceLines.push({ y: expected, label: `expectedPrice ${short(expected)}`, kind: "expected" });
-  if (Number.isFinite(limit)) {
-    priceLines.push({ y: limit, label: `priceLimit ${short(limit)}${values.priceLimit ? "" : " (current)"}`, kind: "limit" });
-  }
-  if (Number.isFinite(current) && values.priceLimit && current !== limit) {
-    priceLines.push({ y: current, label: `current ${short(current)}`, kind: "current" });
-  }
+  if (expected !== null) priceLines.push({ y: expected, label: `expectedPrice ${formatD18(expected)}`, kind: "expected" });
+  if (limit !== null) priceLines.push({ y: limit, label: `priceLimit ${formatD18(limit)}${values.priceLimit ? "" : " (current)"}`, kind: "limit" });
+  if (current !== null && values.priceLimit && current !== limit) priceLines.push({ y: current, label: `current ${formatD18(current)}`, kind: "current" });
   const vlines = [{ x: cap, label: "budget cap", kind: "cap" }];
-  if (Number.isFinite(chosenX)) vlines.push({ x: chosenX, label: "maxSize", kind: "chosen" });
-  const band = Number.isFinite(expected) && Number.isFinite(limit)
+  if (chosenX !== null) vlines.push({ x: chosenX, label: "maxSize", kind: "chosen" });
+  const band = expected !== null && limit !== null
     ? { from: limit, to: expected, label: isLong ? "feasible: priceLimit < price ≤ expectedPrice" : "feasible: expectedPrice ≤ price < priceLimit" }
     : undefined;
   const priceChart = {
@@ -266,34 +390,39 @@ function drawSearch(values, body) {
     band,
     points,
     chosenIndex,
+    yFormat: formatD18,
   };
   drawChart($("price-chart"), { ...priceChart, xDomain: whole });
 
   // A bisection halves its interval at every step: the last steps are invisible at the scale of the first.
   // The zoom shows the second half of the search, with the price bounds.
   const late = points.slice(Math.floor(points.length / 2));
-  const zoomable = points.length >= 4 && late.some((p) => Number.isFinite(p.y));
+  const zoomable = points.length >= 4 && late.some((p) => p.y !== null);
   $("zoom").hidden = !zoomable;
   if (zoomable) {
-    const [zx0, zx1] = extent(late.map((p) => p.x), 0.15);
-    const yDomain = extent([...late.map((p) => p.y), ...priceLines.map((l) => l.y)], 0.1);
-    const count = drawChart($("zoom-chart"), { ...priceChart, xDomain: [Math.max(0, zx0), zx1], yDomain });
+    const [zx0, zx1] = extent(late.map((p) => p.x), 15n);
+    const yDomain = extent([...late.filter((p) => p.y !== null).map((p) => p.y), ...priceLines.map((l) => l.y)], 10n);
+    const count = drawChart($("zoom-chart"), { ...priceChart, xDomain: [zx0, zx1], yDomain });
     $("zoom-note").textContent = `Candidates #${late[0].index + 1} to #${points.length} (${count} drawn), scaled to fit.`;
   }
 
-  const collateralPoints = points.map((p, index) => ({ ...p, y: num(trace[index].requiredCollateral) / WEI_PER_UNIT }));
+  const collateralPoints = points.map((p, index) => ({
+    ...p,
+    y: trace[index].requiredCollateral === undefined ? null : BigInt(trace[index].requiredCollateral),
+  }));
   drawChart($("collateral-chart"), {
     xLabel: "|size| in 10^18 wei",
     yLabel: "required collateral (10^18 wei)",
     xDomain: whole,
-    lines: Number.isFinite(budget) ? [{ y: budget / WEI_PER_UNIT, label: `budget ${short(budget / WEI_PER_UNIT)}`, kind: "budget" }] : [],
-    vlines: Number.isFinite(chosenX) ? [{ x: chosenX, label: "maxSize", kind: "chosen" }] : [],
+    lines: budget !== null ? [{ y: budget, label: `budget ${formatD18(budget)} × 10^18`, kind: "budget" }] : [],
+    vlines: chosenX !== null ? [{ x: chosenX, label: "maxSize", kind: "chosen" }] : [],
     points: collateralPoints,
     chosenIndex,
+    yFormat: formatD18,
   });
   drawLegend();
 
-  const reverted = points.filter((p) => !Number.isFinite(p.y)).length;
+  const reverted = points.filter((p) => p.y === null).length;
   const overBudget = trace.filter((e) => e.outcome === "over-budget").length;
   $("chart-note").textContent =
     `${trace.length} candidate${trace.length === 1 ? "" : "s"} quoted, numbered in search order` +
@@ -313,12 +442,98 @@ function drawSearch(values, body) {
   });
 }
 
-function showSummary(body) {
-  const list = $("summary-list");
+// ---- the verdict, the market, the summary ------------------------------------------------------------------
+
+/**
+ * One sentence: which limit decided the answer. A 200 is decided by the smallest candidate above maxSize that
+ * went too far (or by the budget's cap when none did); an error by its first detail, which the service writes.
+ */
+function verdict(status, body) {
+  if (status === 200) {
+    const size = abs(BigInt(body.maxSize));
+    const trace = Array.isArray(body.trace) ? body.trace : [];
+    const above = trace
+      .filter((e) => TOO_LARGE.includes(e.outcome) && abs(BigInt(e.size)) > size)
+      .sort((a, b) => (abs(BigInt(a.size)) < abs(BigInt(b.size)) ? -1 : 1))[0];
+    const head = `A ${body.direction} of at most ${wei(size)} fits`;
+    if (!above) {
+      const cap = (BigInt(body.collateralAvailable) * E18) / parseD18(body.currentPrice);
+      return ["budget", `${head}: the budget decided, since the search reached the top of the range that ${body.collateralAvailable} wei buys at the current price ${body.currentPrice} (${cap} wei of size).`];
+    }
+    const next = abs(BigInt(above.size));
+    if (above.outcome === "beyond-expected") {
+      return ["expectedPrice", `${head}: expectedPrice ${body.expectedPrice} decided, since the next size tried, ${next} wei, would move the price to ${above.priceAfter}, past it.`];
+    }
+    if (above.outcome === "over-budget") {
+      return ["budget", `${head}: the budget decided, since the next size tried, ${next} wei, needs ${above.requiredCollateral} wei of collateral, more than the ${body.collateralAvailable} available.`];
+    }
+    return ["liquidity", `${head}: the market's liquidity decided, since the next size tried, ${next} wei, reverted (${above.revert ?? "no reason given"}).`];
+  }
+  const details = body && Array.isArray(body.details) ? body.details : [];
+  const first = details[0];
+  const error = body && body.error ? body.error : "Unexpected answer";
+  if (error.startsWith("Insufficient liquidity")) return ["liquidity", `No size fits: ${first ? first.message : "the market's liquidity ends before the sizes tried"}.`];
+  if (error.startsWith("Could not find a valid position size")) {
+    const decided = { priceLimit: "priceLimit", expectedPrice: "expectedPrice", collateralAvailable: "budget", marketId: "market" }[first?.param] ?? "price";
+    return [decided, `No size fits: ${first ? first.message : "no size tried met the price rules"}.`];
+  }
+  if (error === "Market is settled") return ["market", "The market is settled: no position can be opened on it any more."];
+  return ["request", `Not quoted (${status} ${error})${first ? `: ${first.param} ${first.message}` : ""}.`];
+}
+
+function showVerdict(status, body) {
+  const [decided, sentence] = verdict(status, body);
+  $("verdict").textContent = sentence;
+  $("verdict").dataset.decided = decided;
+  $("verdict").hidden = false;
+}
+
+function fillList(list, rows) {
   clear(list);
+  for (const [term, value, field] of rows) {
+    const dt = document.createElement("dt");
+    dt.textContent = term;
+    const dd = document.createElement("dd");
+    dd.textContent = String(value);
+    dd.dataset.field = field ?? term;
+    list.append(dt, dd);
+  }
+}
+
+/** What the answer tells of the market: price, range (when a revert names it), settled, collateral decimals. */
+function showMarket(status, values, body) {
+  const trace = body && Array.isArray(body.trace) ? body.trace : [];
+  const range = rangeFromTrace(trace);
+  const settled = body && body.error === "Market is settled";
+  const searched = status === 200 || trace.length > 0;
   const rows = [
+    ["market", `chain ${values.chainId}, group ${values.marketAddress}, id ${values.marketId}`, "market"],
+    ["current price", body && body.currentPrice !== undefined ? body.currentPrice : "not in this answer (only a 200 carries it)", "currentPrice"],
+    [
+      "price range",
+      range ? `about [${formatD18(roundSignificant(range[0]))}, ${formatD18(roundSignificant(range[1]))}] (from a PoolPriceOutOfRange revert)` : "not known: no candidate left it",
+      "range",
+    ],
+    ["liquidity", "not readable through quotes: the trace shows where it ran out", "liquidity"],
+    ["settled", settled ? "yes" : searched ? "no" : "not known", "settled"],
+    [
+      "collateral decimals",
+      body && body.collateralDecimals !== undefined
+        ? `${body.collateralDecimals} (maxCollateral ${body.maxCollateral} in token units)`
+        : "not in this answer (only a 200 carries it)",
+      "collateralDecimals",
+    ],
+  ];
+  if (body && body.blockNumber !== undefined) rows.push(["block", body.blockNumber, "blockNumber"]);
+  fillList($("market-list"), rows);
+  $("market").hidden = false;
+}
+
+function showSummary(body) {
+  const size = BigInt(body.maxSize);
+  fillList($("summary-list"), [
     ["direction", body.direction],
-    ["maxSize", `${body.maxSize} (${units(String(Math.abs(num(body.maxSize))))})`],
+    ["maxSize", `${body.maxSize} (${formatD18(size)} × 10^18)`],
     ["current price", body.currentPrice],
     ["expected price", body.expectedPrice],
     ["price after", body.priceAfter],
@@ -326,15 +541,7 @@ function showSummary(body) {
     ["required collateral", `${body.requiredCollateral} of ${body.collateralAvailable}`],
     ["block", body.blockNumber],
     ["iterations", body.iterations],
-  ];
-  for (const [term, value] of rows) {
-    const dt = document.createElement("dt");
-    dt.textContent = term;
-    const dd = document.createElement("dd");
-    dd.textContent = String(value);
-    dd.dataset.field = term;
-    list.append(dt, dd);
-  }
+  ]);
   $("summary").hidden = false;
 }
 
@@ -352,6 +559,28 @@ function showError(status, body) {
   $("error").hidden = false;
 }
 
+/** The request as a shell command: single quotes, with any single quote in it escaped for the shell. */
+function curlLine(url) {
+  const absolute = new URL(url, window.location.origin).href;
+  return `curl '${absolute.replace(/'/g, "'\\''")}'`;
+}
+
+async function copyCurl() {
+  const line = $("curl-line").textContent;
+  try {
+    await navigator.clipboard.writeText(line);
+    $("copy-curl").textContent = "Copied";
+  } catch {
+    // No clipboard (an insecure origin, a denied permission): select the line for a manual copy.
+    const range = document.createRange();
+    range.selectNodeContents($("curl-line"));
+    window.getSelection()?.removeAllRanges();
+    window.getSelection()?.addRange(range);
+    $("copy-curl").textContent = "Selected: copy it";
+  }
+  setTimeout(() => ($("copy-curl").textContent = "Copy"), 2000);
+}
+
 async function run(event) {
   if (event) event.preventDefault();
   const values = readForm();
@@ -359,9 +588,9 @@ async function run(event) {
   const button = $("run");
   button.disabled = true;
   button.textContent = "Quoting…";
-  for (const id of ["error", "summary", "charts", "raw"]) $(id).hidden = true;
+  for (const id of ["error", "summary", "charts", "raw", "verdict", "market"]) $(id).hidden = true;
   $("request").hidden = false;
-  $("request-url").textContent = `GET ${url}`;
+  $("curl-line").textContent = curlLine(url);
   $("status").textContent = "…";
   $("status").className = "status";
   document.body.dataset.state = "loading";
@@ -384,8 +613,10 @@ async function run(event) {
     $("status").className = `status ${response.ok ? "ok" : "failed"}`;
     $("raw-body").textContent = JSON.stringify(body, null, 2);
     $("raw").hidden = false;
+    showVerdict(response.status, body);
     if (response.ok) showSummary(body);
     else showError(response.status, body);
+    showMarket(response.status, values, body);
     drawSearch(values, body);
     document.body.dataset.state = response.ok ? "done" : "failed";
   } catch (error) {
@@ -398,15 +629,15 @@ async function run(event) {
 }
 
 function showBudgetUnits() {
-  $("budget-units").textContent = units($("collateralAvailable").value.trim());
+  $("budget-units").textContent = budgetHint($("collateralAvailable").value.trim());
 }
 
 function applyPreset() {
   const value = $("preset").value;
   if (!value) return;
-  const [marketId, expectedPrice, collateralAvailable, priceLimit] = value.split("|");
+  const [marketId, expectedPrice, collateralAvailable, priceLimit, group] = value.split("|");
   $("chainId").value = "31337";
-  $("marketAddress").value = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
+  $("marketAddress").value = group || "0x5FbDB2315678afecb367f032d93F642f64180aa3";
   $("marketId").value = marketId;
   $("expectedPrice").value = expectedPrice;
   $("collateralAvailable").value = collateralAvailable;
@@ -422,8 +653,10 @@ function init() {
   $("collateralAvailable").addEventListener("input", showBudgetUnits);
   $("preset").addEventListener("change", applyPreset);
   $("quote-form").addEventListener("submit", run);
+  $("copy-curl").addEventListener("click", copyCurl);
   document.body.dataset.state = "ready";
-  if (query.has("expectedPrice")) run();
+  // A first look needs no click: the prefilled (or linked) quote runs at once.
+  run();
 }
 
 init();

@@ -1,0 +1,34 @@
+// What `npm start` prints once it listens: where to go first (the docs and the explorer), the operations
+// endpoints, the chains served and, on the embedded demo chain, a ready-to-run quote of each demo market.
+import { DEVCHAIN_ID } from "./devchain/chainId.ts";
+import type { DemoMarket } from "./devchain/demo.ts";
+import { QUOTE_PATH_TEMPLATE } from "./http/indexRoute.ts";
+
+export interface BannerInput {
+  /** The listening origin, e.g. http://127.0.0.1:3000 */
+  readonly address: string;
+  readonly strategy: string;
+  /** Each configured chain with how to name its endpoints (never a full RPC URL). */
+  readonly chains: ReadonlyArray<readonly [number, string]>;
+  /** The embedded chain's demo markets, when it runs. */
+  readonly demoMarkets?: readonly DemoMarket[];
+}
+
+export function bannerLines({ address, strategy, chains, demoMarkets }: BannerInput): string[] {
+  const lines = [
+    `Quoter listening on ${address}/quoter (${strategy} search)`,
+    `  docs:       ${address}/quoter/docs`,
+    `  explorer:   ${address}/quoter/explorer`,
+    `  quote:      ${address}${QUOTE_PATH_TEMPLATE}`,
+    `  operations: ${address}/health, ${address}/ready, ${address}/metrics`,
+  ];
+  for (const [chainId, endpoints] of chains) lines.push(`  chain ${chainId}: ${endpoints}`);
+  if (demoMarkets !== undefined && demoMarkets.length > 0) {
+    lines.push(`Demo markets on chain ${DEVCHAIN_ID}. Try:`);
+    for (const market of demoMarkets) {
+      const query = `expectedPrice=${market.example.expectedPrice}&collateralAvailable=${market.example.collateralAvailable}`;
+      lines.push(`  curl '${address}/quoter/${DEVCHAIN_ID}/${market.group}/${market.id}?${query}'   # ${market.role}`);
+    }
+  }
+  return lines;
+}

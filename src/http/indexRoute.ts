@@ -1,0 +1,60 @@
+// GET /quoter: where to start. A newcomer who opens the base URL the banner prints gets the links to the docs,
+// the explorer and the operations endpoints, the version, the chains served and the quote path, not a 404.
+import type { FastifyPluginAsync } from "fastify";
+import { DOCS_PREFIX, OPENAPI_PATH, PACKAGE_VERSION } from "./openapi.ts";
+
+export const QUOTE_PATH_TEMPLATE =
+  "/quoter/{chainId}/{marketAddress}/{marketId}?expectedPrice={decimal}&collateralAvailable={wei}" +
+  "[&maxIterations={1-10}][&priceLimit={decimal}][&trace=true]";
+
+export const LINKS = {
+  docs: DOCS_PREFIX,
+  explorer: "/quoter/explorer",
+  openapi: OPENAPI_PATH,
+  health: "/health",
+  ready: "/ready",
+  metrics: "/metrics",
+} as const;
+
+const indexSchema = {
+  type: "object",
+  required: ["name", "version", "quote", "chains", "links"],
+  additionalProperties: false,
+  properties: {
+    name: { type: "string", const: "quoter" },
+    version: { type: "string", description: "The service's package version" },
+    quote: { type: "string", description: "The quote operation's path, with its query parameters" },
+    chains: {
+      type: "array",
+      items: { type: "integer" },
+      description: "The chain ids this service has an RPC endpoint for (never the endpoints themselves)",
+    },
+    links: {
+      type: "object",
+      required: Object.keys(LINKS),
+      additionalProperties: false,
+      properties: Object.fromEntries(Object.keys(LINKS).map((name) => [name, { type: "string" }])),
+    },
+  },
+} as const;
+
+/** Register with the /quoter prefix; `chainIds` are the configured chains, in any order. */
+export const indexRoute: FastifyPluginAsync<{ chainIds: readonly number[] }> = async (app, { chainIds }) => {
+  const body = {
+    name: "quoter",
+    version: PACKAGE_VERSION,
+    quote: QUOTE_PATH_TEMPLATE,
+    chains: [...chainIds].sort((a, b) => a - b),
+    links: LINKS,
+  };
+  app.get("/", {
+    schema: {
+      operationId: "getIndex",
+      tags: ["service"],
+      summary: "Where to start: links, version, configured chains and the quote path",
+      description: "Also served at /quoter/ (a trailing slash is accepted everywhere).",
+      response: { 200: { ...indexSchema, description: "The index", "x-examples": { demo: { summary: "On the embedded demo chain", value: { ...body, chains: [31337] } } } } },
+    },
+    handler: async () => body,
+  });
+};
