@@ -5,6 +5,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { Writable } from "node:stream";
 import fc from "fast-check";
 import { createPublicClient, decodeFunctionData, formatUnits, http, type Address, type Hex } from "viem";
 import { createChainRegistry } from "../../src/chain/client.ts";
@@ -14,6 +15,7 @@ import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { marketGroupAbi } from "../../src/generated/contracts.ts";
 import { buildApp } from "../../src/http/app.ts";
+import { createLogger } from "../../src/observability/logger.ts";
 import { parseQuoteRequest } from "../../src/quote/request.ts";
 import { createQuoter, type SearchStrategy } from "../../src/service/quoter.ts";
 import { deployFragmentedMarketGroup, GAS_PER_TICK, ticksCrossed, type Fragmentation } from "../support/fragmentedMarketGroup.ts";
@@ -203,6 +205,52 @@ describe("an execution failure in any node's words is a revert (semantics §1)",
       assert.equal(JSON.parse(devchainAnswer.body).error, "Insufficient liquidity. Try a smaller size.");
       assert.deepEqual(answers.get("anvil"), devchainAnswer);
       assert.deepEqual(answers.get("ganache"), devchainAnswer);
+    });
+  }
+});
+
+describe("an endpoint that cannot run the searcher is quoted sequentially, decided once (semantics §7)", () => {
+  const recorded = JSON.parse(readFileSync(new URL("../fixtures/node-error-bodies.json", import.meta.url), "utf8")) as {
+    cases: Record<string, Record<string, { body: { error: Record<string, unknown> } }>>;
+  };
+  // ganache (Shanghai) ran the Cancun searcher into an invalid opcode: a revert without the searcher's facts.
+  const invalidOpcode = recorded.cases["deployless (no to): QuoteSearcher, m1 0.55 1e21, gas 30M"]!.ganache!.body.error;
+  const isDeployless = (request: JsonRpcRequest) =>
+    request.method === "eth_call" && !(request.params?.[0] as { to?: string } | undefined)?.to;
+
+  for (const [when, passes] of [["at the probe", 0], ["at a quote's first answer", 1]] as const) {
+    test(`${when}: one warning, every quote answers as sequential does, no deployless call after`, async () => {
+      let deployless = 0;
+      const answerWith = (request: JsonRpcRequest) => (isDeployless(request) && ++deployless > passes ? invalidOpcode : undefined);
+      await withProxy({ answerWith }, async (proxy) => {
+        // Warnings go to the quote's own logger (the request's, in the app) or to the service's: both are this one.
+        const warnings: { msg: string }[] = [];
+        const stream = new Writable({
+          write(chunk, _encoding, done) {
+            for (const text of chunk.toString().split("\n").filter(Boolean)) {
+              const line = JSON.parse(text) as { level: number; msg: string };
+              if (line.level === 40) warnings.push(line);
+            }
+            done();
+          },
+        });
+        const logger = createLogger({ level: "warn", stream });
+        const chains = createChainRegistry(new Map([[DEVCHAIN_ID, [proxy.url]]]), { timeoutMs: 5_000 });
+        const quoter = createQuoter({ chains, logger });
+        await quoter.probe();
+        const single = buildApp({ quoter, logger, protection: { rateLimitMax: 0 } });
+        const sequential = await appFor(devchain.endpoint.url, "sequential");
+        for (const [marketId, expectedPrice] of [[1, "0.55"], [2, "1030"], [4, "0.59"], [1, "0.45"]] as const) {
+          const url = `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/${marketId}?expectedPrice=${expectedPrice}&collateralAvailable=1000000000000000000&trace=true`;
+          const [a, b] = [await single.inject({ url }), await sequential.inject({ url })];
+          assert.equal(a.body, b.body, url);
+        }
+        assert.equal(warnings.length, 1, JSON.stringify(warnings));
+        assert.equal(warnings[0]!.msg, "endpoint does not run the deployless searcher: quoting sequentially");
+        assert.equal(deployless, passes + 1, "no deployless call once it was decided");
+        await single.close();
+        await sequential.close();
+      });
     });
   }
 });
