@@ -191,12 +191,5 @@ export function cpuMillis(pid: number): number | undefined {
 /** USER_HZ: 100 on Linux. */
 const CLOCK_TICKS_PER_SECOND = 100;
 
-/** Resident set size of a process in bytes, from /proc/<pid>/status (VmRSS); undefined where there is no /proc. */
-export function residentBytes(pid: number): number | undefined {
-  try {
-    const match = /^VmRSS:\s+(\d+)\s+kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return match ? Number(match[1]) * 1024 : undefined;
-  } catch {
-    return undefined;
-  }
-}
+/** Resident set size of a process in bytes (VmRSS); one reading of /proc for the bench and the tests. */
+export { residentBytes } from "../test/support/processTree.ts";

@@ -21,6 +21,10 @@ import { createQuoter, type SearchStrategy } from "../../src/service/quoter.ts";
 import { deployFragmentedMarketGroup, GAS_PER_TICK, ticksCrossed, type Fragmentation } from "../support/fragmentedMarketGroup.ts";
 import { startRpcProxy, type JsonRpcRequest, type RpcProxy, type RpcProxyOptions } from "../support/rpcProxy.ts";
 
+/** JSON-RPC answers of the devchain, anvil and ganache recorded on the same state (semantics §1). */
+const recorded = JSON.parse(readFileSync(new URL("../fixtures/node-error-bodies.json", import.meta.url), "utf8")) as {
+  cases: Record<string, Record<string, { body: { error: Record<string, unknown> } }>>;
+};
 const E18 = 10n ** 18n;
 const CAP = 3_000_000n;
 /** Up to 4,000 ticks: one large candidate needs about 8.8M gas, three times the cap; a search 10M and more. */
@@ -182,9 +186,6 @@ describe("a search heavier than the gas cap (semantics §7)", () => {
 });
 
 describe("an execution failure in any node's words is a revert (semantics §1)", () => {
-  const recorded = JSON.parse(readFileSync(new URL("../fixtures/node-error-bodies.json", import.meta.url), "utf8")) as {
-    cases: Record<string, Record<string, { body: { error: Record<string, unknown> } }>>;
-  };
   const isQuote = (request: JsonRpcRequest) => plainQuotes([request]).length === 1;
 
   for (const name of ["out of gas in execution (gas 0x7530, quote m1 1e18)", "INVALID opcode 0xfe (odd m2 SHORT)"]) {
@@ -210,9 +211,6 @@ describe("an execution failure in any node's words is a revert (semantics §1)",
 });
 
 describe("an endpoint that cannot run the searcher is quoted sequentially, decided once (semantics §7)", () => {
-  const recorded = JSON.parse(readFileSync(new URL("../fixtures/node-error-bodies.json", import.meta.url), "utf8")) as {
-    cases: Record<string, Record<string, { body: { error: Record<string, unknown> } }>>;
-  };
   // ganache (Shanghai) ran the Cancun searcher into an invalid opcode: a revert without the searcher's facts.
   const invalidOpcode = recorded.cases["deployless (no to): QuoteSearcher, m1 0.55 1e21, gas 30M"]!.ganache!.body.error;
   const isDeployless = (request: JsonRpcRequest) =>
