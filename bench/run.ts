@@ -3,6 +3,8 @@
 // milliseconds away. The devchain node, the delay proxy and each service run as separate processes; this
 // process only drives autocannon and reads the proxy's counters and the services' /proc status.
 import autocannon from "autocannon";
+import type { Hex } from "viem";
+import { decodeFacts } from "../src/chain/singleCall.ts";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -363,9 +365,14 @@ async function main(): Promise<BenchResults> {
   }
   for (const [index, entry] of MIX.entries()) {
     const response = await fetch(proxy.url, { method: "POST", headers: { "content-type": "application/json" }, body: bareSearchBody(entry, index) });
-    const answer = (await response.json()) as { result?: string; error?: unknown };
-    if (typeof answer.result !== "string" || answer.result.length <= 2) {
-      throw new Error(`bare eth_call of ${quotePath(entry)} failed: ${JSON.stringify(answer).slice(0, 300)}`);
+    // The searcher answers by reverting with its facts (SearchFacts): that, and nothing else, is a bare search.
+    const answer = (await response.json()) as { error?: { data?: string | { data?: string } } };
+    const data = answer.error?.data;
+    const revert = typeof data === "string" ? data : (data?.data ?? "0x");
+    try {
+      decodeFacts({ success: false, data: revert as Hex });
+    } catch {
+      throw new Error(`bare eth_call of ${quotePath(entry)} did not answer the searcher's facts: ${JSON.stringify(answer).slice(0, 300)}`);
     }
   }
   log(`mix checked: RPC requests per quote ${STRATEGIES.map((s) => `${s} [${rpcPerEntry.get(s)!.join(",")}]`).join(", ")}`);
