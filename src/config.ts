@@ -18,6 +18,8 @@ export interface Config {
   readonly searchStrategy: "single-call" | "sequential";
   /** Gas given to the single-call search. */
   readonly searchGasCap: bigint;
+  /** The most candidates one search=exact quote quotes. */
+  readonly exactMaxCandidates: number;
   /** The most one quote may take, fallbacks included, before it is a 503. */
   readonly quoteDeadlineMs: number;
   /** JSON-RPC requests in flight per chain, and waiting before new ones are refused with 503. */
@@ -67,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     readyTimeoutMs: integer(env, "READY_TIMEOUT_MS", 2000, 1, 60_000),
     searchStrategy: oneOf(env, "SEARCH_STRATEGY", "single-call", ["single-call", "sequential"]) as Config["searchStrategy"],
     searchGasCap: BigInt(integer(env, "SEARCH_GAS_CAP", 30_000_000, 1_000_000, 1_000_000_000)),
+    exactMaxCandidates: integer(env, "EXACT_MAX_CANDIDATES", 32, 2, 256),
     quoteDeadlineMs: integer(env, "QUOTE_DEADLINE_MS", 10_000, 1, 600_000),
     rpcMaxInFlight: integer(env, "RPC_MAX_IN_FLIGHT", 64, 1, 10_000),
     rpcMaxQueued: integer(env, "RPC_MAX_QUEUED", 1024, 0, 1_000_000),

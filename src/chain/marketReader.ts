@@ -16,8 +16,11 @@ export interface MarketReader {
   collateralGroup(): Promise<RawCall>;
   /** `decimals()` of the collateral token `asset`. */
   collateralDecimals(asset: Hex): Promise<RawCall>;
-  /** The candidate `signedSize` of the search at `point` (a searcher on chain resumes from there). */
-  quote(signedSize: bigint, point: SearchPoint): Promise<RawCall>;
+  /**
+   * The candidate `signedSize`; for the bisection, with the `point` it is the midpoint of (a searcher on chain
+   * resumes from there).
+   */
+  quote(signedSize: bigint, point?: SearchPoint): Promise<RawCall>;
   /** Called after the search: a replaying reader checks that every recorded candidate was asked for. */
   done?(): void;
 }

@@ -97,13 +97,22 @@ export async function singleCallReader(
   gasCap: bigint,
   signal?: AbortSignal,
 ): Promise<MarketReader> {
-  const facts = await runSearcher(endpoint, encodeSearch(request), "latest", gasCap);
+  // The exact search (semantics §4b) does not run on chain yet: the call makes the reads, and each candidate is
+  // then quoted alone at the pinned block, as the sequential strategy quotes it.
+  const alone = request.search === "exact";
+  const facts = await runSearcher(endpoint, encodeSearch(alone ? { ...request, maxIterations: 0 } : request), "latest", gasCap);
   const { blockNumber } = facts;
   let candidates = facts.candidates;
   let next = 0;
   let replayed = 0;
 
-  async function continueAt(signedSize: bigint, point: SearchPoint): Promise<RawCall> {
+  function quoteAlone(signedSize: bigint): Promise<RawCall> {
+    signal?.throwIfAborted();
+    return ethCall(endpoint, { to: request.marketAddress, data: encodeQuote(request.marketId, signedSize), block: blockNumber });
+  }
+
+  async function continueAt(signedSize: bigint, point: SearchPoint | undefined): Promise<RawCall> {
+    if (alone || point === undefined) return quoteAlone(signedSize);
     signal?.throwIfAborted();
     const resumed = await runSearcher(endpoint, encodeSearch(request, { ...point, isLong: signedSize > 0n }), blockNumber, gasCap);
     if (resumed.blockNumber !== blockNumber) {
@@ -111,9 +120,7 @@ export async function singleCallReader(
     }
     candidates = resumed.candidates;
     next = 0;
-    if (candidates.length > 0) return take(signedSize);
-    signal?.throwIfAborted();
-    return ethCall(endpoint, { to: request.marketAddress, data: encodeQuote(request.marketId, signedSize), block: blockNumber });
+    return candidates.length > 0 ? take(signedSize) : quoteAlone(signedSize);
   }
 
   function take(signedSize: bigint): RawCall {

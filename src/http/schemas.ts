@@ -64,6 +64,17 @@ export const quoteQuerySchema = {
         "priceLimit < priceAfter <= expectedPrice, a SHORT expectedPrice <= priceAfter < priceLimit.",
       examples: ["1000"],
     },
+    search: {
+      type: "string",
+      maxLength: MAX_PARAM_LENGTH,
+      enum: ["bisection", "exact"],
+      description:
+        "bisection (default): the interface's search, at most maxIterations halvings of [0, collateralAvailable / " +
+        "currentPrice]. exact: the largest size whose quote meets every rule, from 1000000 wei to 2^255-1, proven " +
+        "by quoting it and one wei more at the same block (exact: true), at most EXACT_MAX_CANDIDATES quotes; " +
+        "maxIterations is still validated but does not bound it",
+      examples: ["exact"],
+    },
     trace: {
       type: "string",
       maxLength: MAX_PARAM_LENGTH,
@@ -171,7 +182,11 @@ export const quoteResponseSchema = {
     fillPrice: { ...price, description: "Average price of the fill at maxSize" },
     priceAfter: { ...price, description: "Market price once maxSize is filled" },
     blockNumber: { ...wei, description: "The block every chain read of this quote was pinned to" },
-    iterations: { type: "integer", minimum: 1, maximum: 10, description: "Candidates quoted" },
+    iterations: {
+      type: "integer",
+      minimum: 1,
+      description: "Candidates quoted: at most maxIterations for the bisection, EXACT_MAX_CANDIDATES for search=exact",
+    },
     collateralDecimals: {
       type: "integer",
       minimum: 0,
@@ -179,6 +194,16 @@ export const quoteResponseSchema = {
       description:
         "Decimals of the market group's collateral token (getMarketGroup().collateralAsset's decimals(); 18 when " +
         "either cannot be read)",
+    },
+    exact: {
+      type: "boolean",
+      description:
+        "search=exact only. true: maxSize is proven the largest feasible size (it and one wei more were quoted at " +
+        "blockNumber); false: the candidate bound was reached first, maxSize is the largest feasible size found",
+    },
+    upperBound: {
+      ...signedWei,
+      description: "search=exact with exact: false: the smallest size quoted that is too large (signed like maxSize)",
     },
     trace: traceSchema,
   },

@@ -9,7 +9,8 @@ import {
   noValidSize,
   type QuoteError,
 } from "./errors.ts";
-import { equalPriceDetail, explainSearchFailure } from "./explain.ts";
+import { DUST, type ExactSearchResult } from "./exactSearch.ts";
+import { equalPriceDetail, explainExactFailure, explainSearchFailure } from "./explain.ts";
 import type { QuoteRequest } from "./request.ts";
 import {
   computeCap,
@@ -44,6 +45,9 @@ export type QuoteResponseBody = {
   blockNumber: string;
   iterations: number;
   collateralDecimals: number;
+  /** search=exact only: whether maxSize is proven the largest (§4b), and if not the smallest size quoted too large. */
+  exact?: boolean;
+  upperBound?: string;
   trace?: TraceEntryJson[];
 };
 
@@ -133,10 +137,14 @@ export function buildAnswer(
   currentPrice: bigint,
   blockNumber: bigint,
   direction: Direction,
-  result: SearchResult,
+  result: SearchResult | ExactSearchResult,
   collateralDecimals: number,
 ): Checked<QuoteResponseBody> {
   const traceExtra = request.trace ? { trace: serializeTrace(result.trace) } : undefined;
+  const explain = (failed: Extract<ExactSearchResult, { kind: "no-valid-size" | "insufficient-liquidity" }>) =>
+    failed.proven === undefined
+      ? explainSearchFailure(request, currentPrice, direction, failed)
+      : explainExactFailure(request, failed.trace, failed.proven, DUST);
   switch (result.kind) {
     case "found": {
       const body: QuoteResponseBody = {
@@ -153,13 +161,17 @@ export function buildAnswer(
         iterations: result.iterations,
         collateralDecimals,
       };
+      if ("exact" in result) {
+        body.exact = result.exact;
+        if (result.upperBound !== undefined) body.upperBound = result.upperBound.toString();
+      }
       if (traceExtra !== undefined) body.trace = traceExtra.trace;
       return { ok: true, value: body };
     }
     case "insufficient-liquidity":
-      return { ok: false, error: insufficientLiquidity({ details: explainSearchFailure(request, currentPrice, direction, result), extra: traceExtra }) };
+      return { ok: false, error: insufficientLiquidity({ details: explain(result), extra: traceExtra }) };
     case "no-valid-size": {
-      const details = result.revertName === undefined ? explainSearchFailure(request, currentPrice, direction, result) : [revertDetail(result.revertName, result.revertArgs)];
+      const details = result.revertName === undefined ? explain(result) : [revertDetail(result.revertName, result.revertArgs)];
       return { ok: false, error: noValidSize({ details, extra: traceExtra }) };
     }
     case "market-settled":

@@ -164,6 +164,31 @@ export function explainSearchFailure(
   return details;
 }
 
+/**
+ * Why search=exact found no size (§4b): what its quotes prove, from the last candidates on either side of the
+ * top of the feasible interval, or that it reached its bound of candidates before proving anything.
+ */
+export function explainExactFailure(request: ExplainedRequest, trace: readonly TraceEntry[], proven: boolean, dust: bigint): ErrorDetail[] {
+  const magnitude = (entry: TraceEntry) => (entry.size < 0n ? -entry.size : entry.size);
+  const tooLarge = trace.filter((entry) => entry.outcome !== "feasible" && entry.outcome !== "short-of-limit");
+  const short = trace.filter((entry) => entry.outcome === "short-of-limit");
+  const upper = tooLarge.reduce<TraceEntry | undefined>((a, b) => (a === undefined || magnitude(b) < magnitude(a) ? b : a), undefined);
+  const lower = short.reduce<TraceEntry | undefined>((a, b) => (a === undefined || magnitude(b) > magnitude(a) ? b : a), undefined);
+  const param = upper?.outcome === "beyond-expected" ? "expectedPrice" : upper?.outcome === "over-budget" ? "collateralAvailable" : "marketId";
+  if (!proven || upper === undefined) {
+    return [{ param: "search", message: `the exact search quoted ${trace.length} candidates without finding a size that fits or proving that none does` }];
+  }
+  if (lower === undefined) {
+    return [{ param, message: `no size fits: the smallest size the exact search quotes, ${magnitude(upper)} wei (sizes below ${dust} wei prove nothing), ${describeTooLarge(upper, request)}` }];
+  }
+  return [{
+    param: "priceLimit",
+    message:
+      `no size fits: ${magnitude(lower)} wei moves the price only to ${priceAfterOf(lower)}, not past priceLimit, and one wei more ` +
+      `${describeTooLarge(upper, request)}`,
+  }];
+}
+
 /** How a candidate went too far, in figures. */
 function describeTooLarge(entry: TraceEntry, request: ExplainedRequest): string {
   switch (entry.outcome) {

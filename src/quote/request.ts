@@ -24,7 +24,13 @@ export type QuoteRequest = {
   /** D18, > 0; absent means the current price (§3.9). */
   priceLimit?: bigint;
   trace: boolean;
+  /** §4: the interface's bisection (default), or §4b: the largest size, proven. */
+  search: SearchMode;
 };
+
+export type SearchMode = "bisection" | "exact";
+export const SEARCH_MODES: readonly SearchMode[] = ["bisection", "exact"];
+export const SEARCH_RULE = `must be ${SEARCH_MODES.join(" or ")}`;
 
 export type RequestParse = { ok: true; value: QuoteRequest } | { ok: false; error: QuoteError };
 
@@ -105,6 +111,11 @@ class ParamReader {
   }
 }
 
+/** `bisection` or `exact` (§2). */
+function parseSearch(text: string): Parsed<SearchMode> {
+  return (SEARCH_MODES as readonly string[]).includes(text) ? { ok: true, value: text as SearchMode } : { ok: false, message: SEARCH_RULE };
+}
+
 /** `true` only for the exact text "true"; any other value is ignored (§7). */
 function parseTrace(text: string): Parsed<boolean> {
   return { ok: true, value: text === "true" };
@@ -112,7 +123,7 @@ function parseTrace(text: string): Parsed<boolean> {
 
 /**
  * Validates the path (chainId, marketAddress, marketId) and then the query (expectedPrice,
- * collateralAvailable, maxIterations, priceLimit, trace). A bad path wins over a bad query.
+ * collateralAvailable, maxIterations, priceLimit, trace, search). A bad path wins over a bad query.
  * Unknown query parameters are ignored.
  */
 export function parseQuoteRequest(params: Record<string, unknown>, query: Record<string, unknown>): RequestParse {
@@ -128,6 +139,7 @@ export function parseQuoteRequest(params: Record<string, unknown>, query: Record
   const maxIterations = q.optional("maxIterations", parseMaxIterations) ?? DEFAULT_MAX_ITERATIONS;
   const priceLimit = q.optional("priceLimit", parsePriceLimit);
   const trace = q.optional("trace", parseTrace) ?? false;
+  const search = q.optional("search", parseSearch) ?? "bisection";
   if (q.details.length > 0) return { ok: false, error: invalidQueryParameters(q.details) };
 
   if (chainId === undefined || marketAddress === undefined || marketId === undefined) {
@@ -136,7 +148,7 @@ export function parseQuoteRequest(params: Record<string, unknown>, query: Record
   if (expectedPrice === undefined || collateralAvailable === undefined) {
     throw new Error("unreachable: query parameters without details");
   }
-  const value: QuoteRequest = { chainId, marketAddress, marketId, expectedPrice, collateralAvailable, maxIterations, trace };
+  const value: QuoteRequest = { chainId, marketAddress, marketId, expectedPrice, collateralAvailable, maxIterations, trace, search };
   if (priceLimit !== undefined) value.priceLimit = priceLimit;
   return { ok: true, value };
 }

@@ -18,6 +18,7 @@ export function createQuoterFromConfig(
     chains,
     strategy: config.searchStrategy,
     searchGasCap: config.searchGasCap,
+    exactMaxCandidates: config.exactMaxCandidates,
     deadlineMs: config.quoteDeadlineMs,
     ...(options.logger ? { logger: options.logger } : {}),
   });

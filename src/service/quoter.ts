@@ -20,7 +20,8 @@ import { DEFAULT_RETRY_AFTER_SECONDS, currentPriceNotFound, marketNotFound, mark
 import { unconfiguredChainDetail } from "../quote/explain.ts";
 import { adoptSearchFacts, currentQuoteStats, type QuoteStats } from "../observability/quoteStats.ts";
 import type { QuoteRequest } from "../quote/request.ts";
-import { runSearch } from "../quote/search.ts";
+import { DEFAULT_EXACT_MAX_CANDIDATES, runExactSearch } from "../quote/exactSearch.ts";
+import { runSearch, type SearchPoint } from "../quote/search.ts";
 import type { Quoter } from "../http/quoteRoute.ts";
 
 export type SearchStrategy = "single-call" | "sequential";
@@ -31,6 +32,8 @@ export interface QuoterOptions {
   readonly strategy?: SearchStrategy;
   /** Gas of the single-call search (default 30,000,000). */
   readonly searchGasCap?: bigint;
+  /** The most candidates a search=exact quote quotes (default 32). */
+  readonly exactMaxCandidates?: number;
   /** The most one quote may take, all endpoints included, before it is a 503 (default 10,000 ms). */
   readonly deadlineMs?: number;
   /** Where warnings go; inside a quote opened by the HTTP layer, that request's logger (with its request id). */
@@ -51,6 +54,7 @@ export function createQuoter({
   chains,
   strategy = "single-call",
   searchGasCap = DEFAULT_SEARCH_GAS_CAP,
+  exactMaxCandidates = DEFAULT_EXACT_MAX_CANDIDATES,
   deadlineMs = 10_000,
   logger,
 }: QuoterOptions): QuoterService {
@@ -85,13 +89,13 @@ export function createQuoter({
   async function answerAt(endpoint: ChainEndpoint, request: QuoteRequest, signal: AbortSignal): Promise<QuoteResponseBody> {
     if (await canRunSingleCall(endpoint)) {
       try {
-        return await answerFrom(await singleCallReader(endpoint, request, searchGasCap, signal), request);
+        return await answerFrom(await singleCallReader(endpoint, request, searchGasCap, signal), request, exactMaxCandidates);
       } catch (error) {
         if (!(error instanceof SearcherUnsupportedError)) throw error;
         quoteSequentially(endpoint, "a quote's answer", error);
       }
     }
-    return answerFrom(await sequentialReader(endpoint, request.marketAddress, request.marketId, signal), request);
+    return answerFrom(await sequentialReader(endpoint, request.marketAddress, request.marketId, signal), request, exactMaxCandidates);
   }
 
   /** Each endpoint in order until one answers; every read of the answer comes from that one endpoint. */
@@ -180,7 +184,11 @@ function requestKey(request: QuoteRequest): string {
 }
 
 /** Semantics §3.5 to §5 over the reads of one block: the same decisions whichever strategy fetched them. */
-export async function answerFrom(reader: MarketReader, request: QuoteRequest): Promise<QuoteResponseBody> {
+export async function answerFrom(
+  reader: MarketReader,
+  request: QuoteRequest,
+  exactMaxCandidates = DEFAULT_EXACT_MAX_CANDIDATES,
+): Promise<QuoteResponseBody> {
   // This endpoint's reads replace whatever an endpoint tried before recorded (its RPC requests still count).
   const stats = currentQuoteStats();
   if (stats) {
@@ -202,10 +210,14 @@ export async function answerFrom(reader: MarketReader, request: QuoteRequest): P
     stats.direction = plan.value.direction;
     stats.candidates = 0;
   }
-  const result = await runSearch(plan.value, async (size, point) => {
+  const quote = async (size: bigint, point?: SearchPoint) => {
     if (stats?.candidates !== undefined) stats.candidates++;
     return interpretQuote(await reader.quote(size, point));
-  });
+  };
+  const result =
+    request.search === "exact"
+      ? await runExactSearch({ ...plan.value, currentPrice, maxCandidates: exactMaxCandidates }, quote)
+      : await runSearch(plan.value, quote);
   reader.done?.();
   const answer = buildAnswer(request, currentPrice, reader.blockNumber, plan.value.direction, result, collateralDecimals);
   if (!answer.ok) throw answer.error;

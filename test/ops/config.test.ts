@@ -25,6 +25,7 @@ test("defaults with an empty environment", () => {
   assert.equal(config.logFormat, "auto");
   assert.equal(config.logLevel, "info");
   assert.equal(config.rpcUrls.size, 0);
+  assert.equal(config.exactMaxCandidates, 32);
   assert.deepEqual(loadDevchainConfig({}), { host: "127.0.0.1", port: 8545 });
 });
 
@@ -36,6 +37,7 @@ test("each variable's rule, named in the error", () => {
   rejects({ LOG_FORMAT: "xml" }, "LOG_FORMAT", /auto, json, pretty/);
   rejects({ LOG_LEVEL: "loud" }, "LOG_LEVEL", /one of/);
   rejects({ SEARCH_STRATEGY: "fast" }, "SEARCH_STRATEGY", /single-call, sequential/);
+  rejects({ EXACT_MAX_CANDIDATES: "1" }, "EXACT_MAX_CANDIDATES", /integer from 2/);
   rejects({ RPC_URL_1: "ftp://node" }, "RPC_URL_1", /http/);
   rejects({ RPC_URL_01: "http://node" }, "RPC_URL_01", /leading zeros/);
   rejects({ RPC_URL_MAINNET: "http://node" }, "RPC_URL_MAINNET", /RPC_URL_<chainId>/);

@@ -22,6 +22,7 @@ const request: QuoteRequest = {
   collateralAvailable: 10n * D18,
   maxIterations: 10,
   trace: false,
+  search: "bisection",
 };
 const currentPrice = D18 / 2n;
 

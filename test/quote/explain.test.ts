@@ -18,6 +18,7 @@ const request: QuoteRequest = {
   collateralAvailable: 1000n * D18,
   maxIterations: 10,
   trace: false,
+  search: "bisection",
 };
 const currentPrice = 1000n * D18;
 const quoted = (size: bigint, outcome: TraceEntry["outcome"], priceAfter: bigint, requiredCollateral = 1n): TraceEntry => ({

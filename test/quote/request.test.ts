@@ -51,6 +51,7 @@ test("§2 a well-formed request gives typed values, maxIterations defaulting to 
     collateralAvailable: D18,
     maxIterations: 10,
     trace: false,
+    search: "bisection",
   });
 });
 

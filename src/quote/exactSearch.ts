@@ -1,0 +1,261 @@
+// The exact search of semantics §4b, written once over an evaluator of candidate sizes: the largest feasible
+// size above DUST, proven by quoting it and the next wei. Feasible sizes form one interval (short of priceLimit
+// below it, too large above it), so the search keeps the largest size quoted below the top of the interval
+// (`low`: short of the limit or feasible) and the smallest quoted above it (`high`), and chooses each next size
+// by interpolation, safeguarded so that it never stalls on one side. Integer arithmetic only, every division
+// rounding down, so that the same rule can run on chain and pick the same candidates.
+import { MAX_INT256 } from "./decimal.ts";
+import {
+  SETTLED_REVERTS,
+  UNUSABLE_MARKET_REVERTS,
+  classifyQuote,
+  type CandidateQuote,
+  type Direction,
+  type Evaluation,
+  type SearchResult,
+  type TraceEntry,
+} from "./search.ts";
+
+/** Below this (10^-12 of a token) the real contracts revert on rounding between sizes that fill (§4b). */
+export const DUST = 10n ** 6n;
+export const DEFAULT_EXACT_MAX_CANDIDATES = 32;
+
+export type ExactSearchInput = {
+  direction: Direction;
+  /** collateral / currentPrice (§4): the first candidate. */
+  cap: bigint;
+  currentPrice: bigint;
+  expectedPrice: bigint;
+  priceLimit: bigint;
+  collateralAvailable: bigint;
+  /** The most candidates quoted (EXACT_MAX_CANDIDATES). */
+  maxCandidates: number;
+};
+
+/** The exact search's result: the bisection's kinds, a found size carrying whether it is proven. */
+export type ExactSearchResult =
+  | (Extract<SearchResult, { kind: "found" }> & { exact: boolean; upperBound?: bigint })
+  | Extract<SearchResult, { kind: "market-settled" }>
+  | (Extract<SearchResult, { kind: "no-valid-size" | "insufficient-liquidity" }> & {
+      /** Whether the quotes prove that no size fits (else the bound of candidates was reached first). */
+      proven?: boolean;
+    });
+
+/** Quotes one signed size; a throw is a transport failure and ends the search. */
+export type ExactEvaluator = (signedSize: bigint) => Evaluation | Promise<Evaluation>;
+
+/** A quoted size; above the interval, a revert may tell the price the market's range ends at (`rangeEnd`). */
+type Known = { size: bigint; quote?: CandidateQuote; rangeEnd?: bigint };
+
+/**
+ * The D18 price where a `PoolPriceOutOfRange(poolPrice, minPrice, maxPrice)` revert says the market's range ends
+ * in the trade's direction (its bounds are sqrt prices X96): price = sqrt^2 * 10^18 / 2^192, rounded down.
+ */
+export function rangeEndOf(direction: Direction, evaluation: Extract<Evaluation, { kind: "reverted" }>): bigint | undefined {
+  if (evaluation.errorName !== "PoolPriceOutOfRange") return undefined;
+  const bound = evaluation.errorArgs?.[direction === "LONG" ? "maxPrice" : "minPrice"];
+  if (bound === undefined || !/^\d{1,49}$/.test(bound)) return undefined;
+  return (BigInt(bound) ** 2n * 10n ** 18n) >> 192n;
+}
+
+/** 1 / sqrt(price), scaled: affine in size over one liquidity range (§4b). 10^54 / floor(sqrt(p * 10^36)), floor. */
+export function inverseSqrtPrice(priceD18: bigint): bigint | undefined {
+  if (priceD18 <= 0n) return undefined;
+  return 10n ** 54n / sqrt(priceD18 * 10n ** 36n);
+}
+
+/** floor(sqrt(n)) for n >= 1. */
+export function sqrt(n: bigint): bigint {
+  let x = n;
+  let y = (x + 1n) / 2n;
+  while (y < x) {
+    x = y;
+    y = (x + n / x) / 2n;
+  }
+  return x;
+}
+
+/**
+ * Where the line through (s1, y1) and (s2, y2), s1 < s2, reaches `target`: s1 + |target - y1| * (s2 - s1) /
+ * |y2 - y1| (rounded down, at most MAX_INT256), when the target lies on the side the line moves to. Else none.
+ */
+export function interpolate(s1: bigint, y1: bigint, s2: bigint, y2: bigint, target: bigint): bigint | undefined {
+  const rise = y2 - y1;
+  const needed = target - y1;
+  if (rise === 0n || (needed !== 0n && needed < 0n !== rise < 0n)) return undefined;
+  const step = (abs(needed) * (s2 - s1)) / abs(rise);
+  const size = s1 + step;
+  return size > MAX_INT256 ? MAX_INT256 : size;
+}
+
+/** Two quoted values this close (in units of their last digit) cannot be told apart from their rounding. */
+const RESOLUTION = 2n;
+
+/** An estimate of the first size too large, and how many wei one unit of the value it followed spans there. */
+export type Estimate = { size: bigint; unit: bigint };
+
+/**
+ * Estimates the first size past the top of the feasible interval, for each rule a size can break: where
+ * priceAfter passes expectedPrice (interpolated on 1/sqrt(price), affine in size over one range), where
+ * requiredCollateral passes the budget, and where the price reaches the end of the market's range that a
+ * PoolPriceOutOfRange revert above names. The rule the size above broke is interpolated between the two sides;
+ * the others, and every rule while nothing above is known, are extrapolated from the start of the trade (size
+ * 0: the current price, no collateral) through `low`. The smallest binds. A rule whose two quoted values are
+ * too close to tell apart from their rounding gives none: the bracket is then split.
+ */
+export function estimateTop(input: ExactSearchInput, low: Known | undefined, high: Known | undefined): Estimate | undefined {
+  const current = inverseSqrtPrice(input.currentPrice);
+  const passed = inverseSqrtPrice(input.direction === "LONG" ? input.expectedPrice + 1n : input.expectedPrice - 1n);
+  const lowQuote = low?.quote;
+  const highQuote = high?.quote;
+  const tooCostly = highQuote !== undefined && highQuote.requiredCollateral > input.collateralAvailable;
+  const estimates: Estimate[] = [];
+  const along = (
+    raw: (quote: CandidateQuote) => bigint,
+    rawOrigin: bigint,
+    scaled: (value: bigint) => bigint | undefined,
+    origin: bigint | undefined,
+    target: bigint | undefined,
+    brokenAbove: boolean,
+  ) => {
+    if (target === undefined || origin === undefined) return;
+    const lowValue = lowQuote === undefined ? undefined : scaled(raw(lowQuote));
+    const [s1, y1] = low !== undefined && lowValue !== undefined ? [low.size, lowValue] : [0n, origin];
+    if (brokenAbove && high !== undefined && highQuote !== undefined) {
+      const highValue = scaled(raw(highQuote));
+      if (highValue === undefined) return;
+      // How far apart the two sides' values are, from the start of the trade when nothing below was quoted.
+      const apart = abs(raw(highQuote) - (lowQuote === undefined || lowValue === undefined ? rawOrigin : raw(lowQuote)));
+      if (lowQuote !== undefined && apart <= RESOLUTION) return;
+      const size = interpolate(s1, y1, high.size, highValue, target);
+      const unit = apart === 0n ? 1n : (high.size - s1) / apart;
+      if (size !== undefined) estimates.push({ size, unit: unit > 0n ? unit : 1n });
+      return;
+    }
+    const size = s1 > 0n ? interpolate(0n, origin, s1, y1, target) : undefined;
+    if (size !== undefined) estimates.push({ size, unit: 1n });
+  };
+  along((quote) => quote.priceAfter, input.currentPrice, inverseSqrtPrice, current, passed, highQuote !== undefined && !tooCostly);
+  along((quote) => quote.requiredCollateral, 0n, (value) => value, 0n, input.collateralAvailable + 1n, tooCostly);
+  if (high !== undefined && highQuote === undefined && high.rangeEnd !== undefined) {
+    along((quote) => quote.priceAfter, input.currentPrice, inverseSqrtPrice, current, inverseSqrtPrice(high.rangeEnd), false);
+  }
+  // An estimate above the size known too large says only that another rule binds later: no guide.
+  const useful = estimates.filter((e) => high === undefined || e.size <= high.size);
+  return useful.reduce<Estimate | undefined>((best, e) => (best === undefined || e.size < best.size ? e : best), undefined);
+}
+
+/** A bracket wider than this ratio is split at its geometric mean, not its midpoint. */
+const GEOMETRIC_RATIO = 2n ** 16n;
+
+/** Where a bracket is split when no estimate guides: its geometric mean while it spans more than 2^16, else its midpoint. */
+function split(bottom: bigint, top: bigint): bigint {
+  return top > bottom * GEOMETRIC_RATIO ? sqrt(bottom * top) : (bottom + top) / 2n;
+}
+
+/**
+ * The next size to quote, within (low, high) and at least DUST. The first is the cap. Then the size just before
+ * the estimated first size too large, moved on by 1, 2, 4, ... units (the wei one unit of the value it follows
+ * spans) while quotes keep landing on the same side (`streak`), but never past the bracket's split point: a good estimate closes the bracket in two or three
+ * quotes, a poor one costs no more than a bisection of the bracket. With no estimate: doubling up when nothing
+ * above is known, else the split point.
+ */
+export function nextExactCandidate(
+  input: ExactSearchInput,
+  low: Known | undefined,
+  high: Known | undefined,
+  streak: number,
+  quoted: number,
+): { size: bigint; guided: boolean } {
+  const floor = low === undefined ? DUST : low.size + 1n;
+  const ceiling = high === undefined ? MAX_INT256 : high.size - 1n;
+  const middle = high === undefined ? undefined : split(low === undefined ? DUST : low.size, high.size);
+  const estimate = quoted === 0 ? undefined : estimateTop(input, low, high);
+  let size: bigint;
+  let guided = false;
+  if (quoted === 0) {
+    size = input.cap;
+  } else if (estimate !== undefined) {
+    guided = true;
+    const overshoot = streak === 0 ? 0n : estimate.unit * 2n ** BigInt(Math.min(Math.abs(streak), 255) - 1);
+    size = streak >= 0 ? estimate.size - 1n + overshoot : estimate.size - 1n - overshoot;
+    if (middle !== undefined && (streak > 0 ? size > middle : streak < 0 && size < middle)) size = middle;
+  } else {
+    size = middle ?? low!.size * 2n;
+  }
+  return { size: size < floor ? floor : size > ceiling ? ceiling : size, guided };
+}
+
+/** Semantics §4b: the largest feasible size over DUST .. 2^255-1, proven at the pinned block when it can be. */
+export async function runExactSearch(input: ExactSearchInput, evaluate: ExactEvaluator): Promise<ExactSearchResult> {
+  const trace: TraceEntry[] = [];
+  let low: Known | undefined;
+  let high: Known | undefined;
+  let best: { size: bigint; quote: CandidateQuote } | undefined;
+  let streak = 0;
+  let reverted = false;
+  let rejectedForPrice = false;
+  // Closed: the top of the feasible interval is known to the wei (or nothing lies above the largest size).
+  const closed = () =>
+    low?.size === MAX_INT256 || (high !== undefined && (low === undefined ? high.size <= DUST : high.size - low.size <= 1n));
+
+  while (trace.length < input.maxCandidates && !closed()) {
+    const next = nextExactCandidate(input, low, high, streak, trace.length);
+    const unsigned = next.size;
+    // Only guided quotes count towards the streak: a split starts the estimates afresh.
+    if (!next.guided) streak = 0;
+    const size = input.direction === "LONG" ? unsigned : -unsigned;
+    const evaluation = await evaluate(size);
+    if (evaluation.kind === "reverted") {
+      const revert = evaluation.errorName ?? evaluation.data;
+      const revertArgs = evaluation.errorArgs;
+      trace.push(revertArgs && Object.keys(revertArgs).length > 0 ? { size, outcome: "reverted", revert, revertArgs } : { size, outcome: "reverted", revert });
+      const name = evaluation.errorName;
+      if (name !== undefined && SETTLED_REVERTS.includes(name)) return { kind: "market-settled", revertName: name, iterations: trace.length, trace };
+      if (name !== undefined && UNUSABLE_MARKET_REVERTS.includes(name)) {
+        return { kind: "no-valid-size", revertName: name, ...(revertArgs ? { revertArgs } : {}), iterations: trace.length, trace };
+      }
+      reverted = true;
+      const rangeEnd = rangeEndOf(input.direction, evaluation);
+      high = rangeEnd === undefined ? { size: unsigned } : { size: unsigned, rangeEnd };
+      streak = streak < 0 ? streak - 1 : -1;
+      continue;
+    }
+    const outcome = classifyQuote(
+      { direction: input.direction, expectedPrice: input.expectedPrice, priceLimit: input.priceLimit, collateralAvailable: input.collateralAvailable, cap: input.cap, maxIterations: 0 },
+      evaluation.quote,
+    );
+    trace.push({ size, outcome, quote: evaluation.quote });
+    if (outcome === "feasible" || outcome === "short-of-limit") {
+      if (outcome === "feasible" && (best === undefined || unsigned > best.size)) best = { size: unsigned, quote: evaluation.quote };
+      if (outcome === "short-of-limit") rejectedForPrice = true;
+      low = { size: unsigned, quote: evaluation.quote };
+      streak = streak > 0 ? streak + 1 : 1;
+    } else {
+      if (outcome === "beyond-expected") rejectedForPrice = true;
+      high = { size: unsigned, quote: evaluation.quote };
+      streak = streak < 0 ? streak - 1 : -1;
+    }
+  }
+
+  const record = { iterations: trace.length, trace };
+  if (best !== undefined) {
+    const proven = closed() && low !== undefined && low.size === best.size;
+    const upperBound = high === undefined ? undefined : input.direction === "LONG" ? high.size : -high.size;
+    return {
+      kind: "found",
+      size: best.size,
+      quote: best.quote,
+      ...record,
+      exact: proven,
+      ...(proven || upperBound === undefined ? {} : { upperBound }),
+    };
+  }
+  const proven = closed();
+  if (reverted && !rejectedForPrice) return { kind: "insufficient-liquidity", ...record, proven };
+  return { kind: "no-valid-size", ...record, proven };
+}
+
+function abs(value: bigint): bigint {
+  return value < 0n ? -value : value;
+}
