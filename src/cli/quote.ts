@@ -18,6 +18,7 @@ const QUERY_OPTIONS = {
   collateral: "collateralAvailable",
   "price-limit": "priceLimit",
   "max-iterations": "maxIterations",
+  search: "search",
 } as const;
 
 function usageError(message: string): number {
@@ -42,6 +43,7 @@ export async function runQuote(args: readonly string[]): Promise<number> {
         collateral: { type: "string", multiple: true },
         "price-limit": { type: "string", multiple: true },
         "max-iterations": { type: "string", multiple: true },
+        search: { type: "string", multiple: true },
         rpc: { type: "string" },
         trace: { type: "boolean" },
         help: { type: "boolean", short: "h" },

@@ -5,7 +5,7 @@ import { DOCS_PREFIX, OPENAPI_PATH, PACKAGE_VERSION } from "./openapi.ts";
 
 export const QUOTE_PATH_TEMPLATE =
   "/quoter/{chainId}/{marketAddress}/{marketId}?expectedPrice={decimal}&collateralAvailable={wei}" +
-  "[&maxIterations={1-10}][&priceLimit={decimal}][&trace=true]";
+  "[&maxIterations={1-10}][&priceLimit={decimal}][&search=exact][&trace=true]";
 
 export const LINKS = {
   docs: DOCS_PREFIX,

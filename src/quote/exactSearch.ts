@@ -156,7 +156,8 @@ function split(bottom: bigint, top: bigint): bigint {
 /**
  * The next size to quote, within (low, high) and at least DUST. The first is the cap. Then the size just before
  * the estimated first size too large, moved on by 1, 2, 4, ... units (the wei one unit of the value it follows
- * spans) while quotes keep landing on the same side (`streak`), but never past the bracket's split point: a good estimate closes the bracket in two or three
+ * spans) while quotes keep landing on the same side (`streak`), from the second on at least as far as the last
+ * quote missed the estimate by (doubling), but never past the bracket's split point: a good estimate closes the bracket in two or three
  * quotes, a poor one costs no more than a bisection of the bracket. With no estimate: doubling up when nothing
  * above is known, else the split point.
  */
@@ -177,7 +178,12 @@ export function nextExactCandidate(
     size = input.cap;
   } else if (estimate !== undefined) {
     guided = true;
-    const overshoot = streak === 0 ? 0n : estimate.unit * 2n ** BigInt(Math.min(Math.abs(streak), 255) - 1);
+    let overshoot = streak === 0 ? 0n : estimate.unit * 2n ** BigInt(Math.min(Math.abs(streak), 255) - 1);
+    // Estimates that keep landing on one side converge from that side only (regula falsi): from the second in a
+    // row, go past the estimate by as far as the last quote missed it, doubled at each further one.
+    const gap = streak <= -2 ? high!.size - estimate.size : streak >= 2 && low !== undefined ? estimate.size - low.size : 0n;
+    const far = gap <= 0n ? 0n : gap * 2n ** BigInt(Math.min(Math.abs(streak), 255) - 2);
+    if (far > overshoot) overshoot = far;
     size = streak >= 0 ? estimate.size - 1n + overshoot : estimate.size - 1n - overshoot;
     if (middle !== undefined && (streak > 0 ? size > middle : streak < 0 && size < middle)) size = middle;
   } else {
