@@ -3,36 +3,30 @@
 // expired unsettled market stops the search with a detail naming its end, and trace names each error with
 // its arguments. Both strategies answer alike.
 import { after, before, describe, test } from "node:test";
+import type { FastifyInstance } from "fastify";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { createPublicClient, encodeErrorResult, formatUnits, http, parseAbi, type Address } from "viem";
-import { createChainRegistry } from "../../src/chain/client.ts";
 import { classifyCallError } from "../../src/chain/errors.ts";
 import { decodeRevert } from "../../src/chain/marketGroup.ts";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { DEMO_MARKET_GROUP_ADDRESS, DEMO_USDC_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { marketGroupAbi } from "../../src/generated/contracts.ts";
-import { buildApp } from "../../src/http/app.ts";
-import { createQuoter, type SearchStrategy } from "../../src/service/quoter.ts";
+import { bothStrategies } from "../support/strategyApps.ts";
 
 const E18 = 10n ** 18n;
 let devchain: Devchain;
-let apps: Awaited<ReturnType<typeof appFor>>[];
+let apps: FastifyInstance[];
 before(async () => {
   devchain = await startDevchain();
-  apps = [await appFor("single-call"), await appFor("sequential")];
+  apps = await bothStrategies(devchain.endpoint.url);
 });
 after(async () => {
   for (const app of apps) await app.close();
   await devchain.close();
 });
 
-async function appFor(strategy: SearchStrategy) {
-  const quoter = createQuoter({ chains: createChainRegistry(new Map([[DEVCHAIN_ID, [devchain.endpoint.url]]]), { timeoutMs: 5_000 }), strategy });
-  await quoter.probe();
-  return buildApp({ quoter, protection: { rateLimitMax: 0 } });
-}
 
 /** The answer of both strategies, checked byte-identical. */
 async function quote(group: Address, marketId: bigint, query: Record<string, string>) {

@@ -2,37 +2,31 @@
 // answer is checked against an independent brute force in the test (exponential search from DUST, then
 // bisection to the wei, every size quoted directly at the answer's block), and both strategies answer alike.
 import { after, before, describe, test } from "node:test";
+import type { FastifyInstance } from "fastify";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { createPublicClient, decodeFunctionResult, encodeFunctionData, formatUnits, http, type Address } from "viem";
-import { createChainRegistry } from "../../src/chain/client.ts";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { DEMO_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { marketGroupAbi } from "../../src/generated/contracts.ts";
-import { buildApp } from "../../src/http/app.ts";
-import { createQuoter, type SearchStrategy } from "../../src/service/quoter.ts";
+import { bothStrategies } from "../support/strategyApps.ts";
 
 const E18 = 10n ** 18n;
 const DUST = 10n ** 6n;
 const MAX = 2n ** 255n - 1n;
 
 let devchain: Devchain;
-let apps: Awaited<ReturnType<typeof appFor>>[];
+let apps: FastifyInstance[];
 before(async () => {
   devchain = await startDevchain();
-  apps = [await appFor("single-call"), await appFor("sequential")];
+  apps = await bothStrategies(devchain.endpoint.url);
 });
 after(async () => {
   for (const app of apps) await app.close();
   await devchain.close();
 });
 
-async function appFor(strategy: SearchStrategy) {
-  const quoter = createQuoter({ chains: createChainRegistry(new Map([[DEVCHAIN_ID, [devchain.endpoint.url]]]), { timeoutMs: 10_000 }), strategy });
-  await quoter.probe();
-  return buildApp({ quoter, protection: { rateLimitMax: 0 } });
-}
 
 type Request = { marketId: bigint; expected: bigint; limit?: bigint; collateral: bigint };
 type Class = "short" | "feasible" | "too-large";
