@@ -6,9 +6,8 @@
 // rounding down, so that the same rule can run on chain and pick the same candidates.
 import { MAX_INT256 } from "./decimal.ts";
 import {
-  SETTLED_REVERTS,
-  UNUSABLE_MARKET_REVERTS,
   classifyQuote,
+  recordRevert,
   type CandidateQuote,
   type Direction,
   type Evaluation,
@@ -42,7 +41,7 @@ export type ExactSearchResult =
     });
 
 /** Quotes one signed size; a throw is a transport failure and ends the search. */
-export type ExactEvaluator = (signedSize: bigint) => Evaluation | Promise<Evaluation>;
+type ExactEvaluator = (signedSize: bigint) => Evaluation | Promise<Evaluation>;
 
 /** A quoted size; above the interval, a revert may tell the price the market's range ends at (`rangeEnd`). */
 type Known = { size: bigint; quote?: CandidateQuote; rangeEnd?: bigint };
@@ -51,7 +50,7 @@ type Known = { size: bigint; quote?: CandidateQuote; rangeEnd?: bigint };
  * The D18 price where a `PoolPriceOutOfRange(poolPrice, minPrice, maxPrice)` revert says the market's range ends
  * in the trade's direction (its bounds are sqrt prices X96): price = sqrt^2 * 10^18 / 2^192, rounded down.
  */
-export function rangeEndOf(direction: Direction, evaluation: Extract<Evaluation, { kind: "reverted" }>): bigint | undefined {
+function rangeEndOf(direction: Direction, evaluation: Extract<Evaluation, { kind: "reverted" }>): bigint | undefined {
   if (evaluation.errorName !== "PoolPriceOutOfRange") return undefined;
   const bound = evaluation.errorArgs?.[direction === "LONG" ? "maxPrice" : "minPrice"];
   if (bound === undefined || !/^\d{1,49}$/.test(bound)) return undefined;
@@ -59,7 +58,7 @@ export function rangeEndOf(direction: Direction, evaluation: Extract<Evaluation,
 }
 
 /** 1 / sqrt(price), scaled: affine in size over one liquidity range (§4b). 10^54 / floor(sqrt(p * 10^36)), floor. */
-export function inverseSqrtPrice(priceD18: bigint): bigint | undefined {
+function inverseSqrtPrice(priceD18: bigint): bigint | undefined {
   if (priceD18 <= 0n) return undefined;
   return 10n ** 54n / sqrt(priceD18 * 10n ** 36n);
 }
@@ -92,7 +91,7 @@ export function interpolate(s1: bigint, y1: bigint, s2: bigint, y2: bigint, targ
 const RESOLUTION = 2n;
 
 /** An estimate of the first size too large, and how many wei one unit of the value it followed spans there. */
-export type Estimate = { size: bigint; unit: bigint };
+type Estimate = { size: bigint; unit: bigint };
 
 /**
  * Estimates the first size past the top of the feasible interval, for each rule a size can break: where
@@ -103,7 +102,7 @@ export type Estimate = { size: bigint; unit: bigint };
  * 0: the current price, no collateral) through `low`. The smallest binds. A rule whose two quoted values are
  * too close to tell apart from their rounding gives none: the bracket is then split.
  */
-export function estimateTop(input: ExactSearchInput, low: Known | undefined, high: Known | undefined): Estimate | undefined {
+function estimateTop(input: ExactSearchInput, low: Known | undefined, high: Known | undefined): Estimate | undefined {
   const current = inverseSqrtPrice(input.currentPrice);
   const passed = inverseSqrtPrice(input.direction === "LONG" ? input.expectedPrice + 1n : input.expectedPrice - 1n);
   const lowQuote = low?.quote;
@@ -161,7 +160,7 @@ function split(bottom: bigint, top: bigint): bigint {
  * quotes, a poor one costs no more than a bisection of the bracket. With no estimate: doubling up when nothing
  * above is known, else the split point.
  */
-export function nextExactCandidate(
+function nextExactCandidate(
   input: ExactSearchInput,
   low: Known | undefined,
   high: Known | undefined,
@@ -213,24 +212,15 @@ export async function runExactSearch(input: ExactSearchInput, evaluate: ExactEva
     const size = input.direction === "LONG" ? unsigned : -unsigned;
     const evaluation = await evaluate(size);
     if (evaluation.kind === "reverted") {
-      const revert = evaluation.errorName ?? evaluation.data;
-      const revertArgs = evaluation.errorArgs;
-      trace.push(revertArgs && Object.keys(revertArgs).length > 0 ? { size, outcome: "reverted", revert, revertArgs } : { size, outcome: "reverted", revert });
-      const name = evaluation.errorName;
-      if (name !== undefined && SETTLED_REVERTS.includes(name)) return { kind: "market-settled", revertName: name, iterations: trace.length, trace };
-      if (name !== undefined && UNUSABLE_MARKET_REVERTS.includes(name)) {
-        return { kind: "no-valid-size", revertName: name, ...(revertArgs ? { revertArgs } : {}), iterations: trace.length, trace };
-      }
+      const stopped = recordRevert(trace, size, evaluation);
+      if (stopped !== undefined) return stopped;
       reverted = true;
       const rangeEnd = rangeEndOf(input.direction, evaluation);
       high = rangeEnd === undefined ? { size: unsigned } : { size: unsigned, rangeEnd };
       streak = streak < 0 ? streak - 1 : -1;
       continue;
     }
-    const outcome = classifyQuote(
-      { direction: input.direction, expectedPrice: input.expectedPrice, priceLimit: input.priceLimit, collateralAvailable: input.collateralAvailable, cap: input.cap, maxIterations: 0 },
-      evaluation.quote,
-    );
+    const outcome = classifyQuote(input, evaluation.quote);
     trace.push({ size, outcome, quote: evaluation.quote });
     if (outcome === "feasible" || outcome === "short-of-limit") {
       if (outcome === "feasible" && (best === undefined || unsigned > best.size)) best = { size: unsigned, quote: evaluation.quote };

@@ -76,8 +76,11 @@ export function computeCap(collateralAvailable: bigint, currentPrice: bigint): b
   return cap > MAX_INT256 ? MAX_INT256 : cap;
 }
 
+/** The rules a quoted candidate is classified by. */
+export type QuoteRules = Pick<SearchInput, "direction" | "expectedPrice" | "priceLimit" | "collateralAvailable">;
+
 /** The outcome of one quoted candidate, in the order of §4 (a revert is classified by the caller). */
-export function classifyQuote(input: SearchInput, quote: CandidateQuote): Exclude<Outcome, "reverted"> {
+export function classifyQuote(input: QuoteRules, quote: CandidateQuote): Exclude<Outcome, "reverted"> {
   if (quote.requiredCollateral > input.collateralAvailable) return "over-budget";
   const after = quote.priceAfter;
   if (input.direction === "LONG") {
@@ -88,6 +91,27 @@ export function classifyQuote(input: SearchInput, quote: CandidateQuote): Exclud
     if (after >= input.priceLimit) return "short-of-limit";
   }
   return "feasible";
+}
+
+/**
+ * Records a reverted candidate in `trace` (its decoded error and arguments, or its raw data) and, when the revert
+ * says nothing about size (§4: settled, or a market that cannot trade), the result that ends the search.
+ */
+export function recordRevert(
+  trace: TraceEntry[],
+  size: bigint,
+  evaluation: Extract<Evaluation, { kind: "reverted" }>,
+): Extract<SearchResult, { kind: "market-settled" | "no-valid-size" }> | undefined {
+  const revert = evaluation.errorName ?? evaluation.data;
+  const revertArgs = evaluation.errorArgs;
+  const hasArgs = revertArgs !== undefined && Object.keys(revertArgs).length > 0;
+  trace.push(hasArgs ? { size, outcome: "reverted", revert, revertArgs } : { size, outcome: "reverted", revert });
+  const name = evaluation.errorName;
+  if (name !== undefined && SETTLED_REVERTS.includes(name)) return { kind: "market-settled", revertName: name, iterations: trace.length, trace };
+  if (name !== undefined && UNUSABLE_MARKET_REVERTS.includes(name)) {
+    return { kind: "no-valid-size", revertName: name, ...(revertArgs ? { revertArgs } : {}), iterations: trace.length, trace };
+  }
+  return undefined;
 }
 
 /**
@@ -115,16 +139,8 @@ export async function runSearch(input: SearchInput, evaluate: Evaluator): Promis
     const evaluation = await evaluate(size, { low, high, iteration: i });
 
     if (evaluation.kind === "reverted") {
-      const revert = evaluation.errorName ?? evaluation.data;
-      const revertArgs = evaluation.errorArgs;
-      trace.push(revertArgs && Object.keys(revertArgs).length > 0 ? { size, outcome: "reverted", revert, revertArgs } : { size, outcome: "reverted", revert });
-      const name = evaluation.errorName;
-      if (name !== undefined && SETTLED_REVERTS.includes(name)) {
-        return { kind: "market-settled", revertName: name, iterations: trace.length, trace };
-      }
-      if (name !== undefined && UNUSABLE_MARKET_REVERTS.includes(name)) {
-        return { kind: "no-valid-size", revertName: name, ...(revertArgs ? { revertArgs } : {}), iterations: trace.length, trace };
-      }
+      const stopped = recordRevert(trace, size, evaluation);
+      if (stopped !== undefined) return stopped;
       reverted = true;
       high = mid;
       continue;

@@ -46,7 +46,7 @@ function bruteForce(search: ExactSearchInput, evaluate: (size: bigint) => Evalua
   const tooLarge = (size: bigint) => {
     const evaluation = evaluate(size);
     if (evaluation.kind === "reverted") return true;
-    const outcome = classifyQuote({ ...search, maxIterations: 0 }, evaluation.quote);
+    const outcome = classifyQuote(search, evaluation.quote);
     return outcome !== "feasible" && outcome !== "short-of-limit";
   };
   if (tooLarge(DUST)) return undefined;
@@ -58,7 +58,7 @@ function bruteForce(search: ExactSearchInput, evaluate: (size: bigint) => Evalua
     else low = mid;
   }
   const evaluation = evaluate(low);
-  return evaluation.kind === "quoted" && classifyQuote({ ...search, maxIterations: 0 }, evaluation.quote) === "feasible" ? low : undefined;
+  return evaluation.kind === "quoted" && classifyQuote(search, evaluation.quote) === "feasible" ? low : undefined;
 }
 
 test("§4b random markets and requests: a proven answer is the brute-force maximum; no 400 while a size fits", async () => {
