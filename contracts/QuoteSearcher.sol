@@ -3,11 +3,13 @@ pragma solidity ^0.8.30;
 
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {IMarketGroup} from "./interfaces/IMarketGroup.sol";
+import {ExactSearchRule} from "./ExactSearchRule.sol";
 
 /// @title QuoteSearcher: the quoter's search in as few eth_calls as gas allows
 /// @notice Never deployed. Run as a deployless call (eth_call with no `to`, creation code and constructor
 /// arguments as data): the constructor reads the market and its price and runs the bounded binary search of
-/// the quoter's semantics (section 4) against the market group, then reverts with {SearchFacts}: every call's
+/// the quoter's semantics (section 4), or the exact search of section 4b ({ExactSearchRule}), against the market
+/// group, then reverts with {SearchFacts}: every call's
 /// success flag and return data, so the service decodes and decides exactly as it does when it makes the same
 /// calls one by one. Decisions taken here only choose the next call; they read the same words the service
 /// decodes.
@@ -40,6 +42,12 @@ contract QuoteSearcher {
         uint256 low;
         uint256 high;
         uint256 iteration;
+    }
+
+    /// @notice Where an exact search resumes: the price read when it started, and the rule's state.
+    struct ExactResume {
+        uint256 currentPrice;
+        ExactSearchRule.State state;
     }
 
     /// @notice Everything the service needs to answer, or to choose its error.
@@ -96,15 +104,18 @@ contract QuoteSearcher {
     bytes4 private constant EXPIRED_MARKET = bytes4(keccak256("ExpiredMarket()"));
     bytes4 private constant EXPIRED_MARKET_NOT_SETTLED = bytes4(keccak256("ExpiredMarketNotSettled(uint256)"));
     bytes4 private constant MARKET_NOT_STARTED = bytes4(keccak256("MarketNotStarted()"));
+    bytes4 private constant POOL_PRICE_OUT_OF_RANGE = bytes4(keccak256("PoolPriceOutOfRange(uint160,uint160,uint160)"));
 
     /// @param marketGroup The market group contract.
     /// @param marketId The market within the group.
     /// @param expectedPrice Target price after the trade, D18, > 0.
     /// @param collateralAvailable Budget, wei.
     /// @param maxIterations At most this many candidates in the whole search, resumed calls included.
-    /// @param resuming False for a new quote (reads the market and the price, then searches from [0, cap]);
-    /// true to continue a search from `resume` without reading again.
-    /// @param resume The point to continue from when `resuming`.
+    /// @param resuming False for a new quote (reads the market and the price, then searches from the start);
+    /// true to continue a search from `resume` (the bisection) or `exactResume` without reading again.
+    /// @param resume The direction, and for the bisection the point to continue from, when `resuming`.
+    /// @param exact Whether to run the exact search (section 4b) rather than the bisection.
+    /// @param exactResume The exact search's point to continue from, when `resuming`.
     constructor(
         address marketGroup,
         uint256 marketId,
@@ -112,49 +123,53 @@ contract QuoteSearcher {
         uint256 collateralAvailable,
         uint256 maxIterations,
         bool resuming,
-        Resume memory resume
+        Resume memory resume,
+        bool exact,
+        ExactResume memory exactResume
     ) {
         Facts memory facts;
         facts.blockNumber = block.number;
+        bool searching = resuming;
         if (!resuming) {
-            resume = _start(facts, marketGroup, marketId, expectedPrice, collateralAvailable);
+            (searching, resume.isLong, exactResume.currentPrice) = _start(facts, marketGroup, marketId, expectedPrice);
+            resume.high = searching ? _cap(collateralAvailable, exactResume.currentPrice) : 0;
         }
-        if (resume.high != 0) {
-            facts.candidates = _search(
-                Search({
-                    marketGroup: marketGroup,
-                    marketId: marketId,
-                    expectedPrice: expectedPrice,
-                    collateralAvailable: collateralAvailable,
-                    maxIterations: maxIterations,
-                    isLong: resume.isLong,
-                    low: resume.low,
-                    high: resume.high,
-                    iteration: resume.iteration,
-                    encodedBytes: _encodedBytes(facts)
-                })
-            );
+        Search memory s = Search({
+            marketGroup: marketGroup,
+            marketId: marketId,
+            expectedPrice: expectedPrice,
+            collateralAvailable: collateralAvailable,
+            maxIterations: maxIterations,
+            isLong: resume.isLong,
+            low: resume.low,
+            high: resume.high,
+            iteration: resume.iteration,
+            encodedBytes: _encodedBytes(facts)
+        });
+        if (searching && exact) {
+            facts.candidates = _exactSearch(s, exactResume);
+        } else if (searching && resume.high != 0) {
+            facts.candidates = _search(s);
         }
         revert SearchFacts(facts);
     }
 
-    /// @notice The reads of a new quote (market, then price); the search's start, or high = 0 for no search.
+    /// @notice The reads of a new quote (market, then price): whether a search follows, its direction, the price.
     function _start(
         Facts memory facts,
         address marketGroup,
         uint256 marketId,
-        uint256 expectedPrice,
-        uint256 collateralAvailable
-    ) private returns (Resume memory start) {
+        uint256 expectedPrice
+    ) private returns (bool searching, bool isLong, uint256 price) {
         facts.market = _call(marketGroup, abi.encodeCall(IMarketGroup.getMarket, (marketId)));
-        if (!_marketIsOpen(facts.market, marketId)) return start;
+        if (!_marketIsOpen(facts.market, marketId)) return (false, false, 0);
         facts.priceRead = true;
         facts.price = _call(marketGroup, abi.encodeCall(IMarketGroup.getReferencePrice, (marketId)));
-        (bool hasPrice, uint256 price) = _readWord(facts.price.data, 0);
-        if (!facts.price.success || !hasPrice || price == 0 || price == expectedPrice) return start;
+        bool hasPrice;
+        (hasPrice, price) = _readWord(facts.price.data, 0);
+        if (!facts.price.success || !hasPrice || price == 0 || price == expectedPrice) return (false, false, 0);
         _readCollateral(facts, marketGroup);
-        start.isLong = expectedPrice > price;
-        start.high = _cap(collateralAvailable, price);
+        return (true, expectedPrice > price, price);
     }
 
     /// @notice What one call of the search works with: the request, and the bisection's state from `Resume`.
@@ -217,6 +232,59 @@ contract QuoteSearcher {
         assembly ("memory-safe") {
             mstore(candidates, count)
         }
+    }
+
+    /// @notice The exact search of section 4b from where `resume` stands, one quote per candidate, while gas
+    /// lasts: each candidate chosen by {ExactSearchRule.next}, each outcome recorded as the service records it.
+    /// @dev The same classification as {_search}; a revert's PoolPriceOutOfRange bound in the trade's direction
+    /// (when the service can decode it: at least three words) tells the rule where the market's range ends.
+    function _exactSearch(Search memory s, ExactResume memory resume) private returns (Candidate[] memory candidates) {
+        ExactSearchRule.State memory st = resume.state;
+        ExactSearchRule.Input memory input = ExactSearchRule.Input({
+            isLong: s.isLong,
+            cap: _cap(s.collateralAvailable, resume.currentPrice),
+            currentPrice: resume.currentPrice,
+            expectedPrice: s.expectedPrice,
+            collateralAvailable: s.collateralAvailable
+        });
+        candidates = new Candidate[](s.maxIterations > st.quoted ? s.maxIterations - st.quoted : 0);
+        uint256 count;
+        while (st.quoted < s.maxIterations && !ExactSearchRule.closed(st)) {
+            (uint256 size, bool guided) = ExactSearchRule.next(input, st);
+            (bool recorded, Candidate memory candidate) = _quote(s, s.isLong ? int256(size) : -int256(size));
+            if (!recorded) break;
+            candidates[count++] = candidate;
+            s.encodedBytes += CANDIDATE_HEAD_BYTES + _padded(candidate.data.length);
+            // Only guided quotes count towards the streak: a split starts the estimates afresh.
+            if (!guided) st.streak = 0;
+
+            if (!candidate.success || candidate.data.length < QUOTE_RETURN_LENGTH) {
+                if (!candidate.success && _stopsSearch(candidate.data)) break;
+                ExactSearchRule.recordRevert(st, size, candidate.success ? 0 : _rangeEnd(candidate.data, s.isLong));
+                continue;
+            }
+            (uint256 requiredCollateral,, uint256 priceAfter) = abi.decode(candidate.data, (uint256, uint256, uint256));
+            if (requiredCollateral > s.collateralAvailable || (s.isLong ? priceAfter > s.expectedPrice : priceAfter < s.expectedPrice)) {
+                ExactSearchRule.recordAbove(st, size, requiredCollateral, priceAfter);
+            } else {
+                ExactSearchRule.recordBelow(st, size, requiredCollateral, priceAfter);
+            }
+        }
+        assembly ("memory-safe") {
+            mstore(candidates, count)
+        }
+    }
+
+    /// @notice The D18 price where a PoolPriceOutOfRange(poolPrice, minPrice, maxPrice) revert says the range
+    /// ends in the trade's direction; 0 for another revert.
+    function _rangeEnd(bytes memory revertData, bool isLong) private pure returns (uint256) {
+        if (revertData.length < 4 + 96 || bytes4(revertData) != POOL_PRICE_OUT_OF_RANGE) return 0;
+        uint256 bound;
+        uint256 offset = isLong ? 68 : 36;
+        assembly ("memory-safe") {
+            bound := mload(add(add(revertData, 32), offset))
+        }
+        return ExactSearchRule.rangeEndOf(bound);
     }
 
     /// @notice Quotes one candidate with all the gas that can be spared; not recorded when that gas may have

@@ -1,7 +1,11 @@
 // What a quote asks of the chain, whichever way the answers are fetched (semantics §7: the strategies).
+import type { ExactState } from "../quote/exactSearch.ts";
 import type { SearchPoint } from "../quote/search.ts";
 import type { Hex } from "viem";
 import type { RawCall } from "./call.ts";
+
+/** Where a search stands when it asks for a candidate: the bisection's point, or the exact search's state. */
+export type SearchPosition = { readonly search: "bisection"; readonly point: SearchPoint } | { readonly search: "exact"; readonly state: ExactState };
 
 /**
  * The answers of one quote's chain reads, all at one block. The sequential strategy makes each call when
@@ -17,10 +21,10 @@ export interface MarketReader {
   /** `decimals()` of the collateral token `asset`. */
   collateralDecimals(asset: Hex): Promise<RawCall>;
   /**
-   * The candidate `signedSize`; for the bisection, with the `point` it is the midpoint of (a searcher on chain
-   * resumes from there).
+   * The candidate `signedSize`, with where the search stands when it asks for it (a searcher on chain resumes
+   * from there).
    */
-  quote(signedSize: bigint, point?: SearchPoint): Promise<RawCall>;
+  quote(signedSize: bigint, at?: SearchPosition): Promise<RawCall>;
   /** Called after the search: a replaying reader checks that every recorded candidate was asked for. */
   done?(): void;
 }

@@ -3,14 +3,15 @@
 // A search heavier than the gas cap continues, at the same block, in further calls (semantics §7).
 import { decodeErrorResult, encodeDeployData, zeroAddress, type Address, type Hex } from "viem";
 import { quoteSearcherAbi, quoteSearcherBytecode } from "../generated/contracts.ts";
+import { DEFAULT_EXACT_MAX_CANDIDATES, type ExactState, type Known } from "../quote/exactSearch.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import type { SearchPoint } from "../quote/search.ts";
 import { ethCall, observeFailure, type RawCall } from "./call.ts";
 import type { ChainEndpoint } from "./client.ts";
 import { ChainUnavailableError, answeredRpcError, classifyCallError } from "./errors.ts";
 import { ChainOverloadedError } from "./limiter.ts";
-import { encodeQuote } from "./marketGroup.ts";
-import type { MarketReader } from "./marketReader.ts";
+import { encodeQuote, interpretReferencePrice } from "./marketGroup.ts";
+import type { MarketReader, SearchPosition } from "./marketReader.ts";
 
 /** Gas given to each deployless call unless configured otherwise. */
 export const DEFAULT_SEARCH_GAS_CAP = 30_000_000n;
@@ -32,13 +33,48 @@ export class SearcherUnsupportedError extends Error {
   }
 }
 
-/** Where a resumed search continues: the bisection's point, and its direction. */
-type Resume = SearchPoint & { readonly isLong: boolean };
+/**
+ * Where a resumed search continues: its direction and where the search stands (for the exact search, with the
+ * price the first call read).
+ */
+export type Resume = { readonly isLong: boolean } & (
+  | { readonly search: "bisection"; readonly point: SearchPoint }
+  | { readonly search: "exact"; readonly state: ExactState; readonly currentPrice: bigint }
+);
 
-const NEW_SEARCH = { isLong: false, low: 0n, high: 0n, iteration: 0n } as const;
+const NO_SIDE = { known: false, size: 0n, quoted: false, requiredCollateral: 0n, priceAfter: 0n, rangeEnd: 0n } as const;
 
-/** The deployless call's data: the searcher's creation code and arguments, for a new search or a resumed one. */
-export function encodeSearch(request: QuoteRequest, resume?: Resume): Hex {
+/** The exact search's state as the searcher's `ExactSearchRule.State`. */
+export function exactStateArgs(state: ExactState | undefined) {
+  return {
+    low: encodeSide(state?.low),
+    high: encodeSide(state?.high),
+    streak: BigInt(state?.streak ?? 0),
+    quoted: BigInt(state?.quoted ?? 0),
+  };
+}
+
+/** A side of the exact search as the searcher's `ExactSearchRule.Side`; a range end of 0 stands for none. */
+function encodeSide(side: Known | undefined) {
+  if (side === undefined) return NO_SIDE;
+  return {
+    known: true,
+    size: side.size,
+    quoted: side.quote !== undefined,
+    requiredCollateral: side.quote?.requiredCollateral ?? 0n,
+    priceAfter: side.quote?.priceAfter ?? 0n,
+    rangeEnd: side.rangeEnd ?? 0n,
+  };
+}
+
+/**
+ * The deployless call's data: the searcher's creation code and arguments, for a new search or a resumed one.
+ * `request.search` chooses the search; the exact one quotes at most `exactMaxCandidates`.
+ */
+export function encodeSearch(request: QuoteRequest, resume?: Resume, exactMaxCandidates = DEFAULT_EXACT_MAX_CANDIDATES): Hex {
+  const exact = request.search === "exact";
+  const point = resume?.search === "bisection" ? resume.point : undefined;
+  const state = resume?.search === "exact" ? resume.state : undefined;
   return encodeDeployData({
     abi: quoteSearcherAbi,
     bytecode: quoteSearcherBytecode,
@@ -47,9 +83,14 @@ export function encodeSearch(request: QuoteRequest, resume?: Resume): Hex {
       request.marketId,
       request.expectedPrice,
       request.collateralAvailable,
-      BigInt(request.maxIterations),
+      BigInt(exact ? exactMaxCandidates : request.maxIterations),
       resume !== undefined,
-      resume === undefined ? NEW_SEARCH : { ...resume, iteration: BigInt(resume.iteration) },
+      { isLong: resume?.isLong ?? false, low: point?.low ?? 0n, high: point?.high ?? 0n, iteration: BigInt(point?.iteration ?? 0) },
+      exact,
+      {
+        currentPrice: resume?.search === "exact" ? resume.currentPrice : 0n,
+        state: exactStateArgs(state),
+      },
     ],
   });
 }
@@ -96,11 +137,9 @@ export async function singleCallReader(
   request: QuoteRequest,
   gasCap: bigint,
   signal?: AbortSignal,
+  exactMaxCandidates = DEFAULT_EXACT_MAX_CANDIDATES,
 ): Promise<MarketReader> {
-  // The exact search (semantics §4b) does not run on chain yet: the call makes the reads, and each candidate is
-  // then quoted alone at the pinned block, as the sequential strategy quotes it.
-  const alone = request.search === "exact";
-  const facts = await runSearcher(endpoint, encodeSearch(alone ? { ...request, maxIterations: 0 } : request), "latest", gasCap);
+  const facts = await runSearcher(endpoint, encodeSearch(request, undefined, exactMaxCandidates), "latest", gasCap);
   const { blockNumber } = facts;
   let candidates = facts.candidates;
   let next = 0;
@@ -111,10 +150,19 @@ export async function singleCallReader(
     return ethCall(endpoint, { to: request.marketAddress, data: encodeQuote(request.marketId, signedSize), block: blockNumber });
   }
 
-  async function continueAt(signedSize: bigint, point: SearchPoint | undefined): Promise<RawCall> {
-    if (alone || point === undefined) return quoteAlone(signedSize);
+  function resumeAt(signedSize: bigint, at: SearchPosition): Resume {
+    const isLong = signedSize > 0n;
+    if (at.search === "bisection") return { isLong, ...at };
+    const currentPrice = facts.priceRead ? interpretReferencePrice(facts.price) : undefined;
+    if (currentPrice === undefined) throw new SearcherMismatchError("an exact search resumes without the price the searcher read");
+    return { isLong, ...at, currentPrice };
+  }
+
+  async function continueAt(signedSize: bigint, at: SearchPosition | undefined): Promise<RawCall> {
+    if (at === undefined) return quoteAlone(signedSize);
     signal?.throwIfAborted();
-    const resumed = await runSearcher(endpoint, encodeSearch(request, { ...point, isLong: signedSize > 0n }), blockNumber, gasCap);
+    const data = encodeSearch(request, resumeAt(signedSize, at), exactMaxCandidates);
+    const resumed = await runSearcher(endpoint, data, blockNumber, gasCap);
     if (resumed.blockNumber !== blockNumber) {
       throw new SearcherMismatchError(`a resumed search ran at block ${resumed.blockNumber}, not ${blockNumber}`);
     }
@@ -148,8 +196,8 @@ export async function singleCallReader(
       if (!facts.decimalsRead) throw new SearcherMismatchError("the searcher did not read the collateral's decimals");
       return facts.collateralDecimals;
     },
-    async quote(signedSize, point) {
-      return next < candidates.length ? take(signedSize) : continueAt(signedSize, point);
+    async quote(signedSize, at) {
+      return next < candidates.length ? take(signedSize) : continueAt(signedSize, at);
     },
     done() {
       if (next !== candidates.length) {

@@ -4,7 +4,7 @@
 // (`low`: short of the limit or feasible) and the smallest quoted above it (`high`), and chooses each next size
 // by interpolation, safeguarded so that it never stalls on one side. Integer arithmetic only, every division
 // rounding down, so that the same rule can run on chain and pick the same candidates.
-import { MAX_INT256 } from "./decimal.ts";
+import { MAX_INT256, MAX_UINT256 } from "./decimal.ts";
 import {
   classifyQuote,
   recordRevert,
@@ -40,11 +40,19 @@ export type ExactSearchResult =
       proven?: boolean;
     });
 
-/** Quotes one signed size; a throw is a transport failure and ends the search. */
-type ExactEvaluator = (signedSize: bigint) => Evaluation | Promise<Evaluation>;
-
 /** A quoted size; above the interval, a revert may tell the price the market's range ends at (`rangeEnd`). */
-type Known = { size: bigint; quote?: CandidateQuote; rangeEnd?: bigint };
+export type Known = { readonly size: bigint; readonly quote?: CandidateQuote; readonly rangeEnd?: bigint };
+
+/**
+ * Where the exact search stands when it asks for a candidate: the largest size quoted below the top of the
+ * feasible interval, the smallest quoted above it, how many quotes in a row landed on one side (positive below,
+ * negative above; only guided quotes count), and how many were quoted. The next candidate depends on nothing
+ * else, so a searcher on chain continues the same search from here.
+ */
+export type ExactState = { readonly low?: Known; readonly high?: Known; readonly streak: number; readonly quoted: number };
+
+/** Quotes one signed size, the candidate of `state`; a throw is a transport failure and ends the search. */
+export type ExactEvaluator = (signedSize: bigint, state: ExactState) => Evaluation | Promise<Evaluation>;
 
 /**
  * The D18 price where a `PoolPriceOutOfRange(poolPrice, minPrice, maxPrice)` revert says the market's range ends
@@ -54,17 +62,30 @@ function rangeEndOf(direction: Direction, evaluation: Extract<Evaluation, { kind
   if (evaluation.errorName !== "PoolPriceOutOfRange") return undefined;
   const bound = evaluation.errorArgs?.[direction === "LONG" ? "maxPrice" : "minPrice"];
   if (bound === undefined || !/^\d{1,49}$/.test(bound)) return undefined;
-  return (BigInt(bound) ** 2n * 10n ** 18n) >> 192n;
+  return rangeEndFromBound(BigInt(bound));
 }
 
-/** 1 / sqrt(price), scaled: affine in size over one liquidity range (§4b). 10^54 / floor(sqrt(p * 10^36)), floor. */
+/** bound^2 * 10^18 / 2^192, rounded down, for a sqrt price X96 below 10^49 (a uint160's digits); else none. */
+export function rangeEndFromBound(bound: bigint): bigint | undefined {
+  if (bound < 0n || bound >= 10n ** 49n) return undefined;
+  return (bound ** 2n * 10n ** 18n) >> 192n;
+}
+
+/** The largest D18 price whose scaled square (p * 10^36) fits 256 bits, as it must on chain. */
+const MAX_SCALED_PRICE = MAX_UINT256 / 10n ** 36n;
+
+/**
+ * 1 / sqrt(price), scaled: affine in size over one liquidity range (§4b). 10^54 / floor(sqrt(p * 10^36)), both
+ * rounded down; none for a zero price or one above {@link MAX_SCALED_PRICE} (10^41 D18: no market's).
+ */
 function inverseSqrtPrice(priceD18: bigint): bigint | undefined {
-  if (priceD18 <= 0n) return undefined;
+  if (priceD18 <= 0n || priceD18 > MAX_SCALED_PRICE) return undefined;
   return 10n ** 54n / sqrt(priceD18 * 10n ** 36n);
 }
 
-/** floor(sqrt(n)) for n >= 1. */
+/** floor(sqrt(n)) for n >= 0. */
 export function sqrt(n: bigint): bigint {
+  if (n === 0n) return 0n;
   let x = n;
   let y = (x + 1n) / 2n;
   while (y < x) {
@@ -135,7 +156,9 @@ function estimateTop(input: ExactSearchInput, low: Known | undefined, high: Know
     if (size !== undefined) estimates.push({ size, unit: 1n });
   };
   along((quote) => quote.priceAfter, input.currentPrice, inverseSqrtPrice, current, passed, highQuote !== undefined && !tooCostly);
-  along((quote) => quote.requiredCollateral, 0n, (value) => value, 0n, input.collateralAvailable + 1n, tooCostly);
+  // The smallest requiredCollateral over budget, saturated at 2^256-1 so that it fits 256 bits on chain.
+  const overBudget = input.collateralAvailable === MAX_UINT256 ? MAX_UINT256 : input.collateralAvailable + 1n;
+  along((quote) => quote.requiredCollateral, 0n, (value) => value, 0n, overBudget, tooCostly);
   if (high !== undefined && highQuote === undefined && high.rangeEnd !== undefined) {
     along((quote) => quote.priceAfter, input.currentPrice, inverseSqrtPrice, current, inverseSqrtPrice(high.rangeEnd), false);
   }
@@ -147,9 +170,12 @@ function estimateTop(input: ExactSearchInput, low: Known | undefined, high: Know
 /** A bracket wider than this ratio is split at its geometric mean, not its midpoint. */
 const GEOMETRIC_RATIO = 2n ** 16n;
 
-/** Where a bracket is split when no estimate guides: its geometric mean while it spans more than 2^16, else its midpoint. */
+/**
+ * Where a bracket is split when no estimate guides: near its geometric mean while it spans more than 2^16
+ * (floor(sqrt(bottom)) * floor(sqrt(top)), which fits 256 bits where bottom * top would not), else its midpoint.
+ */
 function split(bottom: bigint, top: bigint): bigint {
-  return top > bottom * GEOMETRIC_RATIO ? sqrt(bottom * top) : (bottom + top) / 2n;
+  return top / GEOMETRIC_RATIO > bottom ? sqrt(bottom) * sqrt(top) : (bottom + top) / 2n;
 }
 
 /**
@@ -160,13 +186,8 @@ function split(bottom: bigint, top: bigint): bigint {
  * quotes, a poor one costs no more than a bisection of the bracket. With no estimate: doubling up when nothing
  * above is known, else the split point.
  */
-function nextExactCandidate(
-  input: ExactSearchInput,
-  low: Known | undefined,
-  high: Known | undefined,
-  streak: number,
-  quoted: number,
-): { size: bigint; guided: boolean } {
+export function nextExactCandidate(input: ExactSearchInput, state: ExactState): { size: bigint; guided: boolean } {
+  const { low, high, streak, quoted } = state;
   const floor = low === undefined ? DUST : low.size + 1n;
   const ceiling = high === undefined ? MAX_INT256 : high.size - 1n;
   const middle = high === undefined ? undefined : split(low === undefined ? DUST : low.size, high.size);
@@ -191,6 +212,11 @@ function nextExactCandidate(
   return { size: size < floor ? floor : size > ceiling ? ceiling : size, guided };
 }
 
+/** Whether the top of the feasible interval is known to the wei (or nothing lies above the largest size). */
+export function isClosed({ low, high }: Pick<ExactState, "low" | "high">): boolean {
+  return low?.size === MAX_INT256 || (high !== undefined && (low === undefined ? high.size <= DUST : high.size - low.size <= 1n));
+}
+
 /** Semantics §4b: the largest feasible size over DUST .. 2^255-1, proven at the pinned block when it can be. */
 export async function runExactSearch(input: ExactSearchInput, evaluate: ExactEvaluator): Promise<ExactSearchResult> {
   const trace: TraceEntry[] = [];
@@ -200,17 +226,16 @@ export async function runExactSearch(input: ExactSearchInput, evaluate: ExactEva
   let streak = 0;
   let reverted = false;
   let rejectedForPrice = false;
-  // Closed: the top of the feasible interval is known to the wei (or nothing lies above the largest size).
-  const closed = () =>
-    low?.size === MAX_INT256 || (high !== undefined && (low === undefined ? high.size <= DUST : high.size - low.size <= 1n));
+  const closed = () => isClosed({ low, high });
 
   while (trace.length < input.maxCandidates && !closed()) {
-    const next = nextExactCandidate(input, low, high, streak, trace.length);
+    const state = { low, high, streak, quoted: trace.length };
+    const next = nextExactCandidate(input, state);
     const unsigned = next.size;
     // Only guided quotes count towards the streak: a split starts the estimates afresh.
     if (!next.guided) streak = 0;
     const size = input.direction === "LONG" ? unsigned : -unsigned;
-    const evaluation = await evaluate(size);
+    const evaluation = await evaluate(size, state);
     if (evaluation.kind === "reverted") {
       const stopped = recordRevert(trace, size, evaluation);
       if (stopped !== undefined) return stopped;

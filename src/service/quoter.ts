@@ -12,7 +12,7 @@ import {
   interpretQuote,
   interpretReferencePrice,
 } from "../chain/marketGroup.ts";
-import type { MarketReader } from "../chain/marketReader.ts";
+import type { MarketReader, SearchPosition } from "../chain/marketReader.ts";
 import { sequentialReader } from "../chain/sequential.ts";
 import { DEFAULT_SEARCH_GAS_CAP, SearcherUnsupportedError, probeDeployless, singleCallReader } from "../chain/singleCall.ts";
 import { buildAnswer, checkExpectedPrice, planSearch, type QuoteResponseBody } from "../quote/answer.ts";
@@ -21,7 +21,7 @@ import { unconfiguredChainDetail } from "../quote/explain.ts";
 import { adoptSearchFacts, currentQuoteStats, type QuoteStats } from "../observability/quoteStats.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES, runExactSearch } from "../quote/exactSearch.ts";
-import { runSearch, type SearchPoint } from "../quote/search.ts";
+import { runSearch } from "../quote/search.ts";
 import type { Quoter } from "../http/quoteRoute.ts";
 
 export type SearchStrategy = "single-call" | "sequential";
@@ -89,7 +89,7 @@ export function createQuoter({
   async function answerAt(endpoint: ChainEndpoint, request: QuoteRequest, signal: AbortSignal): Promise<QuoteResponseBody> {
     if (await canRunSingleCall(endpoint)) {
       try {
-        return await answerFrom(await singleCallReader(endpoint, request, searchGasCap, signal), request, exactMaxCandidates);
+        return await answerFrom(await singleCallReader(endpoint, request, searchGasCap, signal, exactMaxCandidates), request, exactMaxCandidates);
       } catch (error) {
         if (!(error instanceof SearcherUnsupportedError)) throw error;
         quoteSequentially(endpoint, "a quote's answer", error);
@@ -210,14 +210,16 @@ export async function answerFrom(
     stats.direction = plan.value.direction;
     stats.candidates = 0;
   }
-  const quote = async (size: bigint, point?: SearchPoint) => {
+  const quote = async (size: bigint, at: SearchPosition) => {
     if (stats?.candidates !== undefined) stats.candidates++;
-    return interpretQuote(await reader.quote(size, point));
+    return interpretQuote(await reader.quote(size, at));
   };
   const result =
     request.search === "exact"
-      ? await runExactSearch({ ...plan.value, currentPrice, maxCandidates: exactMaxCandidates }, quote)
-      : await runSearch(plan.value, quote);
+      ? await runExactSearch({ ...plan.value, currentPrice, maxCandidates: exactMaxCandidates }, (size, state) =>
+          quote(size, { search: "exact", state }),
+        )
+      : await runSearch(plan.value, (size, point) => quote(size, { search: "bisection", point }));
   reader.done?.();
   const answer = buildAnswer(request, currentPrice, reader.blockNumber, plan.value.direction, result, collateralDecimals);
   if (!answer.ok) throw answer.error;

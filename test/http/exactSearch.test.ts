@@ -1,6 +1,7 @@
 // Semantics §4b: search=exact answers the largest feasible size above DUST, proven at the pinned block. Each
 // answer is checked against an independent brute force in the test (exponential search from DUST, then
 // bisection to the wei, every size quoted directly at the answer's block), and both strategies answer alike.
+// The default strategy runs the exact search on chain: a recording proxy sees one JSON-RPC request per quote.
 import { after, before, describe, test } from "node:test";
 import type { FastifyInstance } from "fastify";
 import assert from "node:assert/strict";
@@ -10,20 +11,25 @@ import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { DEMO_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { marketGroupAbi } from "../../src/generated/contracts.ts";
-import { bothStrategies } from "../support/strategyApps.ts";
+import { startRpcProxy, type RpcProxy } from "../support/rpcProxy.ts";
+import { strategyApp } from "../support/strategyApps.ts";
 
 const E18 = 10n ** 18n;
 const DUST = 10n ** 6n;
 const MAX = 2n ** 255n - 1n;
 
 let devchain: Devchain;
+/** [single-call behind `proxy`, sequential]. */
 let apps: FastifyInstance[];
+let proxy: RpcProxy;
 before(async () => {
   devchain = await startDevchain();
-  apps = await bothStrategies(devchain.endpoint.url);
+  proxy = await startRpcProxy(devchain.endpoint.url);
+  apps = [await strategyApp(proxy.url, "single-call"), await strategyApp(devchain.endpoint.url, "sequential")];
 });
 after(async () => {
   for (const app of apps) await app.close();
+  await proxy.close();
   await devchain.close();
 });
 
@@ -73,7 +79,7 @@ async function bruteForceMaximum(request: Request, currentPrice: bigint, block: 
 const PRICES = new Map([[1n, E18 / 2n], [2n, 1000n * E18], [4n, E18 / 2n]]);
 
 describe("search=exact (semantics §4b)", () => {
-  test("200 random requests: every exact answer is the brute-force maximum, no 400 while a size fits, both strategies alike", async () => {
+  test("200 random requests: every exact answer is the brute-force maximum, no 400 while a size fits, both strategies alike, one JSON-RPC request each", async () => {
     const tally = { exact: 0, inexact: 0, failures: 0, candidates: [] as number[] };
     await fc.assert(
       fc.asyncProperty(
@@ -98,8 +104,11 @@ describe("search=exact (semantics §4b)", () => {
           });
           if (request.limit !== undefined) query.set("priceLimit", formatUnits(request.limit, 18));
           const url = `/quoter/${DEVCHAIN_ID}/${DEMO_MARKET_GROUP_ADDRESS}/${request.marketId}?${query}`;
+          const before = proxy.requests.length;
           const [single, sequential] = await Promise.all(apps.map((app) => app.inject({ url })));
           assert.equal(single!.body, sequential!.body, url);
+          const requests = proxy.requests.slice(before);
+          assert.deepEqual(requests.map((r) => r.method), ["eth_call"], `${url}: one deployless eth_call`);
           const body = single!.json();
           const currentPrice = PRICES.get(request.marketId)!;
           const block = 6n;

@@ -71,14 +71,19 @@ function plainQuotes(requests: readonly JsonRpcRequest[]): { size: bigint; block
   });
 }
 
-describe("a search heavier than the gas cap (semantics §7)", () => {
-  test(`SEARCH_GAS_CAP=${CAP}: 100 random requests, light and heavy, byte-identical to sequential; one request per light quote, about gas/cap per heavy one`, async () => {
-    await withProxy({}, async (proxy) => {
+type Tally = { light: number; heavy: number; multiCall: number; statuses: Map<number, number> };
+
+/**
+ * `numRuns` random requests, light and heavy, with `search`, under SEARCH_GAS_CAP: byte-identical to sequential,
+ * one request per light quote, and for a heavy one between what its candidates' gas needs and a bound near twice it.
+ */
+async function gasBoundedProperty(search: "bisection" | "exact", numRuns: number, seed: number): Promise<Tally> {
+  return withProxy({}, async (proxy) => {
       const single = await appFor(proxy.url, "single-call", CAP);
       const sequential = await appFor(devchain.endpoint.url, "sequential");
       const prices = new Map([[1n, E18 / 2n], [2n, 1000n * E18], [4n, E18 / 2n]]);
       const near = (price: bigint) => fc.bigInt({ min: -400_000n, max: 400_000n }).map((ppm) => price + (price * ppm) / 1_000_000n);
-      const tally = { light: 0, heavy: 0, multiCall: 0, statuses: new Map<number, number>() };
+      const tally: Tally = { light: 0, heavy: 0, multiCall: 0, statuses: new Map<number, number>() };
       await fc.assert(
         fc.asyncProperty(
           fc.record({
@@ -95,6 +100,7 @@ describe("a search heavier than the gas cap (semantics §7)", () => {
               maxIterations: String(request.maxIterations),
               trace: "true",
             });
+            if (search === "exact") query.set("search", "exact");
             if (limit !== undefined) query.set("priceLimit", formatUnits(limit, 18));
             const url = `/quoter/${DEVCHAIN_ID}/${group}/${request.marketId}?${query}`;
             const before = proxy.methods.length;
@@ -122,14 +128,27 @@ describe("a search heavier than the gas cap (semantics §7)", () => {
             if (requests > 1) tally.multiCall++;
           },
         ),
-        { numRuns: 100, seed: 10 },
+        { numRuns, seed },
       );
-      assert.ok(tally.light >= 30 && tally.heavy >= 30, JSON.stringify({ light: tally.light, heavy: tally.heavy }));
-      assert.ok(tally.multiCall >= 15, `too few searches needed more than one call: ${tally.multiCall}`);
-      assert.ok((tally.statuses.get(200) ?? 0) >= 25, JSON.stringify([...tally.statuses]));
       await single.close();
       await sequential.close();
-    });
+      return tally;
+  });
+}
+
+describe("a search heavier than the gas cap (semantics §7)", () => {
+  test(`SEARCH_GAS_CAP=${CAP}: 100 random requests, light and heavy, byte-identical to sequential; one request per light quote, about gas/cap per heavy one`, async () => {
+    const tally = await gasBoundedProperty("bisection", 100, 10);
+    assert.ok(tally.light >= 30 && tally.heavy >= 30, JSON.stringify({ light: tally.light, heavy: tally.heavy }));
+    assert.ok(tally.multiCall >= 15, `too few searches needed more than one call: ${tally.multiCall}`);
+    assert.ok((tally.statuses.get(200) ?? 0) >= 25, JSON.stringify([...tally.statuses]));
+  });
+
+  test(`search=exact, SEARCH_GAS_CAP=${CAP}: 40 random requests resume the exact search on chain from its state, byte-identical to sequential`, async () => {
+    const tally = await gasBoundedProperty("exact", 40, 11);
+    assert.ok(tally.light >= 10 && tally.heavy >= 10, JSON.stringify({ light: tally.light, heavy: tally.heavy }));
+    assert.ok(tally.multiCall >= 8, `too few searches needed more than one call: ${tally.multiCall}`);
+    assert.ok((tally.statuses.get(200) ?? 0) >= 15, JSON.stringify([...tally.statuses]));
   });
 
   test("a candidate that needs more gas than a whole call is quoted alone at the pinned block, never read as too large", async () => {
