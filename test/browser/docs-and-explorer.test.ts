@@ -77,6 +77,21 @@ async function openPage(path: string): Promise<Opened> {
   return opened;
 }
 
+/** The explorer once it has drawn the quote it runs on opening (the prefilled demo quote). */
+async function openExplorer(): Promise<Opened> {
+  const opened = await openPage("/quoter/explorer");
+  await opened.firstQuote;
+  await opened.page.waitForSelector("body[data-state=done]");
+  return opened;
+}
+
+/** Picks a demo preset and quotes it: the page then shows an answer ("done") or only failures ("failed"). */
+async function runPreset(page: Page, label: string, state: "done" | "failed"): Promise<void> {
+  await page.selectOption("#preset", { label });
+  await page.click("#run");
+  await page.waitForSelector(`body[data-state=${state}]`);
+}
+
 /** Nothing from a CDN or any other host: every request goes to this server (or is inline data). */
 function assertOnlyThisServer(requested: string[]): void {
   const foreign = requested.filter((url) => !url.startsWith(`${origin}/`) && !/^(data|blob):/.test(url));
@@ -144,6 +159,7 @@ describe("/quoter/explorer in Chromium", () => {
       const response = await firstQuote;
       assert.equal(response.status(), 200);
       assert.match(response.url(), /[?&]trace=true(&|$)/, "the explorer asks for the trace");
+      assert.match(response.url(), /[?&]search=bisection(&|$)/, "the interface's search unless told otherwise");
       const body = await response.json();
       await page.waitForSelector("body[data-state=done]");
       assert.equal(await page.inputValue("#marketId"), "2");
@@ -206,10 +222,8 @@ describe("/quoter/explorer in Chromium", () => {
   });
 
   test("the budget hint is exact: wei in 10^18 units, and a decimal typed as tokens converted to wei", { timeout: 60_000 }, async () => {
-    const { page, firstQuote } = await openPage("/quoter/explorer");
+    const { page } = await openExplorer();
     try {
-      await firstQuote;
-      await page.waitForSelector("body[data-state=done]");
       assert.equal(await page.textContent("#budget-units"), "= 1000 × 10^18 wei (1000 tokens in 18-decimal units)");
       await page.fill("#collateralAvailable", "1.5");
       assert.equal(await page.textContent("#budget-units"), "collateralAvailable is a whole number of wei: 1.5 tokens is 1500000000000000000 wei");
@@ -221,13 +235,9 @@ describe("/quoter/explorer in Chromium", () => {
   });
 
   test("a search failure: the verdict names the bound, the market's range shows, the trace is drawn", { timeout: 60_000 }, async () => {
-    const { page, errors, failed, firstQuote } = await openPage("/quoter/explorer");
+    const { page, errors, failed } = await openExplorer();
     try {
-      await firstQuote;
-      await page.waitForSelector("body[data-state=done]");
-      await page.selectOption("#preset", { label: "market 4: insufficient liquidity" });
-      await page.click("#run");
-      await page.waitForSelector("body[data-state=failed]");
+      await runPreset(page, "market 4: insufficient liquidity", "failed");
       assert.equal(await page.textContent("#error-title"), "400 Insufficient liquidity. Try a smaller size.");
       assert.equal(await page.getAttribute("#verdict", "data-decided"), "liquidity");
       assert.match((await page.textContent("#verdict")) ?? "", /^No size fits: every size tried reverted, down to 1953125000000000 wei .*a budget of at most 976562500000000 wei/);
@@ -240,9 +250,7 @@ describe("/quoter/explorer in Chromium", () => {
       await page.screenshot({ path: new URL("explorer-insufficient-liquidity.png", OUTPUT).pathname, fullPage: true });
 
       // The budget the verdict names finds a size.
-      await page.selectOption("#preset", { label: "market 4: a budget small enough for its liquidity" });
-      await page.click("#run");
-      await page.waitForSelector("body[data-state=done]");
+      await runPreset(page, "market 4: a budget small enough for its liquidity", "done");
       assert.match((await page.textContent("#verdict")) ?? "", /^A LONG of at most \d+ wei/);
       assert.deepEqual(errors, []);
       assert.deepEqual(failed, [`400 /quoter/31337/${h.devchain.marketGroup}/4`]);
@@ -265,6 +273,180 @@ describe("/quoter/explorer in Chromium", () => {
       await page.screenshot({ path: new URL("explorer-invalid.png", OUTPUT).pathname, fullPage: true });
       assert.deepEqual(errors, []);
       assert.deepEqual(failed, [`400 /quoter/31337/${h.devchain.marketGroup}/2`]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  /** The demo quote of market `marketId`, fetched by the test itself (not through the page). */
+  async function quote(marketId: number, query: Record<string, string>): Promise<{ status: number; body: any }> {
+    const response = await fetch(`${origin}${h.quotePath(marketId, { ...query, trace: "true" })}`);
+    return { status: response.status, body: await response.json() };
+  }
+
+  /** The next quote the page asks for with this search. */
+  function nextQuote(page: Page, search: string): Promise<Response> {
+    return page.waitForResponse((response) => response.url().includes("/quoter/31337/") && new URL(response.url()).searchParams.get("search") === search);
+  }
+
+  test("the search switch: exact is sent as search=exact, kept in the page's URL, and its proven answer shown", { timeout: 60_000 }, async () => {
+    const { page, errors, failed } = await openExplorer();
+    try {
+      assert.equal(await page.isChecked("#search-bisection"), true, "the interface's bisection is the default");
+      assert.equal(await page.isChecked("#search-exact"), false);
+      const bisection = await quote(2, { expectedPrice: "1030", collateralAvailable: "1000000000000000000000" });
+      const exact = await quote(2, { expectedPrice: "1030", collateralAvailable: "1000000000000000000000", search: "exact" });
+      assert.equal(exact.status, 200);
+      assert.equal(exact.body.exact, true);
+      assert.ok(BigInt(exact.body.maxSize) > BigInt(bisection.body.maxSize), "on this quote the two searches answer apart");
+      assert.match(await page.textContent("#summary dd[data-field=maxSize]") ?? "", new RegExp(`^${bisection.body.maxSize} `));
+
+      await page.check("#search-exact");
+      const answered = nextQuote(page, "exact");
+      await page.click("#run");
+      const response = await answered;
+      assert.equal(response.status(), 200);
+      assert.match(response.url(), /[?&]trace=true(&|$)/);
+      await page.waitForSelector("body[data-state=done]");
+      const body = await response.json();
+      assert.equal(body.maxSize, exact.body.maxSize, "the page's answer is the exact search's");
+      assert.equal(await page.textContent("#curl-line"), `curl '${response.url()}'`);
+      assert.equal(await page.textContent("#summary dd[data-field=maxSize]"), `${exact.body.maxSize} (0.046392895919600201 × 10^18)`);
+      assert.equal(await page.textContent("#summary dd[data-field=search]"), "exact");
+      assert.equal(await page.textContent("#summary dd[data-field=exact]"), "true: proven, maxSize fits and one wei more does not");
+      assert.match((await page.textContent("#verdict")) ?? "", new RegExp(`^A LONG of at most ${exact.body.maxSize} wei .*expectedPrice 1030 decided, since the next size tried, ${BigInt(exact.body.maxSize) + 1n} wei`));
+      assert.equal(await page.locator("#price-chart circle.candidate").count(), exact.body.iterations);
+      const chosen = exact.body.trace.findIndex((entry: { size: string }) => entry.size === exact.body.maxSize) + 1;
+      assert.equal(await page.locator("#price-chart circle.candidate.chosen").getAttribute("data-index"), String(chosen));
+      assert.equal(await page.isVisible("#comparison"), false, "one search, no comparison");
+      assert.equal(new URL(page.url()).searchParams.get("search"), "exact");
+
+      // The link reproduces it: opened afresh, the page quotes with the exact search at once.
+      const linked = await openPage(new URL(page.url()).pathname + new URL(page.url()).search);
+      try {
+        const again = await linked.firstQuote;
+        assert.equal(new URL(again.url()).searchParams.get("search"), "exact");
+        assert.equal(await linked.page.isChecked("#search-exact"), true);
+        assert.equal((await again.json()).maxSize, exact.body.maxSize);
+      } finally {
+        await linked.page.close();
+      }
+      await page.screenshot({ path: new URL("explorer-exact.png", OUTPUT).pathname, fullPage: true });
+      assert.deepEqual(errors, []);
+      assert.deepEqual(failed, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test("compare both: the same quote with each search, both traces and both maxSizes on one chart, and a line whose numbers are the two answers", { timeout: 60_000 }, async () => {
+    const { page, requested, errors, failed } = await openExplorer();
+    try {
+      await page.check("#compare");
+      assert.equal(await page.isDisabled("#search-exact"), true, "comparing, the choice of one search has no effect");
+      const answers = Promise.all([nextQuote(page, "bisection"), nextQuote(page, "exact")]);
+      await page.click("#run");
+      const [bisectionResponse, exactResponse] = await answers;
+      await page.waitForSelector("body[data-state=done]");
+      for (const response of [bisectionResponse, exactResponse]) {
+        assert.equal(response.status(), 200);
+        assert.match(response.url(), /[?&]trace=true(&|$)/);
+      }
+      // The same request but for the search.
+      const without = (url: string) => url.replace(/([?&])search=\w+/, "$1");
+      assert.equal(without(bisectionResponse.url()), without(exactResponse.url()));
+      assert.equal(await page.textContent("#curl-line"), `curl '${bisectionResponse.url()}'\ncurl '${exactResponse.url()}'`);
+
+      // The line, against the two answers as the test fetches them itself.
+      const trade = { expectedPrice: "1030", collateralAvailable: "1000000000000000000000" };
+      const bisection = (await quote(2, { ...trade, search: "bisection" })).body;
+      const exact = (await quote(2, { ...trade, search: "exact" })).body;
+      const line = (await page.textContent("#comparison")) ?? "";
+      const parsed = /^exact: (\d+) wei; bisection: (\d+) wei \((\d+)\.(\d\d)% of exact: it leaves (\d+) wei of size on the table\)\.$/.exec(line);
+      assert.ok(parsed, line);
+      const [, shownExact, shownBisection, whole, hundredths, leftOver] = parsed;
+      assert.equal(shownExact, exact.maxSize);
+      assert.equal(shownBisection, bisection.maxSize);
+      const [e, b] = [BigInt(exact.maxSize), BigInt(bisection.maxSize)];
+      assert.ok(b < e, "the bisection answers below the exact maximum here");
+      assert.equal(BigInt(leftOver!), e - b);
+      // The percentage is b/e rounded down to hundredths: shown <= 10000·b/e < shown + 1.
+      const shown = BigInt(whole!) * 100n + BigInt(hundredths!);
+      assert.ok(shown * e <= b * 10000n && b * 10000n < (shown + 1n) * e, `${whole}.${hundredths}% is not ${b}/${e}`);
+      assert.equal(await page.getAttribute("#comparison", "data-outcome"), "both");
+
+      // Both traces on the price chart: circles for the bisection, diamonds for the exact search, each maxSize marked.
+      for (const [search, body, shape] of [["bisection", bisection, "circle"], ["exact", exact, "path"]] as const) {
+        const points = page.locator(`#price-chart .candidate[data-search=${search}]`);
+        assert.equal(await points.count(), body.iterations, `${search}: one point per candidate`);
+        assert.deepEqual(new Set(await points.evaluateAll((nodes) => nodes.map((n) => n.tagName))), new Set([shape]));
+        assert.deepEqual(await points.evaluateAll((nodes) => nodes.map((n) => n.getAttribute("data-outcome"))), body.trace.map((entry: { outcome: string }) => entry.outcome));
+        const chosen = body.trace.findIndex((entry: { size: string }) => entry.size === body.maxSize) + 1;
+        assert.equal(await page.locator(`#price-chart .candidate.chosen[data-search=${search}]`).getAttribute("data-index"), String(chosen));
+        assert.equal(await page.locator(`#legend li[data-search=${search}]`).count(), 2, `${search} in the legend`);
+        assert.match(await page.textContent(`#compare-table td[data-search=${search}][data-field=maxSize]`) ?? "", new RegExp(`^${body.maxSize} `));
+      }
+      assert.equal(await page.locator("#price-chart [data-bound=chosen][data-search=bisection]").count(), 1);
+      assert.equal(await page.locator("#price-chart [data-bound=chosen-exact][data-search=exact]").count(), 1);
+      // In the zoom the two answers stand apart, the exact one to the right of the bisection's.
+      const x = async (selector: string) => Number(await page.locator(selector).getAttribute("x1"));
+      assert.ok((await x("#zoom-chart [data-bound=chosen-exact]")) > (await x("#zoom-chart [data-bound=chosen]")), "the exact maxSize right of the bisection's");
+      assert.equal(await page.locator("#trace-table tbody tr").count(), bisection.iterations + exact.iterations);
+      for (const chart of ["#price-chart", "#zoom-chart", "#collateral-chart"]) await assertLabelsApart(page, chart);
+      assert.equal(await page.locator("#verdict .line").count(), 2);
+
+      // The link keeps the comparison.
+      const params = new URL(page.url()).searchParams;
+      assert.equal(params.get("compare"), "true");
+      await page.screenshot({ path: new URL("explorer-compare.png", OUTPUT).pathname, fullPage: true });
+      const linked = await openPage(`/quoter/explorer?${params}`);
+      try {
+        await linked.page.waitForSelector("body[data-state=done]");
+        assert.equal(await linked.page.isChecked("#compare"), true);
+        assert.equal(await linked.page.textContent("#comparison"), line);
+      } finally {
+        await linked.page.close();
+      }
+      assertOnlyThisServer(requested);
+      assert.deepEqual(errors, []);
+      assert.deepEqual(failed, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test("compare both when the bisection answers 400 Insufficient liquidity and the exact search finds a size: says so plainly", { timeout: 60_000 }, async () => {
+    const { page, errors, failed } = await openExplorer();
+    try {
+      await page.check("#compare");
+      await runPreset(page, "market 4: insufficient liquidity", "done");
+      const trade = { expectedPrice: "0.59", collateralAvailable: "1000000000000000000" };
+      const bisection = await quote(4, { ...trade, search: "bisection" });
+      const exact = await quote(4, { ...trade, search: "exact" });
+      assert.equal(bisection.status, 400);
+      assert.equal(bisection.body.error, "Insufficient liquidity. Try a smaller size.");
+      assert.equal(exact.status, 200);
+      assert.equal(exact.body.exact, true);
+      assert.equal(
+        await page.textContent("#comparison"),
+        `exact: ${exact.body.maxSize} wei; bisection: no size (400 Insufficient liquidity. Try a smaller size.), ` +
+          `although the exact search proves that ${exact.body.maxSize} wei fits.`,
+      );
+      assert.equal(await page.getAttribute("#comparison", "data-outcome"), "bisection-failed");
+      assert.equal(await page.textContent("#error-title"), "bisection: 400 Insufficient liquidity. Try a smaller size.");
+      assert.equal(await page.textContent("#compare-table td[data-search=bisection][data-field=status]"), "400 Insufficient liquidity. Try a smaller size.");
+      assert.match(await page.textContent("#compare-table td[data-search=exact][data-field=maxSize]") ?? "", new RegExp(`^${exact.body.maxSize} `));
+      // The bisection's ten reverted candidates and the exact search's, with its answer alone marked.
+      assert.equal(await page.locator("#price-chart .candidate[data-search=bisection][data-outcome=reverted]").count(), 10);
+      assert.equal(await page.locator("#price-chart .candidate[data-search=exact]").count(), exact.body.iterations);
+      assert.equal(await page.locator("#price-chart .candidate.chosen").count(), 1);
+      assert.equal(await page.locator("#price-chart .candidate.chosen").getAttribute("data-search"), "exact");
+      assert.equal(await page.locator("#price-chart [data-bound=chosen]").count(), 0, "no bisection maxSize");
+      assert.equal(await page.locator("#price-chart [data-bound=chosen-exact]").count(), 1);
+      assert.equal(await page.textContent("#market dd[data-field=range]"), "about [0.4, 0.6] (from a PoolPriceOutOfRange revert)");
+      await page.screenshot({ path: new URL("explorer-compare-bisection-400.png", OUTPUT).pathname, fullPage: true });
+      assert.deepEqual(errors, []);
+      assert.deepEqual(failed, [`400 /quoter/31337/${h.devchain.marketGroup}/4`]);
     } finally {
       await page.close();
     }

@@ -2,7 +2,8 @@
 // trace=true, says in one sentence which limit decided, shows the market's facts, the request as a curl line,
 // and draws the search as SVG. Every number the API sends (prices, sizes, collateral) stays exact: it is read
 // into a BigInt (prices in 10^-18 units) and shown with string arithmetic; even the pixel positions are
-// computed in BigInt and only the final, small coordinate becomes a Number.
+// computed in BigInt and only the final, small coordinate becomes a Number. It quotes with either search, or
+// with both at once to draw what the bisection leaves below the exact maximum.
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -15,6 +16,11 @@ const OUTCOMES = {
   reverted: { label: "reverted", colour: "#6e7781" },
 };
 const TOO_LARGE = ["beyond-expected", "over-budget", "reverted"];
+/** How each search is drawn when both are compared on one chart (candidates keep their outcome's colour). */
+const SEARCHES = {
+  bisection: { prefix: "b", marker: "circle", colour: "#8250df" },
+  exact: { prefix: "e", marker: "diamond", colour: "#1b7c83" },
+};
 const E18 = 10n ** 18n;
 
 const $ = (id) => document.getElementById(id);
@@ -60,6 +66,14 @@ function wei(value) {
   return `${value} wei (${formatD18(value)} × 10^18)`;
 }
 
+/** part / whole as a percentage with two decimals, rounded down, in BigInt: (45898437500000000n, 46392895919600201n) -> "98.93%". */
+function percentOf(part, whole) {
+  if (whole === 0n) return "n/a";
+  const hundredths = (part * 10000n) / whole;
+  if (hundredths === 0n && part !== 0n) return "under 0.01%";
+  return `${hundredths / 100n}.${(hundredths % 100n).toString().padStart(2, "0")}%`;
+}
+
 /** Rounds a positive 10^-18 value to `digits` significant digits, for labels only ("about" is said by callers). */
 function roundSignificant(value, digits = 6) {
   const length = abs(value).toString().length;
@@ -84,13 +98,25 @@ function apiBase() {
 function readForm() {
   const values = {};
   for (const name of FIELDS) values[name] = $(name).value.trim();
+  values.search = $("search-exact").checked ? "exact" : "bisection";
+  values.compare = $("compare").checked;
   return values;
 }
 
-function quoteUrl(values) {
+/** The page's own query: the form, so that a link reproduces the quote (and the comparison). */
+function pageQuery(values) {
+  const query = new URLSearchParams();
+  for (const name of FIELDS) if (values[name]) query.set(name, values[name]);
+  query.set("search", values.search);
+  if (values.compare) query.set("compare", "true");
+  return query;
+}
+
+function quoteUrl(values, search) {
   const query = new URLSearchParams({ expectedPrice: values.expectedPrice, collateralAvailable: values.collateralAvailable });
   if (values.priceLimit) query.set("priceLimit", values.priceLimit);
   if (values.maxIterations) query.set("maxIterations", values.maxIterations);
+  query.set("search", search);
   query.set("trace", "true");
   const path = [values.chainId, values.marketAddress, values.marketId].map(encodeURIComponent).join("/");
   return `${apiBase()}/${path}?${query}`;
@@ -165,21 +191,24 @@ function overlaps(a, b) {
 
 /**
  * The candidates' order numbers, kept legible: points closer than a label's size share one label ("8-10"), and
- * each label takes the first spot around its point that no other label or point covers.
+ * each label takes the first spot around its point that no other label or point covers. When two searches are
+ * drawn, each number carries its search's prefix ("b8–10,e3").
  */
 function placeOrderLabels(parent, placed, bounds) {
   const clusters = [];
   for (const p of placed) {
+    const member = { prefix: p.prefix, number: p.index + 1 };
     const near = clusters.find((c) => Math.hypot(c.cx - p.cx, c.cy - p.cy) < 12);
-    if (near) near.members.push(p.index + 1);
-    else clusters.push({ cx: p.cx, cy: p.cy, members: [p.index + 1] });
+    if (near) near.members.push(member);
+    else clusters.push({ cx: p.cx, cy: p.cy, members: [member] });
   }
   const taken = placed.map((p) => ({ x: p.cx - 6, y: p.cy - 6, w: 12, h: 12 }));
   for (const cluster of clusters) {
-    const m = cluster.members;
-    const label = runs(m);
+    const prefixes = [...new Set(cluster.members.map((m) => m.prefix))];
+    const label = prefixes.map((prefix) => prefix + runs(cluster.members.filter((m) => m.prefix === prefix).map((m) => m.number))).join(",");
+    const m = cluster.members.map((member) => member.prefix + member.number);
     const w = label.length * 6.2 + 2;
-    const h = 11;
+    const h = 12; // a 10px label's box is 11.6px high: a smaller one lets labels stacked on it touch
     const spots = [
       [8, -17], [8, 5], [-8 - w, -17], [-8 - w, 5], [-w / 2, -22], [-w / 2, 10],
       [16, -6], [-16 - w, -6], [14, -30], [-14 - w, -30], [14, 18], [-14 - w, 18],
@@ -188,7 +217,7 @@ function placeOrderLabels(parent, placed, bounds) {
     const box = spots.find((s) => inside(s) && !taken.some((t) => overlaps(s, t))) ?? null;
     if (box === null) continue; // no free spot: the number is in the point's tooltip and the table
     taken.push(box);
-    text(parent, box.x + 1, box.y + h - 2, label, { class: "order", "data-members": m.join(",") });
+    text(parent, box.x + 1, box.y + h - 2.5, label, { class: "order", "data-members": m.join(",") });
   }
 }
 
@@ -216,11 +245,12 @@ function spreadVertically(items, gap = 13) {
 
 /**
  * One chart: x is |size| in wei, y a price (10^-18 units) or an amount (wei); all BigInt. `lines` are horizontal
- * markers ({ y, label, kind }), `vlines` vertical ones ({ x, label, kind }), `band` an optional shaded y interval,
- * `points` the candidates ({ x, y (null when reverted), outcome, title, index }). What falls outside the domains
- * is left out. `yFormat` turns a y tick into its label.
+ * markers ({ y, label, kind }), `vlines` vertical ones ({ x, label, kind, search? }), `band` an optional shaded y
+ * interval, `points` the candidates ({ x, y (null when reverted), outcome, title, index, chosen, search, prefix,
+ * marker }). What falls outside the domains is left out. `yFormat` turns a y tick into its label. `compare`: two
+ * searches are drawn, each point and maxSize line says which (data-search).
  */
-function drawChart(svg, { xLabel, yLabel, xDomain, yDomain, lines, vlines, band, points, chosenIndex, yFormat }) {
+function drawChart(svg, { xLabel, yLabel, xDomain, yDomain, lines, vlines, band, points, compare, yFormat }) {
   clear(svg);
   const [xlo, xhi] = xDomain;
   const [y0, y1] = yDomain ?? extent([...points.filter((p) => p.y !== null).map((p) => p.y), ...lines.map((l) => l.y)]);
@@ -253,11 +283,16 @@ function drawChart(svg, { xLabel, yLabel, xDomain, yDomain, lines, vlines, band,
     el("line", { x1: margin.left, x2: margin.left + plotW, y1: sy(t), y2: sy(t), class: "grid" }, axes);
     text(axes, margin.left - 8, sy(t) + 4, yFormat(t), { class: "tick", "text-anchor": "end" });
   }
-  for (const t of ticks(xlo, xhi)) {
+  // A zoom a few wei wide at a large size has long tick labels (2017.262233469234524764): label only as many
+  // as fit side by side, the grid keeps every tick.
+  const xTicks = ticks(xlo, xhi);
+  const longest = Math.max(...xTicks.map((t) => formatD18(t).length));
+  const every = Math.ceil(xTicks.length / Math.max(1, Math.floor(plotW / (longest * 6.5 + 16))));
+  xTicks.forEach((t, i) => {
     const x = sx(t);
     el("line", { x1: x, x2: x, y1: margin.top, y2: margin.top + plotH, class: "grid" }, axes);
-    text(axes, x, margin.top + plotH + 18, formatD18(t), { class: "tick", "text-anchor": "middle" });
-  }
+    if (i % every === 0) text(axes, x, margin.top + plotH + 18, formatD18(t), { class: "tick", "text-anchor": "middle" });
+  });
   text(axes, margin.left + plotW / 2, height - 8, xLabel, { class: "axis-label", "text-anchor": "middle" });
   text(axes, 14, margin.top + plotH / 2, yLabel, {
     class: "axis-label",
@@ -278,60 +313,77 @@ function drawChart(svg, { xLabel, yLabel, xDomain, yDomain, lines, vlines, band,
   let row = 0;
   for (const line of [...vlines].filter((l) => inX(l.x)).sort((a, b) => (a.x < b.x ? -1 : 1))) {
     const x = sx(line.x);
-    el("line", { x1: x, x2: x, y1: margin.top, y2: margin.top + plotH, class: `vbound ${line.kind}`, "data-bound": line.kind }, markers);
+    const which = line.search ? { "data-search": line.search } : {};
+    el("line", { x1: x, x2: x, y1: margin.top, y2: margin.top + plotH, class: `vbound ${line.kind}`, "data-bound": line.kind, ...which }, markers);
     row = x - lastX < 90 ? row + 1 : 0;
     lastX = x;
-    text(markers, x - 4, margin.top + 12 + row * 13, line.label, { class: `bound-label ${line.kind}`, "text-anchor": "end" });
+    // Left of its line, unless that runs into the price ticks left of the plot (a line near size 0).
+    const left = x - 4 - line.label.length * 6 >= margin.left;
+    text(markers, left ? x - 4 : x + 4, margin.top + 12 + row * 13, line.label, { class: `bound-label ${line.kind}`, "text-anchor": left ? "end" : "start" });
   }
   if (revertedBand) text(markers, margin.left, 12, "reverted candidates (no price) are drawn above the plot", { class: "note-label" });
 
-  // The order of the search, then the candidates on top, then their numbers where they fit.
+  // The order of each search, then the candidates on top, then their numbers where they fit.
   const placed = shown.map((p) => ({ ...p, cx: sx(p.x), cy: p.y !== null ? sy(p.y) : margin.top - 16 }));
-  if (placed.length > 1) el("polyline", { points: placed.map((p) => `${p.cx},${p.cy}`).join(" "), class: "path" }, markers);
+  for (const search of new Set(placed.map((p) => p.search))) {
+    const path = placed.filter((p) => p.search === search);
+    if (path.length > 1) el("polyline", { points: path.map((p) => `${p.cx},${p.cy}`).join(" "), class: compare ? `path ${search}` : "path" }, markers);
+  }
   const dots = el("g", { class: "candidates" }, svg);
   for (const p of placed) {
-    const chosen = p.index === chosenIndex;
-    if (chosen) el("circle", { cx: p.cx, cy: p.cy, r: 12, class: "chosen-ring" }, dots);
+    if (p.chosen) el("circle", { cx: p.cx, cy: p.cy, r: 12, class: compare ? `chosen-ring ${p.search}` : "chosen-ring" }, dots);
     const colour = OUTCOMES[p.outcome]?.colour ?? "#000";
-    const circle = el(
-      "circle",
-      {
-        cx: p.cx,
-        cy: p.cy,
-        r: 6,
-        class: `candidate ${p.outcome}${chosen ? " chosen" : ""}`,
-        fill: p.y !== null ? colour : "#fff",
-        stroke: colour,
-        "data-index": p.index + 1,
-        "data-outcome": p.outcome,
-      },
-      dots,
-    );
-    el("title", {}, circle).textContent = p.title;
+    const attributes = {
+      class: `candidate ${p.outcome}${p.chosen ? " chosen" : ""}`,
+      fill: p.y !== null ? colour : "#fff",
+      stroke: colour,
+      "data-index": p.index + 1,
+      "data-outcome": p.outcome,
+      ...(compare ? { "data-search": p.search } : {}),
+    };
+    const marker = p.marker === "diamond"
+      ? el("path", { d: `M${p.cx},${p.cy - 8} L${p.cx + 8},${p.cy} L${p.cx},${p.cy + 8} L${p.cx - 8},${p.cy} Z`, ...attributes }, dots)
+      : el("circle", { cx: p.cx, cy: p.cy, r: 6, ...attributes }, dots);
+    el("title", {}, marker).textContent = p.title;
   }
   placeOrderLabels(el("g", { class: "orders" }, svg), placed, { x: margin.left - 4, y: 0, w: plotW + 8, h: margin.top + plotH + 4 });
   return shown.length;
 }
 
-function drawLegend() {
+/** A legend entry: a small SVG swatch drawn by `draw`, then its text. */
+function legendItem(text, draw, search) {
+  const item = document.createElement("li");
+  const swatch = document.createElementNS(SVG, "svg");
+  swatch.setAttribute("width", "12");
+  swatch.setAttribute("height", "12");
+  draw(swatch);
+  item.append(swatch, ` ${text}`);
+  if (search) item.dataset.search = search;
+  return item;
+}
+
+function drawLegend(compare) {
   const legend = $("legend");
   clear(legend);
   for (const [key, { label, colour }] of Object.entries(OUTCOMES)) {
-    const item = document.createElement("li");
-    const swatch = document.createElementNS(SVG, "svg");
-    swatch.setAttribute("width", "12");
-    swatch.setAttribute("height", "12");
-    el("circle", { cx: 6, cy: 6, r: 5, fill: key === "reverted" ? "#fff" : colour, stroke: colour }, swatch);
-    item.append(swatch, ` ${label}`);
-    legend.appendChild(item);
+    legend.appendChild(legendItem(label, (svg) => el("circle", { cx: 6, cy: 6, r: 5, fill: key === "reverted" ? "#fff" : colour, stroke: colour }, svg)));
   }
-  const chosen = document.createElement("li");
-  chosen.textContent = "◯ chosen size (maxSize)";
-  legend.appendChild(chosen);
+  if (!compare) {
+    const chosen = document.createElement("li");
+    chosen.textContent = "◯ chosen size (maxSize)";
+    legend.appendChild(chosen);
+    return;
+  }
+  // Both searches on one chart: the marker's shape tells the search, its colour the outcome.
+  legend.appendChild(legendItem("bisection's candidates (b1, b2, …)", (svg) => el("circle", { cx: 6, cy: 6, r: 5, fill: "#fff", stroke: "#1f2328" }, svg), "bisection"));
+  legend.appendChild(legendItem("exact search's candidates (e1, e2, …)", (svg) => el("path", { d: "M6,0.5 L11.5,6 L6,11.5 L0.5,6 Z", fill: "#fff", stroke: "#1f2328" }, svg), "exact"));
+  for (const [search, { colour }] of Object.entries(SEARCHES)) {
+    legend.appendChild(legendItem(`${search}'s maxSize`, (svg) => el("circle", { cx: 6, cy: 6, r: 4.5, fill: "none", stroke: colour, "stroke-width": 2 }, svg), search));
+  }
 }
 
-function candidateTitle(entry, index) {
-  const lines = [`#${index + 1} size ${entry.size}`, `outcome: ${entry.outcome}`];
+function candidateTitle(entry, index, search) {
+  const lines = [`${search ? `${search} ` : ""}#${index + 1} size ${entry.size}`, `outcome: ${entry.outcome}`];
   if (entry.priceAfter) lines.push(`price after: ${entry.priceAfter}`);
   if (entry.fillPrice) lines.push(`fill price: ${entry.fillPrice}`);
   if (entry.requiredCollateral) lines.push(`required collateral: ${entry.requiredCollateral}`);
@@ -346,39 +398,63 @@ function rangeFromTrace(trace) {
   return [sqrtX96ToD18(BigInt(entry.revertArgs.minPrice)), sqrtX96ToD18(BigInt(entry.revertArgs.maxPrice))];
 }
 
-/** Draws the search from the request and the answer (a 200 body or a search-failure 400 with a trace). */
-function drawSearch(values, body) {
-  const trace = Array.isArray(body.trace) ? body.trace : [];
-  $("charts").hidden = trace.length === 0;
-  if (trace.length === 0) return;
+/**
+ * Draws the search from the request and the answers: one (a 200 body or a search-failure 400 with a trace), or
+ * the two of a comparison ({ search, body } each), whose candidates share the charts.
+ */
+function drawSearch(values, answers, compare) {
+  const series = answers.map(({ search, body }) => ({ search, body: body ?? {}, trace: body && Array.isArray(body.trace) ? body.trace : [] }));
+  const all = series.flatMap((s) => s.trace);
+  $("charts").hidden = all.length === 0;
+  if (all.length === 0) return;
 
-  const expected = parseD18(body.expectedPrice ?? values.expectedPrice);
-  const current = body.currentPrice === undefined ? null : parseD18(body.currentPrice);
-  const isLong = body.direction ? body.direction === "LONG" : !trace[0].size.startsWith("-");
+  // The market's facts come from an answer that carries them (a 200), else from the request.
+  const facts = series.find((s) => s.body.currentPrice !== undefined)?.body ?? series[0].body;
+  const expected = parseD18(facts.expectedPrice ?? values.expectedPrice);
+  const current = facts.currentPrice === undefined ? null : parseD18(facts.currentPrice);
+  const isLong = facts.direction ? facts.direction === "LONG" : !all[0].size.startsWith("-");
   const limit = values.priceLimit ? parseD18(values.priceLimit) : current;
-  const budget = parseInteger(body.collateralAvailable ?? values.collateralAvailable);
-  // The search range ends at collateral / current price (semantics §4); without the price (a failed search),
-  // the first candidate is the middle of the range.
-  const cap = current !== null && current > 0n && budget !== null ? (budget * E18) / current : 2n * abs(BigInt(trace[0].size));
-  const chosenIndex = body.maxSize === undefined ? -1 : trace.findIndex((entry) => entry.size === body.maxSize);
+  const budget = parseInteger(facts.collateralAvailable ?? values.collateralAvailable);
+  // The bisection's range ends at collateral / current price (semantics §4); without the price (a failed
+  // search), its first candidate is the middle of the range. The exact search's first candidate says nothing.
+  const firstHalving = series.find((s) => s.search === "bisection" && s.trace.length > 0)?.trace[0];
+  const cap = current !== null && current > 0n && budget !== null ? (budget * E18) / current : firstHalving ? 2n * abs(BigInt(firstHalving.size)) : null;
 
-  const points = trace.map((entry, index) => ({
-    x: abs(BigInt(entry.size)),
-    y: entry.priceAfter === undefined ? null : parseD18(entry.priceAfter),
-    outcome: entry.outcome,
-    title: candidateTitle(entry, index),
-    index,
-  }));
-  const xMax = maxBig([cap, ...points.map((p) => p.x)]);
+  for (const s of series) {
+    const chosenIndex = s.body.maxSize === undefined ? -1 : s.trace.findIndex((entry) => entry.size === s.body.maxSize);
+    s.chosenIndex = chosenIndex;
+    s.points = s.trace.map((entry, index) => ({
+      x: abs(BigInt(entry.size)),
+      y: entry.priceAfter === undefined ? null : parseD18(entry.priceAfter),
+      outcome: entry.outcome,
+      title: candidateTitle(entry, index, compare ? s.search : ""),
+      index,
+      chosen: index === chosenIndex,
+      search: s.search,
+      prefix: compare ? SEARCHES[s.search].prefix : "",
+      marker: compare ? SEARCHES[s.search].marker : "circle",
+      requiredCollateral: entry.requiredCollateral === undefined ? null : BigInt(entry.requiredCollateral),
+    }));
+  }
+  const points = series.flatMap((s) => s.points);
+  const xMax = maxBig([...(cap !== null ? [cap] : []), ...points.map((p) => p.x)]);
   const whole = [0n, xMax > 0n ? xMax + (xMax * 4n) / 100n : 1n];
-  const chosenX = chosenIndex >= 0 ? points[chosenIndex].x : null;
+  const chosenLines = series
+    .filter((s) => s.chosenIndex >= 0)
+    .map((s) => ({
+      x: s.points[s.chosenIndex].x,
+      label: compare ? `${s.search} maxSize` : "maxSize",
+      kind: compare && s.search === "exact" ? "chosen-exact" : "chosen",
+      search: compare ? s.search : undefined,
+    }));
 
   const priceLines = [];
   if (expected !== null) priceLines.push({ y: expected, label: `expectedPrice ${formatD18(expected)}`, kind: "expected" });
   if (limit !== null) priceLines.push({ y: limit, label: `priceLimit ${formatD18(limit)}${values.priceLimit ? "" : " (current)"}`, kind: "limit" });
   if (current !== null && values.priceLimit && current !== limit) priceLines.push({ y: current, label: `current ${formatD18(current)}`, kind: "current" });
-  const vlines = [{ x: cap, label: "budget cap", kind: "cap" }];
-  if (chosenX !== null) vlines.push({ x: chosenX, label: "maxSize", kind: "chosen" });
+  // The exact search looks past the cap: for it the line only says where the bisection's range ends.
+  const capLabel = series.some((s) => s.search === "exact") ? "budget cap (bisection's range)" : "budget cap";
+  const vlines = [...(cap !== null ? [{ x: cap, label: capLabel, kind: "cap" }] : []), ...chosenLines];
   const band = expected !== null && limit !== null
     ? { from: limit, to: expected, label: isLong ? "feasible: priceLimit < price ≤ expectedPrice" : "feasible: expectedPrice ≤ price < priceLimit" }
     : undefined;
@@ -389,57 +465,71 @@ function drawSearch(values, body) {
     vlines,
     band,
     points,
-    chosenIndex,
+    compare,
     yFormat: formatD18,
   };
   drawChart($("price-chart"), { ...priceChart, xDomain: whole });
 
   // A bisection halves its interval at every step: the last steps are invisible at the scale of the first.
-  // The zoom shows the second half of the search, with the price bounds.
-  const late = points.slice(Math.floor(points.length / 2));
+  // The zoom shows the second half of each search, with the price bounds; comparing, it is fitted to the
+  // priced candidates and the answers, so that both maxSizes show even when one search's late steps reverted.
+  const late = series.flatMap((s) => s.points.slice(Math.floor(s.points.length / 2)));
   const zoomable = points.length >= 4 && late.some((p) => p.y !== null);
   $("zoom").hidden = !zoomable;
   if (zoomable) {
-    const [zx0, zx1] = extent(late.map((p) => p.x), 15n);
+    const zoomXs = compare ? [...late.filter((p) => p.y !== null), ...points.filter((p) => p.chosen)].map((p) => p.x) : late.map((p) => p.x);
+    const [zx0, zx1] = extent(zoomXs, 15n);
     const yDomain = extent([...late.filter((p) => p.y !== null).map((p) => p.y), ...priceLines.map((l) => l.y)], 10n);
     const count = drawChart($("zoom-chart"), { ...priceChart, xDomain: [zx0, zx1], yDomain });
-    $("zoom-note").textContent = `Candidates #${late[0].index + 1} to #${points.length} (${count} drawn), scaled to fit.`;
+    const ranges = series
+      .filter((s) => s.points.length > 0)
+      .map((s) => `${compare ? `${s.search} ` : ""}#${Math.floor(s.points.length / 2) + 1} to #${s.points.length}`);
+    $("zoom-note").textContent = `Candidates ${ranges.join(", ")} (${count} drawn), scaled to fit.`;
   }
 
-  const collateralPoints = points.map((p, index) => ({
-    ...p,
-    y: trace[index].requiredCollateral === undefined ? null : BigInt(trace[index].requiredCollateral),
-  }));
   drawChart($("collateral-chart"), {
     xLabel: "|size| in 10^18 wei",
     yLabel: "required collateral (10^18 wei)",
     xDomain: whole,
     lines: budget !== null ? [{ y: budget, label: `budget ${formatD18(budget)} × 10^18`, kind: "budget" }] : [],
-    vlines: chosenX !== null ? [{ x: chosenX, label: "maxSize", kind: "chosen" }] : [],
-    points: collateralPoints,
-    chosenIndex,
+    vlines: chosenLines,
+    points: points.map((p) => ({ ...p, y: p.requiredCollateral })),
+    compare,
     yFormat: formatD18,
   });
-  drawLegend();
+  drawLegend(compare);
 
-  const reverted = points.filter((p) => p.y === null).length;
-  const overBudget = trace.filter((e) => e.outcome === "over-budget").length;
-  $("chart-note").textContent =
-    `${trace.length} candidate${trace.length === 1 ? "" : "s"} quoted, numbered in search order` +
-    (reverted ? `; ${reverted} reverted` : "") +
-    (overBudget ? `; ${overBudget} over budget` : "") +
-    (chosenIndex >= 0 ? `; the chosen size is #${chosenIndex + 1}` : "; no size was chosen") +
-    ". Hover a point for its exact values.";
+  $("chart-note").textContent = compare
+    ? series.map((s) => `${s.search}: ${searchCounts(s.trace, s.chosenIndex, "")}`).join("; ") +
+      ". Circles are the bisection's candidates, diamonds the exact search's, numbered b1, b2, … and e1, e2, … in search order. Hover a point for its exact values."
+    : `${searchCounts(series[0].trace, series[0].chosenIndex, ", numbered in search order")}. Hover a point for its exact values.`;
 
   const tbody = $("trace-table").querySelector("tbody");
   clear(tbody);
-  trace.forEach((entry, index) => {
-    const row = tbody.insertRow();
-    if (index === chosenIndex) row.className = "chosen";
-    const cells = [index + 1, entry.size, entry.outcome, entry.priceAfter, entry.fillPrice, entry.requiredCollateral, entry.revert];
-    for (const value of cells) row.insertCell().textContent = value === undefined ? "" : String(value);
-    row.cells[2].className = `outcome ${entry.outcome}`;
-  });
+  for (const s of series) {
+    s.trace.forEach((entry, index) => {
+      const row = tbody.insertRow();
+      if (index === s.chosenIndex) row.className = "chosen";
+      row.dataset.search = s.search;
+      // Comparing, the number carries its search's prefix, as on the charts (b3, e3).
+      const number = `${compare ? SEARCHES[s.search].prefix : ""}${index + 1}`;
+      const cells = [number, entry.size, entry.outcome, entry.priceAfter, entry.fillPrice, entry.requiredCollateral, entry.revert];
+      for (const value of cells) row.insertCell().textContent = value === undefined ? "" : String(value);
+      row.cells[2].className = `outcome ${entry.outcome}`;
+    });
+  }
+}
+
+/** "10 candidates quoted<said>; 2 reverted; the chosen size is #10": one search's trace in a few words. */
+function searchCounts(trace, chosenIndex, said) {
+  const reverted = trace.filter((e) => e.priceAfter === undefined).length;
+  const overBudget = trace.filter((e) => e.outcome === "over-budget").length;
+  return (
+    `${trace.length} candidate${trace.length === 1 ? "" : "s"} quoted${said}` +
+    (reverted ? `; ${reverted} reverted` : "") +
+    (overBudget ? `; ${overBudget} over budget` : "") +
+    (chosenIndex >= 0 ? `; the chosen size is #${chosenIndex + 1}` : "; no size was chosen")
+  );
 }
 
 // ---- the verdict, the market, the summary ------------------------------------------------------------------
@@ -472,20 +562,66 @@ function verdict(status, body) {
   const details = body && Array.isArray(body.details) ? body.details : [];
   const first = details[0];
   const error = body && body.error ? body.error : "Unexpected answer";
-  if (error.startsWith("Insufficient liquidity")) return ["liquidity", `No size fits: ${first ? first.message : "the market's liquidity ends before the sizes tried"}.`];
+  // The exact search's details may say "no size fits" themselves: the sentence says it once.
+  const reason = first ? first.message.replace(/^no size fits: /i, "") : null;
+  if (error.startsWith("Insufficient liquidity")) return ["liquidity", `No size fits: ${reason ?? "the market's liquidity ends before the sizes tried"}.`];
   if (error.startsWith("Could not find a valid position size")) {
     const decided = { priceLimit: "priceLimit", expectedPrice: "expectedPrice", collateralAvailable: "budget", marketId: "market" }[first?.param] ?? "price";
-    return [decided, `No size fits: ${first ? first.message : "no size tried met the price rules"}.`];
+    return [decided, `No size fits: ${reason ?? "no size tried met the price rules"}.`];
   }
   if (error === "Market is settled") return ["market", "The market is settled: no position can be opened on it any more."];
   return ["request", `Not quoted (${status} ${error})${first ? `: ${first.param} ${first.message}` : ""}.`];
 }
 
-function showVerdict(status, body) {
-  const [decided, sentence] = verdict(status, body);
-  $("verdict").textContent = sentence;
-  $("verdict").dataset.decided = decided;
-  $("verdict").hidden = false;
+/** The verdict of each answer: one sentence, or one line per search when comparing (coloured by the exact one's). */
+function showVerdict(answers, compare) {
+  const box = $("verdict");
+  clear(box);
+  let decidedLast = "";
+  for (const { search, status, body } of answers) {
+    const [decided, sentence] = verdict(status, body);
+    decidedLast = decided;
+    if (!compare) {
+      box.textContent = sentence;
+      continue;
+    }
+    const line = document.createElement("span");
+    line.className = "line";
+    line.dataset.search = search;
+    line.dataset.decided = decided;
+    line.textContent = `${search}: ${sentence}`;
+    box.appendChild(line);
+  }
+  box.dataset.decided = decidedLast;
+  box.hidden = false;
+}
+
+/**
+ * The two answers side by side in one line, in BigInt: "exact: X wei; bisection: Y wei (Z% of exact: …)". A side
+ * that found no size says its status and error, plainly.
+ */
+function comparison(bisection, exact) {
+  const noSize = (answer) => `no size (${answer.status} ${answer.body && answer.body.error ? answer.body.error : "Unexpected answer"})`;
+  const exactFound = exact.status === 200;
+  const exactSide = !exactFound
+    ? noSize(exact)
+    : `${exact.body.maxSize} wei${exact.body.exact === false ? ` (the largest found, not proven: upperBound ${exact.body.upperBound})` : ""}`;
+  if (bisection.status !== 200) {
+    const tail = exactFound ? `, although the exact search ${exact.body.exact === false ? "finds" : "proves"} that ${exact.body.maxSize} wei fits` : ": neither search finds a size";
+    return [exactFound ? "bisection-failed" : "neither", `exact: ${exactSide}; bisection: ${noSize(bisection)}${tail}.`];
+  }
+  if (!exactFound) return ["exact-failed", `exact: ${exactSide}; bisection: ${bisection.body.maxSize} wei.`];
+  const found = abs(BigInt(bisection.body.maxSize));
+  const best = abs(BigInt(exact.body.maxSize));
+  const gap = best > found ? `: it leaves ${best - found} wei of size on the table` : best === found ? ": the same size" : `: ${found - best} wei more`;
+  return ["both", `exact: ${exactSide}; bisection: ${bisection.body.maxSize} wei (${percentOf(found, best)} of exact${gap}).`];
+}
+
+function showComparison(bisection, exact) {
+  const [outcome, line] = comparison(bisection, exact);
+  $("comparison").textContent = line;
+  $("comparison").dataset.outcome = outcome;
+  $("comparison").hidden = false;
 }
 
 function fillList(list, rows) {
@@ -529,9 +665,18 @@ function showMarket(status, values, body) {
   $("market").hidden = false;
 }
 
-function showSummary(body) {
+/** The answer's fields: one list, or, comparing, a table with a column per search (a failed one says why). */
+function showSummary(answers, compare) {
+  $("summary-list").hidden = compare;
+  $("compare-table").hidden = !compare;
+  if (compare) {
+    if (answers.some((a) => a.ok)) showComparedAnswers(answers);
+    return;
+  }
+  const [{ search, ok, body }] = answers;
+  if (!ok) return;
   const size = BigInt(body.maxSize);
-  fillList($("summary-list"), [
+  const rows = [
     ["direction", body.direction],
     ["maxSize", `${body.maxSize} (${formatD18(size)} × 10^18)`],
     ["current price", body.currentPrice],
@@ -541,22 +686,67 @@ function showSummary(body) {
     ["required collateral", `${body.requiredCollateral} of ${body.collateralAvailable}`],
     ["block", body.blockNumber],
     ["iterations", body.iterations],
-  ]);
+    ["search", search === "exact" ? "exact" : "bisection (interface default)", "search"],
+  ];
+  if (body.exact !== undefined) rows.push(["exact", proof(body), "exact"]);
+  fillList($("summary-list"), rows);
   $("summary").hidden = false;
 }
 
-function showError(status, body) {
-  $("error-title").textContent = `${status} ${body && body.error ? body.error : "Unexpected answer"}`;
-  const details = $("error-details");
-  clear(details);
-  for (const detail of (body && Array.isArray(body.details) ? body.details : [])) {
-    const item = document.createElement("li");
-    const param = document.createElement("code");
-    param.textContent = detail.param;
-    item.append(param, `: ${detail.message}`);
-    details.appendChild(item);
+/** What search=exact's `exact` field says. */
+function proof(body) {
+  return body.exact ? "true: proven, maxSize fits and one wei more does not" : `false: the largest size found within the candidate limit; upperBound ${body.upperBound}`;
+}
+
+function showComparedAnswers(answers) {
+  const rows = [
+    ["answer", (a) => (a.ok ? `${a.status}` : `${a.status} ${a.body && a.body.error ? a.body.error : "Unexpected answer"}`), "status"],
+    ["maxSize", (a) => `${a.body.maxSize} (${formatD18(BigInt(a.body.maxSize))} × 10^18)`, "maxSize"],
+    ["price after", (a) => a.body.priceAfter, "priceAfter"],
+    ["fill price", (a) => a.body.fillPrice, "fillPrice"],
+    ["required collateral", (a) => a.body.requiredCollateral, "requiredCollateral"],
+    ["candidates quoted", (a) => a.body.iterations, "iterations"],
+    ["proven largest", (a) => (a.body.exact === undefined ? "no: the answer is a bisection step" : proof(a.body)), "exact"],
+  ];
+  const tbody = $("compare-table").querySelector("tbody");
+  clear(tbody);
+  for (const [term, value, field] of rows) {
+    const row = tbody.insertRow();
+    row.insertCell().textContent = term;
+    for (const answer of answers) {
+      const cell = row.insertCell();
+      // A failed answer has only its status: the rest of its column stays empty.
+      cell.textContent = answer.ok || field === "status" ? String(value(answer)) : "";
+      cell.dataset.search = answer.search;
+      cell.dataset.field = field;
+    }
   }
-  $("error").hidden = false;
+  $("summary").hidden = false;
+}
+
+/** Each failed answer's status, error and details; comparing, the title names the search. */
+function showErrors(failures, compare) {
+  const section = $("error");
+  clear(section);
+  failures.forEach(({ search, status, body }, index) => {
+    const title = document.createElement("h2");
+    title.textContent = `${compare ? `${search}: ` : ""}${status} ${body && body.error ? body.error : "Unexpected answer"}`;
+    const details = document.createElement("ul");
+    if (index === 0) {
+      title.id = "error-title";
+      details.id = "error-details";
+    }
+    title.dataset.search = search;
+    for (const detail of (body && Array.isArray(body.details) ? body.details : [])) {
+      const item = document.createElement("li");
+      const param = document.createElement("code");
+      param.textContent = detail.param;
+      item.append(param, `: ${detail.message}`);
+      details.appendChild(item);
+    }
+    section.append(title, details);
+  });
+  section.hidden = failures.length === 0;
 }
 
 /** The request as a shell command: single quotes, with any single quote in it escaped for the shell. */
@@ -581,24 +771,8 @@ async function copyCurl() {
   setTimeout(() => ($("copy-curl").textContent = "Copy"), 2000);
 }
 
-async function run(event) {
-  if (event) event.preventDefault();
-  const values = readForm();
-  const url = quoteUrl(values);
-  const button = $("run");
-  button.disabled = true;
-  button.textContent = "Quoting…";
-  for (const id of ["error", "summary", "charts", "raw", "verdict", "market"]) $(id).hidden = true;
-  $("request").hidden = false;
-  $("curl-line").textContent = curlLine(url);
-  $("status").textContent = "…";
-  $("status").className = "status";
-  document.body.dataset.state = "loading";
-  const pageQuery = new URLSearchParams();
-  for (const [key, value] of Object.entries(values)) if (value) pageQuery.set(key, value);
-  window.history.replaceState(null, "", `?${pageQuery}`);
-
-  const started = performance.now();
+/** One quote: its status and JSON body; a failed fetch is status "network" with its message as the error. */
+async function fetchAnswer(url) {
   try {
     const response = await fetch(url, { headers: { accept: "application/json" } });
     const raw = await response.text();
@@ -608,19 +782,51 @@ async function run(event) {
     } catch {
       body = { error: raw.slice(0, 500) };
     }
-    const ms = Math.round(performance.now() - started);
-    $("status").textContent = `${response.status} · ${ms} ms`;
-    $("status").className = `status ${response.ok ? "ok" : "failed"}`;
-    $("raw-body").textContent = JSON.stringify(body, null, 2);
-    $("raw").hidden = false;
-    showVerdict(response.status, body);
-    if (response.ok) showSummary(body);
-    else showError(response.status, body);
-    showMarket(response.status, values, body);
-    drawSearch(values, body);
-    document.body.dataset.state = response.ok ? "done" : "failed";
+    return { status: response.status, ok: response.ok, body };
   } catch (error) {
-    showError("network", { error: String(error && error.message ? error.message : error) });
+    return { status: "network", ok: false, body: { error: String(error && error.message ? error.message : error) } };
+  }
+}
+
+async function run(event) {
+  if (event) event.preventDefault();
+  const values = readForm();
+  // Comparing sends the same request with each search, at once.
+  const requests = (values.compare ? ["bisection", "exact"] : [values.search]).map((search) => ({ search, url: quoteUrl(values, search) }));
+  const button = $("run");
+  button.disabled = true;
+  button.textContent = "Quoting…";
+  for (const id of ["error", "summary", "charts", "raw", "comparison", "verdict", "market"]) $(id).hidden = true;
+  $("request").hidden = false;
+  $("curl-line").textContent = requests.map(({ url }) => curlLine(url)).join("\n");
+  $("status").textContent = "…";
+  $("status").className = "status";
+  document.body.dataset.state = "loading";
+  window.history.replaceState(null, "", `?${pageQuery(values)}`);
+
+  const started = performance.now();
+  try {
+    const answers = await Promise.all(requests.map(async (request) => ({ ...request, ...(await fetchAnswer(request.url)) })));
+    const ms = Math.round(performance.now() - started);
+    const found = answers.filter((a) => a.ok);
+    $("status").textContent = `${answers.map((a) => (values.compare ? `${a.search} ${a.status}` : `${a.status}`)).join(" · ")} · ${ms} ms`;
+    $("status").className = `status ${found.length === answers.length ? "ok" : "failed"}`;
+    const raw = values.compare ? Object.fromEntries(answers.map((a) => [a.search, { status: a.status, body: a.body }])) : answers[0].body;
+    $("raw-body").textContent = JSON.stringify(raw, null, 2);
+    $("raw").hidden = false;
+    if (values.compare) showComparison(answers[0], answers[1]);
+    showVerdict(answers, values.compare);
+    showSummary(answers, values.compare);
+    showErrors(answers.filter((a) => !a.ok), values.compare);
+    // The market's facts from an answer that carries them (the exact one first), the range from every trace.
+    const facts = found.find((a) => a.search === "exact") ?? found[0] ?? answers[0];
+    const traces = answers.flatMap((a) => (a.body && Array.isArray(a.body.trace) ? a.body.trace : []));
+    showMarket(facts.status, values, { ...facts.body, trace: traces });
+    drawSearch(values, answers, values.compare);
+    document.body.dataset.state = found.length > 0 ? "done" : "failed";
+  } catch (error) {
+    // A bug of this page, not an answer: say so rather than leave it loading.
+    showErrors([{ search: "page", status: "page error", body: { error: String(error && error.message ? error.message : error) } }], false);
     document.body.dataset.state = "failed";
   } finally {
     button.disabled = false;
@@ -646,10 +852,20 @@ function applyPreset() {
   showBudgetUnits();
 }
 
+/** Comparing sends both searches: the choice of one has no effect then. */
+function showSearchChoice() {
+  for (const id of ["search-bisection", "search-exact"]) $(id).disabled = $("compare").checked;
+}
+
 function init() {
   const query = new URLSearchParams(window.location.search);
   for (const name of FIELDS) if (query.has(name)) $(name).value = query.get(name);
+  $("search-exact").checked = query.get("search") === "exact";
+  $("search-bisection").checked = !$("search-exact").checked;
+  $("compare").checked = query.get("compare") === "true";
+  showSearchChoice();
   showBudgetUnits();
+  $("compare").addEventListener("change", showSearchChoice);
   $("collateralAvailable").addEventListener("input", showBudgetUnits);
   $("preset").addEventListener("change", applyPreset);
   $("quote-form").addEventListener("submit", run);
