@@ -4,7 +4,7 @@
 // process only drives autocannon and reads the proxy's counters and the services' /proc status.
 import autocannon from "autocannon";
 import type { Hex } from "viem";
-import { decodeFacts } from "../src/chain/singleCall.ts";
+import { decodeFacts } from "../src/chain/searcher.ts";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";

@@ -2,7 +2,7 @@
 // shallow markets, budgets that bind and price targets that bind; and, for the baseline, the very same
 // searches as bare JSON-RPC `eth_call` bodies, exactly as the service's client sends them.
 import { numberToHex } from "viem";
-import { DEFAULT_SEARCH_GAS_CAP, encodeSearch } from "../src/chain/singleCall.ts";
+import { DEFAULT_SEARCH_GAS_CAP, encodeSearch } from "../src/chain/searcher.ts";
 import { DEVCHAIN_ID } from "../src/devchain/chain.ts";
 import { DEMO_MARKET_GROUP_ADDRESS } from "../src/devchain/demo.ts";
 import { parseQuoteRequest } from "../src/quote/request.ts";

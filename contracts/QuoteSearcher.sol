@@ -74,7 +74,8 @@ contract QuoteSearcher {
     /// @dev The largest size a quote takes (int256 max), the cap of the search range.
     uint256 private constant MAX_SIZE = uint256(type(int256).max);
     /// @dev Head words of `getMarket`'s return: one offset for the dynamic MarketData, then 8 words of
-    /// MarketParams. MarketData's head holds 15 words; `settled` is its 11th (index 10).
+    /// MarketParams. MarketData's head holds 15 words; `settled` is its 11th (index 10). The build checks both
+    /// against IMarketGroup's ABI (scripts/build-contracts.ts), since the searcher cannot take them from abi.decode.
     uint256 private constant MARKET_DATA_HEAD_WORDS = 15;
     uint256 private constant SETTLED_WORD = 10;
     /// @dev A successful quote returns three words.

@@ -99,6 +99,52 @@ function deployableNames(ast: AstNode): string[] {
     .map((node) => node.name ?? "");
 }
 
+type AbiParameter = { name: string; type: string; components?: AbiParameter[] };
+type AbiEntry = { type: string; name?: string; outputs?: AbiParameter[] };
+
+const SEARCHER_SOURCE = `${CONTRACTS_DIR}/QuoteSearcher.sol`;
+const MARKET_GROUP_INTERFACE = { unit: `${CONTRACTS_DIR}/interfaces/IMarketGroup.sol`, name: "IMarketGroup" };
+
+/** Whether values of an ABI type are encoded behind an offset (bytes, string, T[], or a tuple holding one). */
+function isDynamic(parameter: AbiParameter): boolean {
+  if (parameter.type === "bytes" || parameter.type === "string" || parameter.type.endsWith("[]")) return true;
+  return parameter.type === "tuple" && (parameter.components ?? []).some(isDynamic);
+}
+
+/**
+ * The searcher reads `getMarket`'s answer by word offsets it cannot take from the compiler (it must never revert on
+ * a malformed answer, so it does not abi.decode it): MarketData behind one offset, `marketId` and `startTime` its
+ * first two words, `settled` at SETTLED_WORD, and MARKET_DATA_HEAD_WORDS words of head. Checked here against the
+ * interface's ABI, so that a changed struct fails the build rather than every quote. Throws on a mismatch.
+ */
+export function checkSearcherLayout(marketGroupAbi: readonly AbiEntry[], searcherSource: string): void {
+  const constant = (name: string) => {
+    const match = new RegExp(`\\b${name}\\s*=\\s*(\\d+)\\s*;`).exec(searcherSource);
+    if (match === null) throw new Error(`${SEARCHER_SOURCE}: constant ${name} not found`);
+    return Number(match[1]);
+  };
+  const getMarket = marketGroupAbi.find((entry) => entry.type === "function" && entry.name === "getMarket");
+  const data = getMarket?.outputs?.[0];
+  if (data === undefined || data.type !== "tuple" || !isDynamic(data)) {
+    throw new Error("IMarketGroup.getMarket must return MarketData first, encoded behind an offset");
+  }
+  const fields = data.components ?? [];
+  const wide = fields.find((field) => !isDynamic(field) && (field.type === "tuple" || field.type.endsWith("]")));
+  if (wide !== undefined) throw new Error(`MarketData.${wide.name} takes more than one head word; the searcher reads one word per field`);
+  const expected = {
+    MARKET_DATA_HEAD_WORDS: fields.length,
+    SETTLED_WORD: fields.findIndex((field) => field.name === "settled"),
+  };
+  if (fields[0]?.name !== "marketId" || fields[1]?.name !== "startTime") {
+    throw new Error("MarketData must start with marketId and startTime: the searcher reads its first two words as those");
+  }
+  for (const [name, words] of Object.entries(expected)) {
+    if (constant(name) !== words) {
+      throw new Error(`${SEARCHER_SOURCE}: ${name} is ${constant(name)}, but IMarketGroup.MarketData gives ${words}`);
+    }
+  }
+}
+
 /** Compiles contracts/ and returns the text of src/generated/contracts.ts. Throws on compiler errors. */
 export function compileContracts(): string {
   const units = listSources();
@@ -120,6 +166,9 @@ export function compileContracts(): string {
     if (errors.length > 0) throw new Error(`solc failed:\n${text}`);
     process.stderr.write(`solc warnings:\n${text}\n`);
   }
+
+  const marketGroupInterface = output.contracts?.[MARKET_GROUP_INTERFACE.unit]?.[MARKET_GROUP_INTERFACE.name];
+  checkSearcherLayout((marketGroupInterface?.abi ?? []) as AbiEntry[], sourceOf(SEARCHER_SOURCE));
 
   const blocks: string[] = [];
   const seen = new Map<string, string>();

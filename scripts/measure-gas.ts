@@ -7,7 +7,7 @@ import { classifyCallError } from "../src/chain/errors.ts";
 import { DEVCHAIN_ID } from "../src/devchain/chain.ts";
 import { DEMO_MARKETS } from "../src/devchain/demo.ts";
 import { startDevchain } from "../src/devchain/devchain.ts";
-import { decodeFacts, encodeSearch } from "../src/chain/singleCall.ts";
+import { decodeFacts, encodeSearch } from "../src/chain/searcher.ts";
 import { gasMeterAbi, gasMeterBytecode } from "../src/generated/contracts.ts";
 import { parseQuoteRequest } from "../src/quote/request.ts";
 

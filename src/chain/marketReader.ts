@@ -1,5 +1,5 @@
 // What a quote asks of the chain, whichever way the answers are fetched (semantics §7: the strategies).
-import type { ExactState } from "../quote/exactSearch.ts";
+import type { ExactState } from "../quote/exactRule.ts";
 import type { SearchPoint } from "../quote/search.ts";
 import type { Hex } from "viem";
 import type { RawCall } from "./call.ts";

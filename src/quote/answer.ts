@@ -9,7 +9,8 @@ import {
   noValidSize,
   type QuoteError,
 } from "./errors.ts";
-import { DUST, type ExactSearchResult } from "./exactSearch.ts";
+import { DUST } from "./exactRule.ts";
+import type { ExactSearchResult } from "./exactSearch.ts";
 import { equalPriceDetail, explainExactFailure, explainSearchFailure } from "./explain.ts";
 import type { QuoteRequest } from "./request.ts";
 import {

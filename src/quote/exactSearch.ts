@@ -4,7 +4,8 @@
 // (`low`: short of the limit or feasible) and the smallest quoted above it (`high`), and chooses each next size
 // by interpolation, safeguarded so that it never stalls on one side. Integer arithmetic only, every division
 // rounding down, so that the same rule can run on chain and pick the same candidates.
-import { MAX_INT256, MAX_UINT256 } from "./decimal.ts";
+import { MAX_INT256 } from "./decimal.ts";
+import { DUST, isClosed, nextExactCandidate, rangeEndFromBound, type ExactRuleInput, type ExactState, type Known } from "./exactRule.ts";
 import {
   classifyQuote,
   recordRevert,
@@ -15,18 +16,10 @@ import {
   type TraceEntry,
 } from "./search.ts";
 
-/** Below this (10^-12 of a token) the real contracts revert on rounding between sizes that fill (§4b). */
-export const DUST = 10n ** 6n;
 export const DEFAULT_EXACT_MAX_CANDIDATES = 32;
 
-export type ExactSearchInput = {
-  direction: Direction;
-  /** collateral / currentPrice (§4): the first candidate. */
-  cap: bigint;
-  currentPrice: bigint;
-  expectedPrice: bigint;
+export type ExactSearchInput = ExactRuleInput & {
   priceLimit: bigint;
-  collateralAvailable: bigint;
   /** The most candidates quoted (EXACT_MAX_CANDIDATES). */
   maxCandidates: number;
 };
@@ -40,17 +33,6 @@ export type ExactSearchResult =
       proven?: boolean;
     });
 
-/** A quoted size; above the interval, a revert may tell the price the market's range ends at (`rangeEnd`). */
-export type Known = { readonly size: bigint; readonly quote?: CandidateQuote; readonly rangeEnd?: bigint };
-
-/**
- * Where the exact search stands when it asks for a candidate: the largest size quoted below the top of the
- * feasible interval, the smallest quoted above it, how many quotes in a row landed on one side (positive below,
- * negative above; only guided quotes count), and how many were quoted. The next candidate depends on nothing
- * else, so a searcher on chain continues the same search from here.
- */
-export type ExactState = { readonly low?: Known; readonly high?: Known; readonly streak: number; readonly quoted: number };
-
 /** Quotes one signed size, the candidate of `state`; a throw is a transport failure and ends the search. */
 export type ExactEvaluator = (signedSize: bigint, state: ExactState) => Evaluation | Promise<Evaluation>;
 
@@ -63,158 +45,6 @@ function rangeEndOf(direction: Direction, evaluation: Extract<Evaluation, { kind
   const bound = evaluation.errorArgs?.[direction === "LONG" ? "maxPrice" : "minPrice"];
   if (bound === undefined || !/^\d{1,49}$/.test(bound)) return undefined;
   return rangeEndFromBound(BigInt(bound));
-}
-
-/** bound^2 * 10^18 / 2^192, rounded down, for a sqrt price X96 below 10^49 (a uint160's digits); else none. */
-export function rangeEndFromBound(bound: bigint): bigint | undefined {
-  if (bound < 0n || bound >= 10n ** 49n) return undefined;
-  return (bound ** 2n * 10n ** 18n) >> 192n;
-}
-
-/** The largest D18 price whose scaled square (p * 10^36) fits 256 bits, as it must on chain. */
-const MAX_SCALED_PRICE = MAX_UINT256 / 10n ** 36n;
-
-/**
- * 1 / sqrt(price), scaled: affine in size over one liquidity range (§4b). 10^54 / floor(sqrt(p * 10^36)), both
- * rounded down; none for a zero price or one above {@link MAX_SCALED_PRICE} (10^41 D18: no market's).
- */
-function inverseSqrtPrice(priceD18: bigint): bigint | undefined {
-  if (priceD18 <= 0n || priceD18 > MAX_SCALED_PRICE) return undefined;
-  return 10n ** 54n / sqrt(priceD18 * 10n ** 36n);
-}
-
-/** floor(sqrt(n)) for n >= 0. */
-export function sqrt(n: bigint): bigint {
-  if (n === 0n) return 0n;
-  let x = n;
-  let y = (x + 1n) / 2n;
-  while (y < x) {
-    x = y;
-    y = (x + n / x) / 2n;
-  }
-  return x;
-}
-
-/**
- * Where the line through (s1, y1) and (s2, y2), s1 < s2, reaches `target`: s1 + |target - y1| * (s2 - s1) /
- * |y2 - y1| (rounded down, at most MAX_INT256), when the target lies on the side the line moves to. Else none.
- */
-export function interpolate(s1: bigint, y1: bigint, s2: bigint, y2: bigint, target: bigint): bigint | undefined {
-  const rise = y2 - y1;
-  const needed = target - y1;
-  if (rise === 0n || (needed !== 0n && needed < 0n !== rise < 0n)) return undefined;
-  const step = (abs(needed) * (s2 - s1)) / abs(rise);
-  const size = s1 + step;
-  return size > MAX_INT256 ? MAX_INT256 : size;
-}
-
-/** Two quoted values this close (in units of their last digit) cannot be told apart from their rounding. */
-const RESOLUTION = 2n;
-
-/** An estimate of the first size too large, and how many wei one unit of the value it followed spans there. */
-type Estimate = { size: bigint; unit: bigint };
-
-/**
- * Estimates the first size past the top of the feasible interval, for each rule a size can break: where
- * priceAfter passes expectedPrice (interpolated on 1/sqrt(price), affine in size over one range), where
- * requiredCollateral passes the budget, and where the price reaches the end of the market's range that a
- * PoolPriceOutOfRange revert above names. The rule the size above broke is interpolated between the two sides;
- * the others, and every rule while nothing above is known, are extrapolated from the start of the trade (size
- * 0: the current price, no collateral) through `low`. The smallest binds. A rule whose two quoted values are
- * too close to tell apart from their rounding gives none: the bracket is then split.
- */
-function estimateTop(input: ExactSearchInput, low: Known | undefined, high: Known | undefined): Estimate | undefined {
-  const current = inverseSqrtPrice(input.currentPrice);
-  const passed = inverseSqrtPrice(input.direction === "LONG" ? input.expectedPrice + 1n : input.expectedPrice - 1n);
-  const lowQuote = low?.quote;
-  const highQuote = high?.quote;
-  const tooCostly = highQuote !== undefined && highQuote.requiredCollateral > input.collateralAvailable;
-  const estimates: Estimate[] = [];
-  const along = (
-    raw: (quote: CandidateQuote) => bigint,
-    rawOrigin: bigint,
-    scaled: (value: bigint) => bigint | undefined,
-    origin: bigint | undefined,
-    target: bigint | undefined,
-    brokenAbove: boolean,
-  ) => {
-    if (target === undefined || origin === undefined) return;
-    const lowValue = lowQuote === undefined ? undefined : scaled(raw(lowQuote));
-    const [s1, y1] = low !== undefined && lowValue !== undefined ? [low.size, lowValue] : [0n, origin];
-    if (brokenAbove && high !== undefined && highQuote !== undefined) {
-      const highValue = scaled(raw(highQuote));
-      if (highValue === undefined) return;
-      // How far apart the two sides' values are, from the start of the trade when nothing below was quoted.
-      const apart = abs(raw(highQuote) - (lowQuote === undefined || lowValue === undefined ? rawOrigin : raw(lowQuote)));
-      if (lowQuote !== undefined && apart <= RESOLUTION) return;
-      const size = interpolate(s1, y1, high.size, highValue, target);
-      const unit = apart === 0n ? 1n : (high.size - s1) / apart;
-      if (size !== undefined) estimates.push({ size, unit: unit > 0n ? unit : 1n });
-      return;
-    }
-    const size = s1 > 0n ? interpolate(0n, origin, s1, y1, target) : undefined;
-    if (size !== undefined) estimates.push({ size, unit: 1n });
-  };
-  along((quote) => quote.priceAfter, input.currentPrice, inverseSqrtPrice, current, passed, highQuote !== undefined && !tooCostly);
-  // The smallest requiredCollateral over budget, saturated at 2^256-1 so that it fits 256 bits on chain.
-  const overBudget = input.collateralAvailable === MAX_UINT256 ? MAX_UINT256 : input.collateralAvailable + 1n;
-  along((quote) => quote.requiredCollateral, 0n, (value) => value, 0n, overBudget, tooCostly);
-  if (high !== undefined && highQuote === undefined && high.rangeEnd !== undefined) {
-    along((quote) => quote.priceAfter, input.currentPrice, inverseSqrtPrice, current, inverseSqrtPrice(high.rangeEnd), false);
-  }
-  // An estimate above the size known too large says only that another rule binds later: no guide.
-  const useful = estimates.filter((e) => high === undefined || e.size <= high.size);
-  return useful.reduce<Estimate | undefined>((best, e) => (best === undefined || e.size < best.size ? e : best), undefined);
-}
-
-/** A bracket wider than this ratio is split at its geometric mean, not its midpoint. */
-const GEOMETRIC_RATIO = 2n ** 16n;
-
-/**
- * Where a bracket is split when no estimate guides: near its geometric mean while it spans more than 2^16
- * (floor(sqrt(bottom)) * floor(sqrt(top)), which fits 256 bits where bottom * top would not), else its midpoint.
- */
-function split(bottom: bigint, top: bigint): bigint {
-  return top / GEOMETRIC_RATIO > bottom ? sqrt(bottom) * sqrt(top) : (bottom + top) / 2n;
-}
-
-/**
- * The next size to quote, within (low, high) and at least DUST. The first is the cap. Then the size just before
- * the estimated first size too large, moved on by 1, 2, 4, ... units (the wei one unit of the value it follows
- * spans) while quotes keep landing on the same side (`streak`), from the second on at least as far as the last
- * quote missed the estimate by (doubling), but never past the bracket's split point: a good estimate closes the bracket in two or three
- * quotes, a poor one costs no more than a bisection of the bracket. With no estimate: doubling up when nothing
- * above is known, else the split point.
- */
-export function nextExactCandidate(input: ExactSearchInput, state: ExactState): { size: bigint; guided: boolean } {
-  const { low, high, streak, quoted } = state;
-  const floor = low === undefined ? DUST : low.size + 1n;
-  const ceiling = high === undefined ? MAX_INT256 : high.size - 1n;
-  const middle = high === undefined ? undefined : split(low === undefined ? DUST : low.size, high.size);
-  const estimate = quoted === 0 ? undefined : estimateTop(input, low, high);
-  let size: bigint;
-  let guided = false;
-  if (quoted === 0) {
-    size = input.cap;
-  } else if (estimate !== undefined) {
-    guided = true;
-    let overshoot = streak === 0 ? 0n : estimate.unit * 2n ** BigInt(Math.min(Math.abs(streak), 255) - 1);
-    // Estimates that keep landing on one side converge from that side only (regula falsi): from the second in a
-    // row, go past the estimate by as far as the last quote missed it, doubled at each further one.
-    const gap = streak <= -2 ? high!.size - estimate.size : streak >= 2 && low !== undefined ? estimate.size - low.size : 0n;
-    const far = gap <= 0n ? 0n : gap * 2n ** BigInt(Math.min(Math.abs(streak), 255) - 2);
-    if (far > overshoot) overshoot = far;
-    size = streak >= 0 ? estimate.size - 1n + overshoot : estimate.size - 1n - overshoot;
-    if (middle !== undefined && (streak > 0 ? size > middle : streak < 0 && size < middle)) size = middle;
-  } else {
-    size = middle ?? low!.size * 2n;
-  }
-  return { size: size < floor ? floor : size > ceiling ? ceiling : size, guided };
-}
-
-/** Whether the top of the feasible interval is known to the wei (or nothing lies above the largest size). */
-export function isClosed({ low, high }: Pick<ExactState, "low" | "high">): boolean {
-  return low?.size === MAX_INT256 || (high !== undefined && (low === undefined ? high.size <= DUST : high.size - low.size <= 1n));
 }
 
 /** Semantics §4b: the largest feasible size over DUST .. 2^255-1, proven at the pinned block when it can be. */
@@ -275,8 +105,4 @@ export async function runExactSearch(input: ExactSearchInput, evaluate: ExactEva
   const proven = closed();
   if (reverted && !rejectedForPrice) return { kind: "insufficient-liquidity", ...record, proven };
   return { kind: "no-valid-size", ...record, proven };
-}
-
-function abs(value: bigint): bigint {
-  return value < 0n ? -value : value;
 }

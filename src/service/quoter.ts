@@ -14,7 +14,8 @@ import {
 } from "../chain/marketGroup.ts";
 import type { MarketReader, SearchPosition } from "../chain/marketReader.ts";
 import { sequentialReader } from "../chain/sequential.ts";
-import { DEFAULT_SEARCH_GAS_CAP, SearcherUnsupportedError, probeDeployless, singleCallReader } from "../chain/singleCall.ts";
+import { DEFAULT_SEARCH_GAS_CAP, SearcherUnsupportedError, probeDeployless } from "../chain/searcher.ts";
+import { singleCallReader } from "../chain/singleCall.ts";
 import { buildAnswer, checkExpectedPrice, planSearch, type QuoteResponseBody } from "../quote/answer.ts";
 import { DEFAULT_RETRY_AFTER_SECONDS, currentPriceNotFound, marketNotFound, marketSettled, rpcUnavailable } from "../quote/errors.ts";
 import { unconfiguredChainDetail } from "../quote/explain.ts";

@@ -1,4 +1,4 @@
-// The exact search's rule is written twice: in TypeScript (src/quote/exactSearch.ts), which decides every
+// The exact search's rule is written twice: in TypeScript (src/quote/exactRule.ts), which decides every
 // answer, and in Solidity (contracts/ExactSearchRule.sol), which lets the searcher quote the same candidates on
 // chain. Both are asked the same questions here, on random states that reach every bound (sizes to 2^255-1,
 // prices and budgets to 2^256-1, streaks of any length), and must answer alike to the wei.
@@ -6,10 +6,10 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { createPublicClient, decodeFunctionResult, encodeFunctionData, http, type Hex, type PublicClient } from "viem";
-import { exactStateArgs } from "../../src/chain/singleCall.ts";
+import { exactStateArgs } from "../../src/chain/searcher.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { exactRuleHarnessAbi, exactRuleHarnessBytecode } from "../../src/generated/contracts.ts";
-import { isClosed, nextExactCandidate, rangeEndFromBound, type ExactSearchInput, type ExactState, type Known } from "../../src/quote/exactSearch.ts";
+import { isClosed, nextExactCandidate, rangeEndFromBound, type ExactRuleInput, type ExactState, type Known } from "../../src/quote/exactRule.ts";
 
 const MAX_UINT256 = 2n ** 256n - 1n;
 const MAX_INT256 = 2n ** 255n - 1n;
@@ -78,18 +78,16 @@ const state: fc.Arbitrary<ExactState> = fc.oneof(
     }),
 );
 
-const input: fc.Arbitrary<ExactSearchInput> = fc.record({
+const input: fc.Arbitrary<ExactRuleInput> = fc.record({
   direction: fc.constantFrom("LONG" as const, "SHORT" as const),
   cap: magnitude(0n, MAX_INT256),
   currentPrice: price,
   expectedPrice: price,
-  priceLimit: fc.constant(0n),
   collateralAvailable: fc.oneof(uint, fc.bigInt({ min: 1n, max: 10n ** 30n })),
-  maxCandidates: fc.constant(32),
 });
 
 const stateTuple = exactStateArgs;
-const inputTuple = (i: ExactSearchInput) => ({
+const inputTuple = (i: ExactRuleInput) => ({
   isLong: i.direction === "LONG",
   cap: i.cap,
   currentPrice: i.currentPrice,

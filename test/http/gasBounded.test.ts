@@ -9,7 +9,7 @@ import { Writable } from "node:stream";
 import fc from "fast-check";
 import { createPublicClient, decodeFunctionData, formatUnits, http, type Address, type Hex } from "viem";
 import { createChainRegistry } from "../../src/chain/client.ts";
-import { decodeFacts, encodeSearch } from "../../src/chain/singleCall.ts";
+import { decodeFacts, encodeSearch } from "../../src/chain/searcher.ts";
 import { classifyCallError } from "../../src/chain/errors.ts";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";

@@ -12,7 +12,7 @@ import { buildApp } from "../../src/http/app.ts";
 import { createQuoter, type SearchStrategy } from "../../src/service/quoter.ts";
 import { startRpcProxy, type RpcProxy } from "../support/rpcProxy.ts";
 import { measureSearchGas } from "../../scripts/measure-gas.ts";
-import { DEFAULT_SEARCH_GAS_CAP } from "../../src/chain/singleCall.ts";
+import { DEFAULT_SEARCH_GAS_CAP } from "../../src/chain/searcher.ts";
 
 const E18 = 10n ** 18n;
 let devchain: Devchain;

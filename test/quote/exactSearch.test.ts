@@ -5,7 +5,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { MAX_INT256 } from "../../src/quote/decimal.ts";
-import { DUST, interpolate, runExactSearch, sqrt, type ExactSearchInput } from "../../src/quote/exactSearch.ts";
+import { DUST, interpolate, sqrt } from "../../src/quote/exactRule.ts";
+import { runExactSearch, type ExactSearchInput } from "../../src/quote/exactSearch.ts";
 import { classifyQuote, type Evaluation } from "../../src/quote/search.ts";
 
 const D18 = 10n ** 18n;
