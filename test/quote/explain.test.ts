@@ -5,7 +5,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { D18 } from "../../src/quote/decimal.ts";
-import { approximate, equalPriceDetail, explainSearchFailure, sqrtX96ToD18, unconfiguredChainDetail } from "../../src/quote/explain.ts";
+import { approximate, sqrtX96ToD18 } from "../../src/quote/describe.ts";
+import { equalPriceDetail, explainSearchFailure, unconfiguredChainDetail } from "../../src/quote/explain.ts";
 import type { QuoteRequest } from "../../src/quote/request.ts";
 import type { SearchResult, TraceEntry } from "../../src/quote/search.ts";
 import { didYouMean, isOneEditAway } from "../../src/quote/spelling.ts";
