@@ -1,9 +1,14 @@
-// The bench's results: their shape (results.json), the targets of issue 5, the one table, and RESULTS.md.
-import { MIB, fmt, type LatencySummary } from "./stats.ts";
+// The bench's results: their shape (results.json), the targets of issue 5, the tables, and RESULTS.md.
+import { searcherQuoted, type ExactSearchGas, type SearchGas } from "../scripts/measure-gas.ts";
+import { MIB, fmt, percentile, type LatencySummary } from "./stats.ts";
+import type { MixEntry } from "./workload.ts";
 
 export interface LatencyCell {
-  /** "bare": the single-call search POSTed as a bare eth_call to the proxy, no service. */
-  strategy: "sequential" | "single-call" | "bare";
+  /**
+   * "exact": the mix with search=exact on the single-call service; "bare": the single-call search POSTed as a
+   * bare eth_call to the proxy, no service.
+   */
+  strategy: "sequential" | "single-call" | "exact" | "bare";
   delayMs: number;
   quotes: number;
   /** From autocannon's per-response times (ms, full resolution). */
@@ -64,6 +69,36 @@ export interface Target {
   met: boolean;
 }
 
+/** One quote of the exact workload: its answer on the single-call service, quoted alone at 0 ms. */
+export interface ExactQuote extends MixEntry {
+  status: number;
+  /** The answer's `iterations` (candidates quoted); 200s only. */
+  iterations?: number;
+  exact?: boolean;
+  /** JSON-RPC requests the proxy received for this quote. */
+  rpcRequests: number;
+}
+
+/** Median (nearest rank, the lower middle of an even count) and most. */
+export interface MedianMax {
+  median: number;
+  max: number;
+}
+
+/** The exact workload on one market (or all), candidates and requests over the 200 answers only. */
+export interface ExactSummary {
+  label: string;
+  quotes: number;
+  /** Answered 200. */
+  ok: number;
+  /** Answered 200 with `exact: true`. */
+  exactTrue: number;
+  /** How many answered each other status. */
+  otherStatuses: Record<string, number>;
+  candidates: MedianMax;
+  rpcRequests: MedianMax;
+}
+
 export interface BenchResults {
   mode: "quick" | "full";
   date: string;
@@ -74,6 +109,9 @@ export interface BenchResults {
   overhead: { delayMs: number; service: LatencySummary; bare: LatencySummary; ratioP50: number; serviceCpuMsPerQuote?: number };
   throughput: ThroughputCell[];
   memory: MemoryResult;
+  exact: { quotes: ExactQuote[]; summary: ExactSummary[] };
+  /** `npm run gas`'s measurements on the bench's node (bigints, written as strings). */
+  gas: { bisection: SearchGas[]; exact: ExactSearchGas[] };
   targets: Target[];
   failures: string[];
   warnings: string[];
@@ -121,12 +159,60 @@ export function verdicts(results: BenchResults): Target[] {
 
 const percentiles = (l: LatencySummary) => `${fmt(l.p50)} / ${fmt(l.p95)} / ${fmt(l.p99)}`;
 
+function medianMax(values: readonly number[]): MedianMax {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { median: percentile(sorted, 50), max: sorted.length ? sorted[sorted.length - 1]! : Number.NaN };
+}
+
+/** The exact workload per market, then over all of it (the last entry). */
+export function summarizeExact(quotes: readonly ExactQuote[]): ExactSummary[] {
+  const summary = (label: string, some: readonly ExactQuote[]): ExactSummary => {
+    const ok = some.filter((quote) => quote.status === 200);
+    const otherStatuses: Record<string, number> = {};
+    for (const quote of some) if (quote.status !== 200) otherStatuses[quote.status] = (otherStatuses[quote.status] ?? 0) + 1;
+    return {
+      label,
+      quotes: some.length,
+      ok: ok.length,
+      exactTrue: ok.filter((quote) => quote.exact === true).length,
+      otherStatuses,
+      candidates: medianMax(ok.map((quote) => quote.iterations!)),
+      rpcRequests: medianMax(ok.map((quote) => quote.rpcRequests)),
+    };
+  };
+  const markets = [...new Set(quotes.map((quote) => quote.marketId))];
+  return [
+    ...markets.map((id) => {
+      const some = quotes.filter((quote) => quote.marketId === id);
+      return summary(`market ${id} (${some[0]!.note.split(",")[0]})`, some);
+    }),
+    summary("all", quotes),
+  ];
+}
+
+/**
+ * The goal of semantics §4b for the single-call strategy, one JSON-RPC request per exact quote, against what
+ * was measured: reported, never a failure.
+ */
+export function exactRequestGoal(results: BenchResults): Target {
+  const all = results.exact.summary.at(-1)!;
+  const slowDelay = Math.max(...results.latency.map((c) => c.delayMs));
+  const slow = cell(results, "exact", slowDelay);
+  return {
+    name: "one JSON-RPC request per search=exact quote on the single-call strategy (semantics §4b)",
+    measured:
+      `median ${all.rpcRequests.median}, max ${all.rpcRequests.max} over the exact workload's ${all.ok} answers of 200` +
+      (slow ? `; mean ${fmt(slow.rpcRequestsPerQuote, 2)} over the mix at ${slowDelay} ms` : ""),
+    met: all.rpcRequests.max === 1 && (slow === undefined || slow.rpcRequestsPerQuote === 1),
+  };
+}
+
 /** The one table: a Markdown table, readable as printed. */
 export function renderTable(results: BenchResults): string {
-  const rows: string[][] = [["measurement", "sequential", "single-call", "bare eth_call"]];
+  const rows: string[][] = [["measurement", "sequential", "single-call", "single-call, search=exact", "bare eth_call"]];
   const delays = [...new Set(results.latency.map((c) => c.delayMs))];
   for (const delayMs of delays) {
-    const cells = (["sequential", "single-call", "bare"] as const).map((strategy) => cell(results, strategy, delayMs));
+    const cells = (["sequential", "single-call", "exact", "bare"] as const).map((strategy) => cell(results, strategy, delayMs));
     rows.push([`latency p50 / p95 / p99, ms (${delayMs} ms RPC delay, c=1)`, ...cells.map((c) => (c ? percentiles(c.latency) : ""))]);
     const rpc = (c?: LatencyCell) =>
       c ? `${fmt(c.rpcRequestsPerQuote, 2)} (${c.rpcRequestsPerQuoteRange[0]}–${c.rpcRequestsPerQuoteRange[1]})` : "";
@@ -138,6 +224,7 @@ export function renderTable(results: BenchResults): string {
     `service CPU per quote, ms (${zero} ms, c=1)`,
     cpu(cell(results, "sequential", zero)),
     cpu(cell(results, "single-call", zero)),
+    cpu(cell(results, "exact", zero)),
     "",
   ]);
   const connections = [...new Set(results.throughput.map((c) => c.connections))];
@@ -148,26 +235,68 @@ export function renderTable(results: BenchResults): string {
       const failed = found.non2xx + found.errors;
       return `${fmt(found.quotesPerSecond)} (p50 ${fmt(found.latency.p50)} ms)${failed ? ` [${failed} failed]` : ""}`;
     };
-    rows.push([`throughput, quotes/s (0 ms, ${c} connections)`, at("sequential"), at("single-call"), at("bare")]);
+    rows.push([`throughput, quotes/s (0 ms, ${c} connections)`, at("sequential"), at("single-call"), "", at("bare")]);
   }
   const { overhead, memory } = results;
   rows.push([
     `overhead: p50 at ${overhead.delayMs} ms, ms (alternating runs)`,
     "",
     `${fmt(overhead.service.p50, 2)} (${fmt(overhead.ratioP50, 3)}× bare)`,
+    "",
     fmt(overhead.bare.p50, 2),
   ]);
   const points = `before / after ${memory.checkpointQuotes.toLocaleString("en")} / after ${memory.totalQuotes.toLocaleString("en")} quotes`;
   const series = (value: (reading: MemoryReading) => number) =>
     [memory.before, memory.afterCheckpoint, memory.afterAll].map((reading) => fmt(value(reading) / MIB)).join(" / ");
-  rows.push([`service RSS as is, MiB: ${points}`, "", series((r) => r.rssBytes), ""]);
-  rows.push([`service RSS after a full GC, MiB (heap used)`, "", `${series((r) => r.rssAfterGcBytes)} (${series((r) => r.heapUsedAfterGcBytes)})`, ""]);
+  rows.push([`service RSS as is, MiB: ${points}`, "", series((r) => r.rssBytes), "", ""]);
+  rows.push([`service RSS after a full GC, MiB (heap used)`, "", `${series((r) => r.rssAfterGcBytes)} (${series((r) => r.heapUsedAfterGcBytes)})`, "", ""]);
+  return markdownTable(rows);
+}
+
+/** Rows as a Markdown table, columns padded so that it reads as printed; the first row is the header. */
+function markdownTable(rows: string[][]): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   const line = (row: string[]) => `| ${row.map((text, column) => text.padEnd(widths[column]!)).join(" | ")} |`;
   return [line(rows[0]!), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...rows.slice(1).map(line)].join("\n");
 }
 
-export function renderMarkdown(results: BenchResults, table: string): string {
+/**
+ * search=exact: the workload's candidates and requests per quote, the latency against the bisection's on the
+ * same mix at the slowest delay, the goal of one request per quote, and the gas beside the bisection's.
+ */
+export function renderExactTable(results: BenchResults): string {
+  const rows = [["search=exact workload (single-call, 0 ms, one quote at a time)", "quotes", "answered 200", "exact: true", "other answers", "candidates median / max", "RPC requests per quote median / max"]];
+  for (const s of results.exact.summary) {
+    const pair = (m: MedianMax) => `${fmt(m.median, 0)} / ${fmt(m.max, 0)}`;
+    const others = Object.entries(s.otherStatuses).map(([status, count]) => `${count} × ${status}`).join(", ") || "none";
+    rows.push([s.label, String(s.quotes), String(s.ok), String(s.exactTrue), others, pair(s.candidates), pair(s.rpcRequests)]);
+  }
+  const lines = [markdownTable(rows), ""];
+  const slowDelay = Math.max(...results.latency.map((c) => c.delayMs));
+  const exact = cell(results, "exact", slowDelay);
+  const bisection = cell(results, "single-call", slowDelay);
+  if (exact && bisection) {
+    const requests = (c: LatencyCell) => `${fmt(c.rpcRequestsPerQuote, 2)} (${c.rpcRequestsPerQuoteRange[0]}–${c.rpcRequestsPerQuoteRange[1]})`;
+    lines.push(
+      `At ${slowDelay} ms per JSON-RPC request (single-call, c=1, the mix): search=exact p50 ${fmt(exact.latency.p50)} ms against the ` +
+        `bisection's ${fmt(bisection.latency.p50)} ms (${fmt(exact.latency.p50 / bisection.latency.p50, 2)}×); RPC requests per quote, mean ` +
+        `(range over the mix): exact ${requests(exact)}, bisection ${requests(bisection)}.`,
+      "",
+    );
+  }
+  const goal = exactRequestGoal(results);
+  lines.push(`Goal (reported, never a failure): ${goal.met ? "met" : "**missed**"}: ${goal.name}: ${goal.measured}.`, "");
+  const gasRows = [["group, market", "request", "bisection: gas (candidates)", "search=exact call data: gas (candidates)", "the service's exact search", "the searcher quoted"]];
+  for (const exactGas of results.gas.exact) {
+    const same = results.gas.bisection.find((row) => row.group === exactGas.group && row.marketId === exactGas.marketId);
+    const gas = (row?: SearchGas) => (row ? `${row.gas.toLocaleString("en")} (${row.candidates})` : "");
+    gasRows.push([`${exactGas.group.slice(0, 6)}…, ${exactGas.marketId}`, exactGas.request, gas(same), gas(exactGas), exactGas.course, searcherQuoted(exactGas)]);
+  }
+  lines.push(markdownTable(gasRows));
+  return lines.join("\n");
+}
+
+export function renderMarkdown(results: BenchResults, table: string, exactTable: string): string {
   const { machine } = results;
   const lines = [
     "# Quoter benchmark",
@@ -191,6 +320,7 @@ export function renderMarkdown(results: BenchResults, table: string): string {
     "- Latency: concurrency 1, a whole number of passes over the mix (the bare eth_call column: the single-call",
     "  searches of the same mix POSTed straight to the proxy); percentiles from autocannon's per-response",
     "  times (its `response` event, hrtime-based; its own histogram keeps whole ms and is in results.json too).",
+    "  The \"single-call, search=exact\" column: the same eight requests with `&search=exact`, on the single-call service.",
     "- RPC requests per quote: the proxy's count during the run over the quotes answered; the range is over the mix,",
     "  counted one quote at a time.",
     "- Every quote is made distinct (one more wei of budget each), so that the service's coalescing of identical",
@@ -208,6 +338,18 @@ export function renderMarkdown(results: BenchResults, table: string): string {
     "## Results",
     "",
     table,
+    "",
+    "## search=exact",
+    "",
+    `The exact workload: ${results.exact.quotes.length} quotes with \`search=exact\` (markets 1, 2 and 4 of the demo group, LONG and SHORT,`,
+    "four price distances, six budgets from 10^9 to 10^24 wei), each quoted once, alone, at 0 ms on the single-call service.",
+    "Candidates are each answer's `iterations`; requests are the proxy's count for that quote; both over the answers of 200",
+    "only. The latency compares the mix above with and without `search=exact`, in the same run. Gas: `npm run gas`'s method",
+    "on the bench's node, each demo market's example request; the exact column measures the searcher's call data for the",
+    "request with `search=exact` (`encodeSearch`), whatever the searcher runs for it, and \"the searcher quoted\" says",
+    "whether its candidates are the service's exact search's, size for size.",
+    "",
+    exactTable,
     "",
     "## Targets (issue 5)",
     "",

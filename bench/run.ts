@@ -1,10 +1,14 @@
 // `npm run bench [-- --quick] [-- --out DIR] [-- --cpu-prof]`: latency, RPC cost, throughput, overhead and
 // memory of the quoter, measured with autocannon the way a user meets them: through a JSON-RPC endpoint some
 // milliseconds away. The devchain node, the delay proxy and each service run as separate processes; this
-// process only drives autocannon and reads the proxy's counters and the services' /proc status.
+// process only drives autocannon and reads the proxy's counters and the services' /proc status. Beside the
+// default bisection it measures search=exact: candidates and requests per quote over a workload of its own, its
+// latency on the mix, and the gas of the searcher's call data for it (scripts/measure-gas.ts).
 import autocannon from "autocannon";
 import type { Hex } from "viem";
+import { measureExactSearchGas, measureSearchGas } from "../scripts/measure-gas.ts";
 import { decodeFacts } from "../src/chain/searcher.ts";
+import type { SearchMode } from "../src/quote/request.ts";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -14,30 +18,40 @@ import { LOG_DIR, cpuMillis, forkNode, killAllNow, removeLogs, residentBytes, st
 import type { ProxyCommand, ProxyCounters, ProxyReady, ProxyReply } from "./proxy.ts";
 import {
   keptSections,
+  renderExactTable,
   renderMarkdown,
   renderTable,
+  summarizeExact,
   verdicts,
   type BenchResults,
+  type ExactQuote,
   type LatencyCell,
   type MemoryReading,
   type MemoryResult,
   type ThroughputCell,
 } from "./report.ts";
 import { MIB, summarize, type LatencySummary } from "./stats.ts";
-import { MIX, bareSearchBody, quotePath } from "./workload.ts";
+import { EXACT_WORKLOAD, MIX, bareSearchBody, quotePath } from "./workload.ts";
 
 const BENCH_DIR = new URL(".", import.meta.url).pathname;
 const ROOT = new URL("..", import.meta.url).pathname;
 
 type Strategy = "sequential" | "single-call";
 const STRATEGIES: readonly Strategy[] = ["sequential", "single-call"];
-/** What the latency cells measure: each strategy, and the single-call search as a bare eth_call to the proxy. */
-type Target = Strategy | "bare";
-const TARGETS: readonly Target[] = ["sequential", "single-call", "bare"];
+/**
+ * What the latency cells measure: each strategy, the mix with search=exact on the default single-call strategy
+ * ("exact"), and the single-call search as a bare eth_call to the proxy.
+ */
+type Target = Strategy | "exact" | "bare";
+const TARGETS: readonly Target[] = ["sequential", "single-call", "exact", "bare"];
+/** Throughput is measured for the default search only: the quick run stays under 2 minutes. */
+const THROUGHPUT_TARGETS = ["sequential", "single-call", "bare"] as const;
 
 interface Plan {
   readonly name: "quick" | "full";
   readonly delaysMs: readonly number[];
+  /** The delays at which the mix is also quoted with search=exact (several requests per quote for now). */
+  readonly exactDelaysMs: readonly number[];
   /** Quotes sent to each service before anything is recorded (JIT, connection pools, the node's caches). */
   readonly warmupQuotes: number;
   /** Aimed length of one latency cell (concurrency 1); the number of quotes is a multiple of the mix size. */
@@ -61,6 +75,7 @@ interface Plan {
 const FULL: Plan = {
   name: "full",
   delaysMs: [0, 10, 50],
+  exactDelaysMs: [0, 10, 50],
   warmupQuotes: 800,
   latencySeconds: 10,
   latencyMinQuotes: 48,
@@ -82,6 +97,8 @@ const FULL: Plan = {
 const QUICK: Plan = {
   ...FULL,
   name: "quick",
+  // The comparison with the bisection is made at the slowest delay; the others would only lengthen the smoke run.
+  exactDelaysMs: [50],
   warmupQuotes: 80,
   latencySeconds: 1,
   latencyMinQuotes: 8,
@@ -232,11 +249,11 @@ function cannon(title: string, opts: autocannon.Options, maxSeconds: number, cpu
 
 /** Added to every budget, one more wei per quote sent: no two quotes of the bench are identical. */
 let nextExtraWei = 1;
-const quoteRequests = (): autocannon.Request[] =>
+const quoteRequests = (search: SearchMode = "bisection"): autocannon.Request[] =>
   MIX.map((entry) => ({
     method: "GET",
-    path: quotePath(entry),
-    setupRequest: (request: autocannon.Request) => ({ ...request, path: quotePath(entry, nextExtraWei++) }),
+    path: quotePath(entry, 0, search),
+    setupRequest: (request: autocannon.Request) => ({ ...request, path: quotePath(entry, nextExtraWei++, search) }),
   }));
 const bareRequests = (): autocannon.Request[] =>
   MIX.map((entry, index) => ({
@@ -287,6 +304,33 @@ function requireAllOk(run: Run, what: string): void {
       `${what}: ${result.non2xx} non-2xx (${JSON.stringify(result.statusCodeStats ?? {})}), ${result.errors} errors, ${result.timeouts} timeouts`,
     );
   }
+}
+
+/**
+ * Each quote of the exact workload once, one at a time at the proxy's current delay (0 ms), on the single-call
+ * service: its answer and the JSON-RPC requests it made. A 4xx is an answer like any other (only 200s count
+ * for candidates); a 5xx is a failure. The strategies' agreement is checked on the mix, not here: the sequential
+ * strategy's many requests per quote would take the quick run past 2 minutes.
+ */
+async function exactWorkload(proxy: ProxyControl, singleCallUrl: string): Promise<ExactQuote[]> {
+  const quotes: ExactQuote[] = [];
+  for (const entry of EXACT_WORKLOAD) {
+    const path = quotePath(entry, 0, "exact");
+    await proxy.reset();
+    const response = await fetch(`${singleCallUrl}${path}`);
+    const text = await response.text();
+    const { rpcRequests } = await proxy.counters();
+    if (response.status >= 500) failures.push(`exact workload: ${path} answered ${response.status} ${text.slice(0, 200)}`);
+    const body = JSON.parse(text) as { iterations?: number; exact?: boolean };
+    quotes.push({
+      ...entry,
+      status: response.status,
+      iterations: response.status === 200 ? body.iterations : undefined,
+      exact: response.status === 200 ? body.exact : undefined,
+      rpcRequests,
+    });
+  }
+  return quotes;
 }
 
 function gitDescription(): string {
@@ -343,25 +387,36 @@ async function main(): Promise<BenchResults> {
   for (const strategy of STRATEGIES) services.set(strategy, await startService(strategy, strategy, proxy.url, profileDir));
   log(`services: ${STRATEGIES.map((s) => `${s} ${services.get(s)!.url}`).join(", ")}`);
 
-  // Every mix entry answers 200, through each strategy, and costs a known number of RPC requests.
-  const rpcPerEntry = new Map<Strategy, number[]>();
-  const answers = new Map<Strategy, string[]>();
-  for (const strategy of STRATEGIES) {
+  // Every mix entry answers 200, through each strategy, with either search, and costs a known number of RPC
+  // requests. "exact" is the mix with search=exact on the single-call service; "exact sequential" only checks it.
+  const rpcPerEntry = new Map<Target | "exact sequential", number[]>();
+  const answers = new Map<Target | "exact sequential", string[]>();
+  const checks = [
+    ["sequential", "sequential", "bisection"],
+    ["single-call", "single-call", "bisection"],
+    ["exact", "single-call", "exact"],
+    ["exact sequential", "sequential", "exact"],
+  ] as const;
+  for (const [name, strategy, search] of checks) {
     const counts: number[] = [];
     const bodies: string[] = [];
     for (const entry of MIX) {
+      const path = quotePath(entry, 0, search);
       await proxy.reset();
-      const response = await fetch(`${services.get(strategy)!.url}${quotePath(entry)}`);
+      const response = await fetch(`${services.get(strategy)!.url}${path}`);
       const text = await response.text();
-      if (response.status !== 200) throw new Error(`${strategy}: ${quotePath(entry)} answered ${response.status} ${text}`);
+      if (response.status !== 200) throw new Error(`${strategy}: ${path} answered ${response.status} ${text}`);
       counts.push((await proxy.counters()).rpcRequests);
       bodies.push(text);
     }
-    rpcPerEntry.set(strategy, counts);
-    answers.set(strategy, bodies);
+    rpcPerEntry.set(name, counts);
+    answers.set(name, bodies);
   }
   if (answers.get("sequential")!.join("\n") !== answers.get("single-call")!.join("\n")) {
     failures.push("the two strategies answered the mix differently");
+  }
+  if (answers.get("exact sequential")!.join("\n") !== answers.get("exact")!.join("\n")) {
+    failures.push("the two strategies answered the mix with search=exact differently");
   }
   for (const [index, entry] of MIX.entries()) {
     const response = await fetch(proxy.url, { method: "POST", headers: { "content-type": "application/json" }, body: bareSearchBody(entry, index) });
@@ -375,7 +430,15 @@ async function main(): Promise<BenchResults> {
       throw new Error(`bare eth_call of ${quotePath(entry)} did not answer the searcher's facts: ${JSON.stringify(answer).slice(0, 300)}`);
     }
   }
-  log(`mix checked: RPC requests per quote ${STRATEGIES.map((s) => `${s} [${rpcPerEntry.get(s)!.join(",")}]`).join(", ")}`);
+  log(`mix checked: RPC requests per quote ${checks.map(([name]) => `${name} [${rpcPerEntry.get(name)!.join(",")}]`).join(", ")}`);
+
+  const exactQuotes = await exactWorkload(proxy, services.get("single-call")!.url);
+  const exactAll = summarizeExact(exactQuotes).at(-1)!;
+  log(
+    `exact workload: ${exactAll.quotes} quotes, ${exactAll.ok} answered 200, ${exactAll.exactTrue} exact: true; ` +
+      `candidates median ${exactAll.candidates.median} max ${exactAll.candidates.max}; ` +
+      `single-call RPC requests per quote median ${exactAll.rpcRequests.median} max ${exactAll.rpcRequests.max}`,
+  );
 
   for (const strategy of STRATEGIES) {
     const run = await amountRun(`warm-up ${strategy}`, services.get(strategy)!.url, quoteRequests(), plan.warmupQuotes, 4, 120);
@@ -391,13 +454,14 @@ async function main(): Promise<BenchResults> {
   for (const delayMs of plan.delaysMs) {
     await proxy.setDelay(delayMs);
     for (const target of TARGETS) {
+      if (target === "exact" && !plan.exactDelaysMs.includes(delayMs)) continue;
       const counts = target === "bare" ? MIX.map(() => 1) : rpcPerEntry.get(target)!;
       const meanRpc = counts.reduce((a, b) => a + b, 0) / counts.length;
       const estimateMs = (zeroDelayMean.get(target) ?? 20) + delayMs * meanRpc * 1.05;
       const amount = Math.min(plan.latencyMaxQuotes, Math.max(plan.latencyMinQuotes, Math.ceil((plan.latencySeconds * 1000) / estimateMs)));
       const title = `latency ${target} @${delayMs}ms`;
-      const service = target === "bare" ? undefined : services.get(target)!;
-      const [url, requests] = service ? [service.url, quoteRequests()] : [proxy.url, bareRequests()];
+      const service = target === "bare" ? undefined : services.get(target === "exact" ? "single-call" : target)!;
+      const [url, requests] = service ? [service.url, quoteRequests(target === "exact" ? "exact" : "bisection")] : [proxy.url, bareRequests()];
       await proxy.reset();
       const run = await amountRun(title, url, requests, amount, 1, Math.max(60, (amount * estimateMs * 4) / 1000), service?.child.pid);
       const counters = await proxy.counters();
@@ -417,6 +481,7 @@ async function main(): Promise<BenchResults> {
         non2xx: run.result.non2xx,
         errors: run.result.errors,
       });
+      // The exact search's request count is reported beside the bisection's (RESULTS.md), never a failure.
       if (target === "single-call" && rpcPerQuote !== 1) failures.push(`${title}: ${rpcPerQuote} RPC requests per quote, not 1`);
       log(`${title}: ${run.responses} quotes, p50 ${run.latency.p50.toFixed(2)} ms, p99 ${run.latency.p99.toFixed(2)} ms, ${rpcPerQuote.toFixed(2)} RPC/quote`);
     }
@@ -450,7 +515,7 @@ async function main(): Promise<BenchResults> {
   // Throughput at 0 ms delay.
   await proxy.setDelay(0);
   const throughput: ThroughputCell[] = [];
-  for (const strategy of TARGETS) {
+  for (const strategy of THROUGHPUT_TARGETS) {
     for (const connections of plan.concurrencies) {
       const service = strategy === "bare" ? undefined : services.get(strategy)!;
       const url = service ? service.url : proxy.url;
@@ -516,6 +581,10 @@ async function main(): Promise<BenchResults> {
   const show = (r: MemoryReading) => `${(r.rssBytes / MIB).toFixed(1)} (${(r.rssAfterGcBytes / MIB).toFixed(1)} after GC)`;
   log(`memory, RSS MiB: ${show(before)} before, ${show(afterCheckpoint)} after ${memory.checkpointQuotes}, ${show(afterAll)} after ${memory.totalQuotes}`);
 
+  // Straight to the node: the gas does not depend on the proxy, and its counters are no longer read.
+  const gas = { bisection: await measureSearchGas(nodeUrl), exact: await measureExactSearchGas(nodeUrl) };
+  log(`gas measured on ${gas.bisection.length} demo markets`);
+
   const results: BenchResults = {
     mode: plan.name,
     date: new Date().toISOString(),
@@ -532,6 +601,7 @@ async function main(): Promise<BenchResults> {
       loadAverageAtStart: loadAtStart,
       loadAverageAtEnd: os.loadavg(),
       mix: MIX.map((entry) => ({ ...entry, path: quotePath(entry) })),
+      exactWorkloadSize: EXACT_WORKLOAD.length,
       latencyConcurrency: 1,
       throughputSeconds: plan.throughputSeconds,
     },
@@ -539,6 +609,8 @@ async function main(): Promise<BenchResults> {
     overhead,
     throughput,
     memory,
+    exact: { quotes: exactQuotes, summary: summarizeExact(exactQuotes) },
+    gas,
     targets: [],
     failures,
     warnings,
@@ -551,12 +623,15 @@ let exitCode = 0;
 try {
   const results = await main();
   const table = renderTable(results);
-  console.log(table);
+  const exactTable = renderExactTable(results);
+  console.log(`${table}\n\n${exactTable}`);
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  // Gas figures are bigints: written as decimal strings.
+  const json = JSON.stringify(results, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value), 2);
+  writeFileSync(join(outDir, "results.json"), `${json}\n`);
   const resultsMd = join(outDir, "RESULTS.md");
   const kept = existsSync(resultsMd) ? keptSections(readFileSync(resultsMd, "utf8")) : [];
-  writeFileSync(resultsMd, [renderMarkdown(results, table), ...kept].join("\n"));
+  writeFileSync(resultsMd, [renderMarkdown(results, table, exactTable), ...kept].join("\n"));
   log(`wrote ${join(outDir, "results.json")} and ${join(outDir, "RESULTS.md")}`);
   if (failures.length > 0) {
     console.error(`bench: FAILED\n  ${failures.join("\n  ")}`);

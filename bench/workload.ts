@@ -1,11 +1,12 @@
 // What the bench asks: a fixed mix of demo-market quotes that all succeed (200), both directions, deep and
 // shallow markets, budgets that bind and price targets that bind; and, for the baseline, the very same
-// searches as bare JSON-RPC `eth_call` bodies, exactly as the service's client sends them.
+// searches as bare JSON-RPC `eth_call` bodies, exactly as the service's client sends them. And a wider grid of
+// search=exact quotes, which the bench counts candidates and requests over.
 import { numberToHex } from "viem";
 import { DEFAULT_SEARCH_GAS_CAP, encodeSearch } from "../src/chain/searcher.ts";
 import { DEVCHAIN_ID } from "../src/devchain/chain.ts";
 import { DEMO_MARKET_GROUP_ADDRESS } from "../src/devchain/demo.ts";
-import { parseQuoteRequest } from "../src/quote/request.ts";
+import { parseQuoteRequest, type SearchMode } from "../src/quote/request.ts";
 
 export interface MixEntry {
   readonly marketId: number;
@@ -29,14 +30,69 @@ export const MIX: readonly MixEntry[] = [
   { marketId: 2, expectedPrice: "900", collateralAvailable: E(23), note: "shallow, SHORT, large budget" },
 ];
 
+/** Targets of the exact workload on one market, each with how far it is from the current price. */
+interface ExactMarket {
+  readonly marketId: number;
+  readonly kind: string;
+  readonly long: readonly (readonly [expectedPrice: string, distance: string])[];
+  readonly short: readonly (readonly [expectedPrice: string, distance: string])[];
+}
+
+const EXACT_MARKETS: readonly ExactMarket[] = [
+  {
+    marketId: 1,
+    kind: "deep",
+    long: [["0.5005", "0.1%"], ["0.505", "1%"], ["0.55", "10%"], ["0.75", "50%"]],
+    short: [["0.4995", "0.1%"], ["0.495", "1%"], ["0.45", "10%"], ["0.25", "50%"]],
+  },
+  {
+    marketId: 2,
+    kind: "shallow",
+    long: [["1001", "0.1%"], ["1010", "1%"], ["1100", "10%"], ["1500", "50%"]],
+    short: [["999", "0.1%"], ["990", "1%"], ["900", "10%"], ["600", "40%"]],
+  },
+  {
+    // The thin market's range is [0.4, 0.6]: the farthest targets sit near its ends.
+    marketId: 4,
+    kind: "thin",
+    long: [["0.5005", "0.1%"], ["0.505", "1%"], ["0.55", "10%"], ["0.59", "18%"]],
+    short: [["0.4995", "0.1%"], ["0.495", "1%"], ["0.45", "10%"], ["0.41", "18%"]],
+  },
+];
+
 /**
- * The service path of an entry: `/quoter/31337/<market group>/<id>?expectedPrice=&collateralAvailable=`.
- * `extraWei` is added to the budget: the bench makes every quote distinct this way, so that the service's
- * coalescing of identical in-flight requests never answers two quotes with one search.
+ * Budgets, as powers of ten of wei: from one just below what a SHORT of the smallest size (DUST) needs on market 2
+ * (1003000001 wei) to far beyond any price bound.
  */
-export function quotePath(entry: MixEntry, extraWei = 0): string {
+const EXACT_BUDGET_EXPONENTS = [9, 12, 15, 18, 21, 24];
+
+/**
+ * The search=exact workload: markets 1, 2 and 4 (thin) of the demo, LONG and SHORT, four price distances each,
+ * six budgets. Not every entry answers 200: on market 2, a SHORT of 10^9 wei cannot pay for the smallest size.
+ */
+export const EXACT_WORKLOAD: readonly MixEntry[] = EXACT_MARKETS.flatMap((market) =>
+  (["LONG", "SHORT"] as const).flatMap((direction) =>
+    (direction === "LONG" ? market.long : market.short).flatMap(([expectedPrice, distance]) =>
+      EXACT_BUDGET_EXPONENTS.map((exponent) => ({
+        marketId: market.marketId,
+        expectedPrice,
+        collateralAvailable: E(exponent),
+        note: `${market.kind}, ${direction}, ${distance} away, budget 10^${exponent}`,
+      })),
+    ),
+  ),
+);
+
+/**
+ * The service path of an entry: `/quoter/31337/<market group>/<id>?expectedPrice=&collateralAvailable=`, with
+ * `&search=exact` for the exact search. `extraWei` is added to the budget: the bench makes every quote distinct
+ * this way, so that the service's coalescing of identical in-flight requests never answers two quotes with one search.
+ */
+export function quotePath(entry: MixEntry, extraWei = 0, search: SearchMode = "bisection"): string {
   const collateralAvailable = (BigInt(entry.collateralAvailable) + BigInt(extraWei)).toString();
   const query = new URLSearchParams({ expectedPrice: entry.expectedPrice, collateralAvailable });
+  // The default is left out, so that the bisection's paths stay those of earlier runs.
+  if (search !== "bisection") query.set("search", search);
   return `/quoter/${DEVCHAIN_ID}/${DEMO_MARKET_GROUP_ADDRESS}/${entry.marketId}?${query}`;
 }
 
