@@ -1,4 +1,4 @@
-// The bench's results: their shape (results.json), the targets of issue 5, the tables, and RESULTS.md.
+// The bench's results: their shape (results.json), the speed targets, the tables, and RESULTS.md.
 import { searcherQuoted, type ExactSearchGas, type SearchGas } from "../scripts/measure-gas.ts";
 import { MIB, fmt, percentile, type LatencySummary } from "./stats.ts";
 import type { MixEntry } from "./workload.ts";
@@ -120,7 +120,7 @@ export interface BenchResults {
 const cell = (results: BenchResults, strategy: LatencyCell["strategy"], delayMs: number) =>
   results.latency.find((c) => c.strategy === strategy && c.delayMs === delayMs);
 
-/** The three targets of issue 5, against what was measured. */
+/** The three speed targets, against what was measured. */
 export function verdicts(results: BenchResults): Target[] {
   const targets: Target[] = [];
   const slowDelay = Math.max(...results.latency.map((c) => c.delayMs));
@@ -351,7 +351,7 @@ export function renderMarkdown(results: BenchResults, table: string, exactTable:
     "",
     exactTable,
     "",
-    "## Targets (issue 5)",
+    "## Targets",
     "",
     ...results.targets.map((t) => `- ${t.met ? "met" : "**missed**"}: ${t.name}: ${t.measured}`),
     "",

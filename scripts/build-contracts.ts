@@ -102,7 +102,7 @@ function deployableNames(ast: AstNode): string[] {
 type AbiParameter = { name: string; type: string; components?: AbiParameter[] };
 type AbiEntry = { type: string; name?: string; outputs?: AbiParameter[] };
 
-const SEARCHER_SOURCE = `${CONTRACTS_DIR}/QuoteSearcher.sol`;
+const SEARCHER_SOURCE = `${CONTRACTS_DIR}/SearcherBase.sol`;
 const MARKET_GROUP_INTERFACE = { unit: `${CONTRACTS_DIR}/interfaces/IMarketGroup.sol`, name: "IMarketGroup" };
 
 /** Whether values of an ABI type are encoded behind an offset (bytes, string, T[], or a tuple holding one). */

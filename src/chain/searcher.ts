@@ -2,7 +2,7 @@
 // arguments as data, no `to`), for a new search or one resumed where an earlier call stopped, and the facts it
 // answers with (by reverting); and the probe of whether an endpoint runs it at all.
 import { decodeErrorResult, encodeDeployData, zeroAddress, type Address, type Hex } from "viem";
-import { quoteSearcherAbi, quoteSearcherBytecode } from "../generated/contracts.ts";
+import { exactQuoteSearcherAbi, exactQuoteSearcherBytecode, quoteSearcherAbi, quoteSearcherBytecode } from "../generated/contracts.ts";
 import type { ExactState, Known } from "../quote/exactRule.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES } from "../quote/exactSearch.ts";
 import type { QuoteRequest } from "../quote/request.ts";
@@ -62,30 +62,26 @@ function encodeSide(side: Known | undefined) {
 }
 
 /**
- * The deployless call's data: the searcher's creation code and arguments, for a new search or a resumed one.
- * `request.search` chooses the search; the exact one quotes at most `exactMaxCandidates`.
+ * The deployless call's data: a searcher's creation code and arguments, for a new search or a resumed one.
+ * `request.search` chooses the searcher (the bisection's, or the exact search's, which quotes at most
+ * `exactMaxCandidates`): a bisection's call does not carry the exact search's code.
  */
 export function encodeSearch(request: QuoteRequest, resume?: Resume, exactMaxCandidates = DEFAULT_EXACT_MAX_CANDIDATES): Hex {
-  const exact = request.search === "exact";
-  const point = resume?.search === "bisection" ? resume.point : undefined;
-  const state = resume?.search === "exact" ? resume.state : undefined;
+  const head = [request.marketAddress, request.marketId, request.expectedPrice, request.collateralAvailable] as const;
+  const isLong = resume?.isLong ?? false;
+  if (request.search === "exact") {
+    const exact = resume?.search === "exact" ? resume : undefined;
+    return encodeDeployData({
+      abi: exactQuoteSearcherAbi,
+      bytecode: exactQuoteSearcherBytecode,
+      args: [...head, BigInt(exactMaxCandidates), resume !== undefined, { isLong, currentPrice: exact?.currentPrice ?? 0n, state: exactStateArgs(exact?.state) }],
+    });
+  }
+  const point = resume?.search === "bisection" ? resume.point : { low: 0n, high: 0n, iteration: 0 };
   return encodeDeployData({
     abi: quoteSearcherAbi,
     bytecode: quoteSearcherBytecode,
-    args: [
-      request.marketAddress,
-      request.marketId,
-      request.expectedPrice,
-      request.collateralAvailable,
-      BigInt(exact ? exactMaxCandidates : request.maxIterations),
-      resume !== undefined,
-      { isLong: resume?.isLong ?? false, low: point?.low ?? 0n, high: point?.high ?? 0n, iteration: BigInt(point?.iteration ?? 0) },
-      exact,
-      {
-        currentPrice: resume?.search === "exact" ? resume.currentPrice : 0n,
-        state: exactStateArgs(state),
-      },
-    ],
+    args: [...head, BigInt(request.maxIterations), resume !== undefined, { isLong, low: point.low, high: point.high, iteration: BigInt(point.iteration) }],
   });
 }
 

@@ -17,7 +17,7 @@ test("generated names are the contract name in camel case: MarketGroup -> market
 });
 
 test("the searcher's word offsets into getMarket's answer are checked against the interface at build time", () => {
-  const source = readFileSync(new URL("../../contracts/QuoteSearcher.sol", import.meta.url), "utf8");
+  const source = readFileSync(new URL("../../contracts/SearcherBase.sol", import.meta.url), "utf8");
   const abi = JSON.parse(JSON.stringify(marketGroupAbi)) as { name?: string; outputs?: { components?: { name: string }[] }[] }[];
   assert.doesNotThrow(() => checkSearcherLayout(abi as never, source));
   assert.throws(() => checkSearcherLayout(abi as never, source.replace(/SETTLED_WORD = \d+;/, "SETTLED_WORD = 9;")), /SETTLED_WORD is 9, but IMarketGroup.MarketData gives 10/);
