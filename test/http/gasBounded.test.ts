@@ -19,7 +19,7 @@ import { createLogger } from "../../src/observability/logger.ts";
 import { parseQuoteRequest } from "../../src/quote/request.ts";
 import { createQuoter, type SearchStrategy } from "../../src/service/quoter.ts";
 import { deployFragmentedMarketGroup, GAS_PER_TICK, ticksCrossed, type Fragmentation } from "../support/fragmentedMarketGroup.ts";
-import { startRpcProxy, type JsonRpcRequest, type RpcProxy, type RpcProxyOptions } from "../support/rpcProxy.ts";
+import { rpcError, startRpcProxy, type JsonRpcRequest, type RpcProxy, type RpcProxyOptions } from "../support/rpcProxy.ts";
 
 /** JSON-RPC answers of the devchain, anvil and ganache recorded on the same state (semantics §1). */
 const recorded = JSON.parse(readFileSync(new URL("../fixtures/node-error-bodies.json", import.meta.url), "utf8")) as {
@@ -159,7 +159,7 @@ describe("a search heavier than the gas cap (semantics §7)", () => {
     assert.equal(expected.statusCode, 200, expected.body);
     await withProxy({}, async (proxy) => {
       const single = await appFor(proxy.url, "single-call", CAP);
-      proxy.requests.length = 0;
+      proxy.clear();
       const answer = await single.inject({ url });
       assert.equal(answer.body, expected.body);
       const body = answer.json() as { blockNumber: string; trace: { size: string; outcome: string }[] };
@@ -213,7 +213,7 @@ describe("an execution failure in any node's words is a revert (semantics §1)",
       const answers = new Map<string, { status: number; body: string }>();
       for (const node of ["devchain", "anvil", "ganache"]) {
         const error = recorded.cases[name]![node]!.body.error;
-        await withProxy({ answerWith: (request) => (isQuote(request) ? error : undefined) }, async (proxy) => {
+        await withProxy({ reply: (request) => (request && isQuote(request) ? rpcError(error) : undefined) }, async (proxy) => {
           const app = await appFor(proxy.url, "sequential");
           const response = await app.inject({ url });
           answers.set(node, { status: response.statusCode, body: response.body });
@@ -238,8 +238,8 @@ describe("an endpoint that cannot run the searcher is quoted sequentially, decid
   for (const [when, passes] of [["at the probe", 0], ["at a quote's first answer", 1]] as const) {
     test(`${when}: one warning, every quote answers as sequential does, no deployless call after`, async () => {
       let deployless = 0;
-      const answerWith = (request: JsonRpcRequest) => (isDeployless(request) && ++deployless > passes ? invalidOpcode : undefined);
-      await withProxy({ answerWith }, async (proxy) => {
+      const reply = (request?: JsonRpcRequest) => (request && isDeployless(request) && ++deployless > passes ? rpcError(invalidOpcode) : undefined);
+      await withProxy({ reply }, async (proxy) => {
         // Warnings go to the quote's own logger (the request's, in the app) or to the service's: both are this one.
         const warnings: { msg: string }[] = [];
         const stream = new Writable({

@@ -88,8 +88,7 @@ describe("one JSON-RPC request per quote (issue 4)", () => {
       [4, "expectedPrice=0.59&collateralAvailable=1000000000000000000"],
       [9, "expectedPrice=0.59&collateralAvailable=1"],
     ] as const) {
-      proxy.methods.length = 0;
-      proxy.httpRequests = 0;
+      proxy.clear();
       const response = await app.inject({ url: `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/${marketId}?${query}` });
       assert.ok([200, 400, 404].includes(response.statusCode), response.body);
       assert.deepEqual(proxy.methods, ["eth_call"], `market ${marketId}: ${proxy.methods}`);
@@ -100,8 +99,7 @@ describe("one JSON-RPC request per quote (issue 4)", () => {
 
   test("the sequential strategy needs a block number, the market, the price, the collateral and one call per candidate", async () => {
     const app = await appFor(proxy.url, "sequential");
-    proxy.methods.length = 0;
-    proxy.requests.length = 0;
+    proxy.clear();
     const response = await app.inject({ url: `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/1?expectedPrice=0.55&collateralAvailable=1000000000000000000000` });
     assert.equal(response.statusCode, 200);
     const selectors = proxy.requests.map((request) => ((request.params?.[0] as { data?: string; input?: string })?.data ?? "").slice(0, 10));

@@ -8,6 +8,7 @@ import { startDevchain } from "../../src/devchain/devchain.ts";
 import { buildApp } from "../../src/http/app.ts";
 import { createQuoter } from "../../src/service/quoter.ts";
 import { closedPort } from "../support/closedPort.ts";
+import { startRpcProxy } from "../support/rpcProxy.ts";
 
 function appFor(rpcUrls: Map<number, string[]>, protection = { rateLimitMax: 0 }) {
   const chains = createChainRegistry(rpcUrls, { timeoutMs: 5_000 });
@@ -82,11 +83,8 @@ test("/ready names only the failing chains, and a chain is ready when one of its
 });
 
 test("a node that does not answer within READY_TIMEOUT_MS makes the chain not ready, in about that time", async () => {
-  const { createServer } = await import("node:http");
-  const hanging = createServer(() => {}); // accepts, never answers
-  await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.1", resolve));
-  const { port } = hanging.address() as { port: number };
-  const app = appFor(new Map([[5, [`http://127.0.0.1:${port}`]]]));
+  const hanging = await startRpcProxy(undefined, { reply: () => "hang" }); // accepts, never answers
+  const app = appFor(new Map([[5, [hanging.url]]]));
   try {
     const started = Date.now();
     const response = await app.inject("/ready");
@@ -96,8 +94,7 @@ test("a node that does not answer within READY_TIMEOUT_MS makes the chain not re
     assert.ok(elapsed >= 450 && elapsed < 3_000, `answered after ${elapsed} ms with a 500 ms timeout`);
   } finally {
     await app.close();
-    hanging.closeAllConnections();
-    hanging.close();
+    await hanging.close();
   }
 });
 

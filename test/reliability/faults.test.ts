@@ -7,16 +7,15 @@ import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { buildApp } from "../../src/http/app.ts";
 import { createQuoter, type SearchStrategy } from "../../src/service/quoter.ts";
-import { startFaultProxy, type Fault, type FaultProxy } from "../support/faultProxy.ts";
 import { closedPort } from "../support/closedPort.ts";
-import { startRpcProxy } from "../support/rpcProxy.ts";
+import { startRpcProxy, type Fault, type RpcProxy } from "../support/rpcProxy.ts";
 
 let devchain: Devchain;
-let proxy: FaultProxy;
+let proxy: RpcProxy;
 let closedUrl: string;
 before(async () => {
   devchain = await startDevchain();
-  proxy = await startFaultProxy(devchain.endpoint.url);
+  proxy = await startRpcProxy(devchain.endpoint.url);
   closedUrl = `http://127.0.0.1:${await closedPort()}`;
 });
 after(async () => {
@@ -29,6 +28,12 @@ const QUERIES = [
   "2?expectedPrice=970&collateralAvailable=1000000000000000000000&trace=true",
   "4?expectedPrice=0.59&collateralAvailable=1000000000000000000",
 ];
+/** From now on the proxy forwards `passes` requests, then answers every further one with `fault` (none: forwards all). */
+function failAfter(passes: number, fault?: Fault) {
+  proxy.clear();
+  proxy.reply = fault && ((_request, received) => (received > passes ? fault : undefined));
+}
+
 const path = (query: string) => `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/${query}`;
 
 function appOn(urls: string[], strategy: SearchStrategy, options: { timeoutMs?: number; deadlineMs?: number } = {}) {
@@ -64,7 +69,7 @@ for (const strategy of ["single-call", "sequential"] as const) {
       test(`${fault} from the first request`, async () => {
         const app = appOn([proxy.url], strategy);
         for (const query of QUERIES) {
-          proxy.reset(fault, 0);
+          failAfter(0, fault);
           assertUnavailable(await app.inject({ url: path(query) }), `${fault} ${query}`);
         }
         await app.close();
@@ -76,16 +81,16 @@ for (const strategy of ["single-call", "sequential"] as const) {
         for (let k = 1; k <= 5; k++) {
           for (const query of QUERIES) {
             const app = appOn([proxy.url], strategy);
-            proxy.reset(undefined);
+            failAfter(0);
             await app.inject({ url: path("1?expectedPrice=0.6&collateralAvailable=1") }); // settles the strategy probe
-            proxy.reset(fault, k);
+            failAfter(k, fault);
             const response = await app.inject({ url: path(query) });
             const expected = await reference(query);
             if (response.statusCode === 503) {
               assertUnavailable(response, `${fault} k=${k} ${query}`);
             } else {
               // Anything but a 503 must be the healthy answer, from calls that all went through before the fault.
-              assert.ok(proxy.received <= k, `${fault} k=${k} ${query}: answered ${response.statusCode} past the fault`);
+              assert.ok(proxy.httpRequests <= k, `${fault} k=${k} ${query}: answered ${response.statusCode} past the fault`);
               assert.equal(response.statusCode, expected.status, `${fault} k=${k} ${query}`);
               assert.equal(response.body, expected.body, `${fault} k=${k} ${query}`);
               complete++;
@@ -105,7 +110,7 @@ for (const strategy of ["single-call", "sequential"] as const) {
       for (const fault of FAULTS) {
         const app = appOn([proxy.url, devchain.endpoint.url], strategy);
         for (const query of QUERIES) {
-          proxy.reset(fault, 0);
+          failAfter(0, fault);
           const response = await app.inject({ url: path(query) });
           const expected = await reference(query);
           assert.equal(response.statusCode, expected.status, `${fault} ${query}: ${response.body}`);

@@ -44,7 +44,7 @@ test("a full queue answers 503 at once instead of piling up", async () => {
 
 test("identical concurrent quotes share one search: one eth_call for ten requests", async () => {
   const app = await appWith(64, 1024);
-  slow.methods.length = 0;
+  slow.clear();
   const responses = await Promise.all(Array.from({ length: 10 }, () => app.inject({ url: path(10n ** 21n) })));
   assert.ok(responses.every((r) => r.statusCode === 200));
   assert.equal(new Set(responses.map((r) => r.body)).size, 1);
