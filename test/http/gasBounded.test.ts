@@ -8,16 +8,15 @@ import { readFileSync } from "node:fs";
 import { Writable } from "node:stream";
 import fc from "fast-check";
 import { createPublicClient, decodeFunctionData, formatUnits, http, type Address, type Hex } from "viem";
-import { createChainRegistry } from "../../src/chain/client.ts";
 import { decodeFacts, encodeSearch } from "../../src/chain/singleCall.ts";
 import { classifyCallError } from "../../src/chain/errors.ts";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { marketGroupAbi } from "../../src/generated/contracts.ts";
-import { buildApp } from "../../src/http/app.ts";
 import { createLogger } from "../../src/observability/logger.ts";
 import { parseQuoteRequest } from "../../src/quote/request.ts";
-import { createQuoter, type SearchStrategy } from "../../src/service/quoter.ts";
+import type { SearchStrategy } from "../../src/service/quoter.ts";
+import { quoterApp } from "../support/quoterHarness.ts";
 import { deployFragmentedMarketGroup, GAS_PER_TICK, ticksCrossed, type Fragmentation } from "../support/fragmentedMarketGroup.ts";
 import { rpcError, startRpcProxy, type JsonRpcRequest, type RpcProxy, type RpcProxyOptions } from "../support/rpcProxy.ts";
 
@@ -40,12 +39,8 @@ before(async () => {
 });
 after(() => devchain.close());
 
-async function appFor(url: string, strategy: SearchStrategy, searchGasCap?: bigint) {
-  const chains = createChainRegistry(new Map([[DEVCHAIN_ID, [url]]]), { timeoutMs: 30_000 });
-  const quoter = createQuoter({ chains, strategy, deadlineMs: 120_000, ...(searchGasCap ? { searchGasCap } : {}) });
-  await quoter.probe();
-  return buildApp({ quoter, protection: { rateLimitMax: 0 } });
-}
+const appFor = (url: string, strategy: SearchStrategy, searchGasCap?: bigint) =>
+  quoterApp({ rpc: url, strategy, searchGasCap, timeoutMs: 30_000, deadlineMs: 120_000, probe: true });
 
 async function withProxy<T>(options: RpcProxyOptions, run: (proxy: RpcProxy) => Promise<T>): Promise<T> {
   const proxy = await startRpcProxy(devchain.endpoint.url, options);
@@ -252,10 +247,7 @@ describe("an endpoint that cannot run the searcher is quoted sequentially, decid
           },
         });
         const logger = createLogger({ level: "warn", stream });
-        const chains = createChainRegistry(new Map([[DEVCHAIN_ID, [proxy.url]]]), { timeoutMs: 5_000 });
-        const quoter = createQuoter({ chains, logger });
-        await quoter.probe();
-        const single = buildApp({ quoter, logger, protection: { rateLimitMax: 0 } });
+        const single = await quoterApp({ rpc: proxy.url, logger, probe: true });
         const sequential = await appFor(devchain.endpoint.url, "sequential");
         for (const [marketId, expectedPrice] of [[1, "0.55"], [2, "1030"], [4, "0.59"], [1, "0.45"]] as const) {
           const url = `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/${marketId}?expectedPrice=${expectedPrice}&collateralAvailable=1000000000000000000&trace=true`;

@@ -4,12 +4,11 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { formatUnits } from "viem";
-import { createChainRegistry } from "../../src/chain/client.ts";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { DEMO_MARKETS } from "../../src/devchain/demo.ts";
-import { buildApp } from "../../src/http/app.ts";
-import { createQuoter, type SearchStrategy } from "../../src/service/quoter.ts";
+import type { SearchStrategy } from "../../src/service/quoter.ts";
+import { quoterApp } from "../support/quoterHarness.ts";
 import { startRpcProxy, type RpcProxy } from "../support/rpcProxy.ts";
 import { measureSearchGas } from "../../scripts/measure-gas.ts";
 import { DEFAULT_SEARCH_GAS_CAP } from "../../src/chain/singleCall.ts";
@@ -21,11 +20,7 @@ before(async () => {
 });
 after(() => devchain.close());
 
-async function appFor(url: string, strategy: SearchStrategy) {
-  const quoter = createQuoter({ chains: createChainRegistry(new Map([[DEVCHAIN_ID, [url]]]), { timeoutMs: 5_000 }), strategy });
-  await quoter.probe();
-  return buildApp({ quoter });
-}
+const appFor = (url: string, strategy: SearchStrategy) => quoterApp({ rpc: url, strategy, probe: true });
 
 describe("single-call and sequential give byte-identical answers (semantics §5)", () => {
   test("300 random requests on the demo markets, both directions, budgets, priceLimit, maxIterations 1..10", async () => {

@@ -2,12 +2,11 @@
 // a correct 200 through a fallback URL; never in a 200 or 4xx computed from a partial search. Both strategies.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { createChainRegistry } from "../../src/chain/client.ts";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
-import { buildApp } from "../../src/http/app.ts";
-import { createQuoter, type SearchStrategy } from "../../src/service/quoter.ts";
+import type { SearchStrategy } from "../../src/service/quoter.ts";
 import { closedPort } from "../support/closedPort.ts";
+import { quoterApp } from "../support/quoterHarness.ts";
 import { startRpcProxy, type Fault, type RpcProxy } from "../support/rpcProxy.ts";
 
 let devchain: Devchain;
@@ -36,14 +35,12 @@ function failAfter(passes: number, fault?: Fault) {
 
 const path = (query: string) => `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/${query}`;
 
-function appOn(urls: string[], strategy: SearchStrategy, options: { timeoutMs?: number; deadlineMs?: number } = {}) {
-  const chains = createChainRegistry(new Map([[DEVCHAIN_ID, urls]]), { timeoutMs: options.timeoutMs ?? 400 });
-  return buildApp({ quoter: createQuoter({ chains, strategy, deadlineMs: options.deadlineMs }), protection: { rateLimitMax: 0 } });
-}
+const appOn = (urls: string[], strategy: SearchStrategy, options: { timeoutMs?: number; deadlineMs?: number } = {}) =>
+  quoterApp({ rpc: new Map([[DEVCHAIN_ID, urls]]), strategy, timeoutMs: options.timeoutMs ?? 400, deadlineMs: options.deadlineMs });
 
 /** The answer a healthy endpoint gives, for comparison (the chain does not move during these tests). */
 async function reference(query: string) {
-  const app = appOn([devchain.endpoint.url], "sequential");
+  const app = await appOn([devchain.endpoint.url], "sequential");
   const response = await app.inject({ url: path(query) });
   await app.close();
   return { status: response.statusCode, body: response.body };
@@ -61,13 +58,13 @@ const FAULTS: Fault[] = ["hang", "http-500", "malformed-json", "rpc-error", "res
 for (const strategy of ["single-call", "sequential"] as const) {
   describe(`${strategy}: every fault ends in 503 with Retry-After`, () => {
     test("a refused connection", async () => {
-      const app = appOn([closedUrl], strategy);
+      const app = await appOn([closedUrl], strategy);
       for (const query of QUERIES) assertUnavailable(await app.inject({ url: path(query) }), `refused ${query}`);
       await app.close();
     });
     for (const fault of FAULTS) {
       test(`${fault} from the first request`, async () => {
-        const app = appOn([proxy.url], strategy);
+        const app = await appOn([proxy.url], strategy);
         for (const query of QUERIES) {
           failAfter(0, fault);
           assertUnavailable(await app.inject({ url: path(query) }), `${fault} ${query}`);
@@ -80,7 +77,7 @@ for (const strategy of ["single-call", "sequential"] as const) {
       for (const fault of ["http-500", "rpc-error", "reset"] as const) {
         for (let k = 1; k <= 5; k++) {
           for (const query of QUERIES) {
-            const app = appOn([proxy.url], strategy);
+            const app = await appOn([proxy.url], strategy);
             failAfter(0);
             await app.inject({ url: path("1?expectedPrice=0.6&collateralAvailable=1") }); // settles the strategy probe
             failAfter(k, fault);
@@ -108,7 +105,7 @@ for (const strategy of ["single-call", "sequential"] as const) {
   describe(`${strategy}: fallback URLs`, () => {
     test("a failing first endpoint is skipped: the answer from the next one is exactly the healthy answer", async () => {
       for (const fault of FAULTS) {
-        const app = appOn([proxy.url, devchain.endpoint.url], strategy);
+        const app = await appOn([proxy.url, devchain.endpoint.url], strategy);
         for (const query of QUERIES) {
           failAfter(0, fault);
           const response = await app.inject({ url: path(query) });
@@ -120,7 +117,7 @@ for (const strategy of ["single-call", "sequential"] as const) {
       }
     });
     test("a refused first endpoint, then a healthy one", async () => {
-      const app = appOn([closedUrl, devchain.endpoint.url], strategy);
+      const app = await appOn([closedUrl, devchain.endpoint.url], strategy);
       const response = await app.inject({ url: path(QUERIES[0]!) });
       assert.equal(response.body, (await reference(QUERIES[0]!)).body);
       await app.close();
@@ -131,7 +128,7 @@ for (const strategy of ["single-call", "sequential"] as const) {
 describe("timeouts and deadlines (issue 6)", () => {
   test("a slow endpoint past the per-quote deadline is a 503, however fast each request", async () => {
     const slow = await startRpcProxy(devchain.endpoint.url, { delayMs: 150 });
-    const app = appOn([slow.url], "sequential", { timeoutMs: 5_000, deadlineMs: 400 });
+    const app = await appOn([slow.url], "sequential", { timeoutMs: 5_000, deadlineMs: 400 });
     const started = Date.now();
     assertUnavailable(await app.inject({ url: path(QUERIES[0]!) }), "deadline");
     assert.ok(Date.now() - started < 2_000, "answered at the deadline, not after the whole search");

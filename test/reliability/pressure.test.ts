@@ -2,11 +2,9 @@
 // once when it is full; identical concurrent quotes share one search.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { createChainRegistry } from "../../src/chain/client.ts";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
-import { buildApp } from "../../src/http/app.ts";
-import { createQuoter } from "../../src/service/quoter.ts";
+import { quoterApp } from "../support/quoterHarness.ts";
 import { startRpcProxy, type RpcProxy } from "../support/rpcProxy.ts";
 
 let devchain: Devchain;
@@ -20,12 +18,7 @@ after(async () => {
   await devchain.close();
 });
 
-async function appWith(maxInFlight: number, maxQueued: number) {
-  const chains = createChainRegistry(new Map([[DEVCHAIN_ID, [slow.url]]]), { timeoutMs: 5_000, maxInFlight, maxQueued });
-  const quoter = createQuoter({ chains });
-  await quoter.probe();
-  return buildApp({ quoter, protection: { rateLimitMax: 0 } });
-}
+const appWith = (maxInFlight: number, maxQueued: number) => quoterApp({ rpc: slow.url, maxInFlight, maxQueued, probe: true });
 const path = (collateral: bigint) =>
   `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/1?expectedPrice=0.55&collateralAvailable=${collateral}`;
 
