@@ -77,16 +77,13 @@ test("/ready names only the failing chains, and a chain is ready when one of its
   }
 });
 
-test("a node that does not answer within READY_TIMEOUT_MS makes the chain not ready, in about that time", async () => {
+test("a node that does not answer within READY_TIMEOUT_MS makes the chain not ready", async () => {
   const hanging = await startRpcProxy(undefined, { reply: () => "hang" }); // accepts, never answers
   const app = await appFor(new Map([[5, [hanging.url]]]));
   try {
-    const started = Date.now();
     const response = await app.inject("/ready");
-    const elapsed = Date.now() - started;
     assert.equal(response.statusCode, 503);
     assert.deepEqual(response.json().details, [{ param: "chainId", message: "chain 5 does not answer" }]);
-    assert.ok(elapsed >= 450 && elapsed < 3_000, `answered after ${elapsed} ms with a 500 ms timeout`);
   } finally {
     await app.close();
     await hanging.close();

@@ -129,9 +129,8 @@ describe("timeouts and deadlines (issue 6)", () => {
   test("a slow endpoint past the per-quote deadline is a 503, however fast each request", async () => {
     const slow = await startRpcProxy(devchain.endpoint.url, { delayMs: 150 });
     const app = await appOn([slow.url], "sequential", { timeoutMs: 5_000, deadlineMs: 400 });
-    const started = Date.now();
+    // Every request answers well within its 5 s timeout: without the deadline, this quote would answer 200.
     assertUnavailable(await app.inject({ url: path(QUERIES[0]!) }), "deadline");
-    assert.ok(Date.now() - started < 2_000, "answered at the deadline, not after the whole search");
     await app.close();
     await slow.close();
   });
