@@ -1,4 +1,4 @@
-// The OpenAPI document at /quoter/openapi.json (issue 7): a valid OpenAPI 3.1 document, generated from the route
+// The OpenAPI document at /quoter/openapi.json: a valid OpenAPI 3.1 document, generated from the route
 // schemas, listing every status with its messages, whose examples are true on the demo chain, and whose
 // response schemas accept what the server really answers, for a success and each error status.
 import { after, before, describe, test } from "node:test";
@@ -89,7 +89,7 @@ function* namedExamples(): Generator<{ method: string; status: string; name: str
   }
 }
 
-describe("the document (issue 7)", () => {
+describe("the document", () => {
   test("is a valid OpenAPI 3.1 document (@readme/openapi-parser)", async () => {
     assert.equal(doc.openapi, "3.1.0");
     const result = await validate(structuredClone(doc));
@@ -173,7 +173,7 @@ describe("the document (issue 7)", () => {
   });
 });
 
-describe("what the server really answers matches the document (issue 7)", () => {
+describe("what the server really answers matches the document", () => {
   const answers: Array<[string, () => string]> = [
     ["200 LONG", () => h.quotePath(2, { expectedPrice: "1030", collateralAvailable: THOUSAND })],
     ["200 SHORT with trace", () => h.quotePath(1, { expectedPrice: "0.45", collateralAvailable: THOUSAND, trace: "true" })],

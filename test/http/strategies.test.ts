@@ -1,4 +1,4 @@
-// Issue 4 and semantics §5, §7: the single-call strategy answers byte for byte as the sequential one at the
+// Semantics §5, §7: the single-call strategy answers byte for byte as the sequential one at the
 // same block, in one JSON-RPC request per quote.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -67,7 +67,7 @@ describe("single-call and sequential give byte-identical answers (semantics §5)
   });
 });
 
-describe("one JSON-RPC request per quote (issue 4)", () => {
+describe("one JSON-RPC request per quote (single-call)", () => {
   let proxy: RpcProxy;
   before(async () => {
     proxy = await startRpcProxy(devchain.endpoint.url);
@@ -106,7 +106,7 @@ describe("one JSON-RPC request per quote (issue 4)", () => {
   });
 });
 
-describe("gas of the single-call search (issue 4)", () => {
+describe("gas of the single-call search", () => {
   test("a 10-candidate search on each demo market stays under the default cap of 30,000,000", async () => {
     const rows = await measureSearchGas();
     assert.equal(rows.length, DEMO_MARKETS.length);

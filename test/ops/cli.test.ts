@@ -1,4 +1,4 @@
-// The `quoter` command (issue 7): `quoter quote` on the embedded chain prints the same body as the HTTP API
+// The `quoter` command: `quoter quote` on the embedded chain prints the same body as the HTTP API
 // (both on fresh demo chains, so at the same block number), with the exit status of the answer; --help for each.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// Configuration (issue 7): every setting from the environment, validated at start-up; a bad value stops the
+// Configuration: every setting from the environment, validated at start-up; a bad value stops the
 // process with a message naming the variable and the rule; .env.example and the README list every variable read.
 import { test } from "node:test";
 import assert from "node:assert/strict";

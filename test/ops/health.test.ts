@@ -1,4 +1,4 @@
-// /health and /ready (issue 7): liveness always; readiness per configured chain, 503 naming the chain ids that do
+// /health and /ready: liveness always; readiness per configured chain, 503 naming the chain ids that do
 // not answer (never a URL), flipping when the node stops; both, and /metrics, outside the rate limit.
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// Logs (issue 7): pino JSON lines with a request id (the caller's sane x-request-id, echoed), exactly one info
+// Logs: pino JSON lines with a request id (the caller's sane x-request-id, echoed), exactly one info
 // line per quote carrying chain, market, direction, candidates, RPC requests, time and outcome, and no RPC URL,
 // credential or API key in any line.
 import { after, before, test } from "node:test";

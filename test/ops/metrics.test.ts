@@ -1,4 +1,4 @@
-// /metrics (issue 7): after some quotes, the named series hold the right counts; RPC requests are counted where
+// /metrics: after some quotes, the named series hold the right counts; RPC requests are counted where
 // they are made, by method and outcome, and agree with what a proxy on the wire saw.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// Issue 6 and semantics §6: whatever the RPC endpoint does wrong, a quote ends in 503 with Retry-After, or in
+// Semantics §6: whatever the RPC endpoint does wrong, a quote ends in 503 with Retry-After, or in
 // a correct 200 through a fallback URL; never in a 200 or 4xx computed from a partial search. Both strategies.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -125,7 +125,7 @@ for (const strategy of ["single-call", "sequential"] as const) {
   });
 }
 
-describe("timeouts and deadlines (issue 6)", () => {
+describe("timeouts and deadlines", () => {
   test("a slow endpoint past the per-quote deadline is a 503, however fast each request", async () => {
     const slow = await startRpcProxy(devchain.endpoint.url, { delayMs: 150 });
     const app = await appOn([slow.url], "sequential", { timeoutMs: 5_000, deadlineMs: 400 });

@@ -1,5 +1,5 @@
-// Issue 6 back-pressure: a bounded number of in-flight RPC requests per chain and a bounded queue, 503 at
-// once when it is full; identical concurrent quotes share one search.
+// Back-pressure: a bounded number of in-flight RPC requests per chain and a bounded queue, a 503 instead of a
+// wait when it is full; identical concurrent quotes share one search.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";

@@ -1,4 +1,4 @@
-// Issue 6 abuse limits and semantics §6: rate limiting (429 with Retry-After), URL length (414), no request
+// Abuse limits and semantics §6: rate limiting (429 with Retry-After), URL length (414), no request
 // body, security headers, all in the one error shape.
 import { test } from "node:test";
 import assert from "node:assert/strict";
