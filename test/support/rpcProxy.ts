@@ -42,7 +42,7 @@ export interface RpcProxy {
   readonly methods: string[];
   /** The requests received, in order. */
   readonly requests: JsonRpcRequest[];
-  /** HTTP requests received. */
+  /** HTTP requests received (since the last clear()). */
   readonly httpRequests: number;
   /** How requests are answered from now on: the option's until set. */
   reply: Replier | undefined;
