@@ -1,4 +1,4 @@
-// The docs page and the quote explorer in a real browser (issue 7): Debian's headless Chromium driven by
+// The docs page and the quote explorer in a real browser: Debian's headless Chromium driven by
 // playwright-core, against the service on the embedded chain. Screenshots go to test-output/.
 // Chromium is a system package (`apt-get install chromium`, done by .ci/run): without it this test fails and
 // says so; it is never skipped.

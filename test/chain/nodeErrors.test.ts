@@ -4,10 +4,10 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
 import { ethCall, type RawCall } from "../../src/chain/call.ts";
 import { createChainClient } from "../../src/chain/client.ts";
 import { ChainUnavailableError } from "../../src/chain/errors.ts";
+import { startRpcProxy, type RpcProxy } from "../support/rpcProxy.ts";
 
 type Recorded = { status: number; body: { id?: number; error?: unknown; result?: string } };
 const recorded = JSON.parse(readFileSync(new URL("../fixtures/node-error-bodies.json", import.meta.url), "utf8")) as {
@@ -38,25 +38,17 @@ const EXPECTED: Record<string, Reading | Record<string, Reading>> = {
   "getMarket(1) on the demo group (MCOPY: cancun)": { devchain: "answer", anvil: "answer", ganache: "revert-without-data" },
 };
 
-let server: Server;
-let url: string;
+/** A fake node: it answers every request with the recorded answer being served, given the request's id. */
+let node: RpcProxy;
 let serving: Recorded | undefined;
 before(async () => {
-  server = createServer(async (request, response) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    const { id } = JSON.parse(Buffer.concat(chunks).toString()) as { id: number };
-    response.writeHead(serving!.status, { "content-type": "application/json" });
-    response.end(JSON.stringify({ ...serving!.body, id }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  node = await startRpcProxy(undefined, { reply: () => serving });
 });
-after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+after(() => node.close());
 
 async function callRecorded(answer: Recorded): Promise<RawCall | "transport"> {
   serving = answer;
-  const [endpoint] = createChainClient(1, [url], { timeoutMs: 2_000 }).endpoints;
+  const [endpoint] = createChainClient(1, [node.url], { timeoutMs: 2_000 }).endpoints;
   try {
     return await ethCall(endpoint!, { to: "0x000000000000000000000000000000000000dEaD", data: "0x", block: 1n });
   } catch (error) {

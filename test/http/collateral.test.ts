@@ -13,14 +13,18 @@ import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { DEMO_MARKET_GROUP_ADDRESS, DEMO_USDC_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { marketGroupAbi } from "../../src/generated/contracts.ts";
-import { bothStrategies } from "../support/strategyApps.ts";
+import { quoterApp } from "../support/quoterHarness.ts";
 
 const E18 = 10n ** 18n;
 let devchain: Devchain;
 let apps: FastifyInstance[];
 before(async () => {
   devchain = await startDevchain();
-  apps = await bothStrategies(devchain.endpoint.url);
+  const rpc = devchain.endpoint.url;
+  apps = [
+    await quoterApp({ rpc, strategy: "single-call", timeoutMs: 10_000, probe: true }),
+    await quoterApp({ rpc, strategy: "sequential", timeoutMs: 10_000, probe: true }),
+  ];
 });
 after(async () => {
   for (const app of apps) await app.close();

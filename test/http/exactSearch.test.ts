@@ -12,7 +12,7 @@ import { DEMO_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { marketGroupAbi } from "../../src/generated/contracts.ts";
 import { startRpcProxy, type RpcProxy } from "../support/rpcProxy.ts";
-import { strategyApp } from "../support/strategyApps.ts";
+import { quoterApp } from "../support/quoterHarness.ts";
 
 const E18 = 10n ** 18n;
 const DUST = 10n ** 6n;
@@ -25,7 +25,10 @@ let proxy: RpcProxy;
 before(async () => {
   devchain = await startDevchain();
   proxy = await startRpcProxy(devchain.endpoint.url);
-  apps = [await strategyApp(proxy.url, "single-call"), await strategyApp(devchain.endpoint.url, "sequential")];
+  apps = [
+    await quoterApp({ rpc: proxy.url, strategy: "single-call", timeoutMs: 10_000, probe: true }),
+    await quoterApp({ rpc: devchain.endpoint.url, strategy: "sequential", timeoutMs: 10_000, probe: true }),
+  ];
 });
 after(async () => {
   for (const app of apps) await app.close();

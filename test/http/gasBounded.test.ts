@@ -8,18 +8,17 @@ import { readFileSync } from "node:fs";
 import { Writable } from "node:stream";
 import fc from "fast-check";
 import { createPublicClient, decodeFunctionData, formatUnits, http, type Address, type Hex } from "viem";
-import { createChainRegistry } from "../../src/chain/client.ts";
 import { decodeFacts, encodeSearch } from "../../src/chain/searcher.ts";
 import { classifyCallError } from "../../src/chain/errors.ts";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { marketGroupAbi } from "../../src/generated/contracts.ts";
-import { buildApp } from "../../src/http/app.ts";
 import { createLogger } from "../../src/observability/logger.ts";
 import { parseQuoteRequest } from "../../src/quote/request.ts";
-import { createQuoter, type SearchStrategy } from "../../src/service/quoter.ts";
+import type { SearchStrategy } from "../../src/service/quoter.ts";
+import { quoterApp } from "../support/quoterHarness.ts";
 import { deployFragmentedMarketGroup, GAS_PER_TICK, ticksCrossed, type Fragmentation } from "../support/fragmentedMarketGroup.ts";
-import { startRpcProxy, type JsonRpcRequest, type RpcProxy, type RpcProxyOptions } from "../support/rpcProxy.ts";
+import { rpcError, startRpcProxy, type JsonRpcRequest, type RpcProxy, type RpcProxyOptions } from "../support/rpcProxy.ts";
 
 /** JSON-RPC answers of the devchain, anvil and ganache recorded on the same state (semantics §1). */
 const recorded = JSON.parse(readFileSync(new URL("../fixtures/node-error-bodies.json", import.meta.url), "utf8")) as {
@@ -40,12 +39,8 @@ before(async () => {
 });
 after(() => devchain.close());
 
-async function appFor(url: string, strategy: SearchStrategy, searchGasCap?: bigint) {
-  const chains = createChainRegistry(new Map([[DEVCHAIN_ID, [url]]]), { timeoutMs: 30_000 });
-  const quoter = createQuoter({ chains, strategy, deadlineMs: 120_000, ...(searchGasCap ? { searchGasCap } : {}) });
-  await quoter.probe();
-  return buildApp({ quoter, protection: { rateLimitMax: 0 } });
-}
+const appFor = (url: string, strategy: SearchStrategy, searchGasCap?: bigint) =>
+  quoterApp({ rpc: url, strategy, searchGasCap, timeoutMs: 30_000, deadlineMs: 120_000, probe: true });
 
 async function withProxy<T>(options: RpcProxyOptions, run: (proxy: RpcProxy) => Promise<T>): Promise<T> {
   const proxy = await startRpcProxy(devchain.endpoint.url, options);
@@ -159,7 +154,7 @@ describe("a search heavier than the gas cap (semantics §7)", () => {
     assert.equal(expected.statusCode, 200, expected.body);
     await withProxy({}, async (proxy) => {
       const single = await appFor(proxy.url, "single-call", CAP);
-      proxy.requests.length = 0;
+      proxy.clear();
       const answer = await single.inject({ url });
       assert.equal(answer.body, expected.body);
       const body = answer.json() as { blockNumber: string; trace: { size: string; outcome: string }[] };
@@ -213,7 +208,7 @@ describe("an execution failure in any node's words is a revert (semantics §1)",
       const answers = new Map<string, { status: number; body: string }>();
       for (const node of ["devchain", "anvil", "ganache"]) {
         const error = recorded.cases[name]![node]!.body.error;
-        await withProxy({ answerWith: (request) => (isQuote(request) ? error : undefined) }, async (proxy) => {
+        await withProxy({ reply: (request) => (request && isQuote(request) ? rpcError(error) : undefined) }, async (proxy) => {
           const app = await appFor(proxy.url, "sequential");
           const response = await app.inject({ url });
           answers.set(node, { status: response.statusCode, body: response.body });
@@ -238,8 +233,8 @@ describe("an endpoint that cannot run the searcher is quoted sequentially, decid
   for (const [when, passes] of [["at the probe", 0], ["at a quote's first answer", 1]] as const) {
     test(`${when}: one warning, every quote answers as sequential does, no deployless call after`, async () => {
       let deployless = 0;
-      const answerWith = (request: JsonRpcRequest) => (isDeployless(request) && ++deployless > passes ? invalidOpcode : undefined);
-      await withProxy({ answerWith }, async (proxy) => {
+      const reply = (request?: JsonRpcRequest) => (request && isDeployless(request) && ++deployless > passes ? rpcError(invalidOpcode) : undefined);
+      await withProxy({ reply }, async (proxy) => {
         // Warnings go to the quote's own logger (the request's, in the app) or to the service's: both are this one.
         const warnings: { msg: string }[] = [];
         const stream = new Writable({
@@ -252,10 +247,7 @@ describe("an endpoint that cannot run the searcher is quoted sequentially, decid
           },
         });
         const logger = createLogger({ level: "warn", stream });
-        const chains = createChainRegistry(new Map([[DEVCHAIN_ID, [proxy.url]]]), { timeoutMs: 5_000 });
-        const quoter = createQuoter({ chains, logger });
-        await quoter.probe();
-        const single = buildApp({ quoter, logger, protection: { rateLimitMax: 0 } });
+        const single = await quoterApp({ rpc: proxy.url, logger, probe: true });
         const sequential = await appFor(devchain.endpoint.url, "sequential");
         for (const [marketId, expectedPrice] of [[1, "0.55"], [2, "1030"], [4, "0.59"], [1, "0.45"]] as const) {
           const url = `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/${marketId}?expectedPrice=${expectedPrice}&collateralAvailable=1000000000000000000&trace=true`;

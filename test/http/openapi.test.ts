@@ -1,4 +1,4 @@
-// The OpenAPI document at /quoter/openapi.json (issue 7): a valid OpenAPI 3.1 document, generated from the route
+// The OpenAPI document at /quoter/openapi.json: a valid OpenAPI 3.1 document, generated from the route
 // schemas, listing every status with its messages, whose examples are true on the demo chain, and whose
 // response schemas accept what the server really answers, for a success and each error status.
 import { after, before, describe, test } from "node:test";
@@ -6,12 +6,9 @@ import assert from "node:assert/strict";
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { FastifyInstance } from "fastify";
-import { startQuoterHarness, type QuoterHarness } from "../support/quoterHarness.ts";
+import { quoterApp, startQuoterHarness, type QuoterAppOptions, type QuoterHarness } from "../support/quoterHarness.ts";
 import { closedPort } from "../support/closedPort.ts";
 import { deployPricelessMarketGroup } from "../support/pricelessMarketGroup.ts";
-import { buildApp, type AppOptions } from "../../src/http/app.ts";
-import { createChainRegistry } from "../../src/chain/client.ts";
-import { createQuoter } from "../../src/service/quoter.ts";
 import { MESSAGES } from "../../src/quote/errors.ts";
 import { quoteParamsSchema, quoteQuerySchema } from "../../src/http/schemas.ts";
 
@@ -69,8 +66,8 @@ async function inject(app: FastifyInstance, url: string, method: "GET" | "POST" 
 }
 
 /** An app of its own answers `count` identical quote requests; the last answer. */
-async function answerOfOwnApp(options: AppOptions, count = 1): Promise<Answer> {
-  const app = buildApp(options);
+async function answerOfOwnApp(options: QuoterAppOptions, count = 1): Promise<Answer> {
+  const app = await quoterApp(options);
   try {
     const url = h.quotePath(1, { expectedPrice: "0.6", collateralAvailable: ONE });
     let answer = await inject(app, url);
@@ -92,7 +89,7 @@ function* namedExamples(): Generator<{ method: string; status: string; name: str
   }
 }
 
-describe("the document (issue 7)", () => {
+describe("the document", () => {
   test("is a valid OpenAPI 3.1 document (@readme/openapi-parser)", async () => {
     assert.equal(doc.openapi, "3.1.0");
     const result = await validate(structuredClone(doc));
@@ -176,7 +173,7 @@ describe("the document (issue 7)", () => {
   });
 });
 
-describe("what the server really answers matches the document (issue 7)", () => {
+describe("what the server really answers matches the document", () => {
   const answers: Array<[string, () => string]> = [
     ["200 LONG", () => h.quotePath(2, { expectedPrice: "1030", collateralAvailable: THOUSAND })],
     ["200 SHORT with trace", () => h.quotePath(1, { expectedPrice: "0.45", collateralAvailable: THOUSAND, trace: "true" })],
@@ -252,8 +249,7 @@ describe("what the server really answers matches the document (issue 7)", () => 
   });
 
   test("503 Chain RPC unavailable, with Retry-After", async () => {
-    const chains = createChainRegistry(new Map([[31337, [`http://127.0.0.1:${await closedPort()}`]]]), { timeoutMs: 2_000 });
-    const answer = await answerOfOwnApp({ quoter: createQuoter({ chains }) });
+    const answer = await answerOfOwnApp({ rpc: `http://127.0.0.1:${await closedPort()}`, timeoutMs: 2_000 });
     assert.equal(answer.status, 503);
     assertDocumented("get", answer);
   });

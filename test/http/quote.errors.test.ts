@@ -4,11 +4,8 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { zeroAddress } from "viem";
 import { closedPort } from "../support/closedPort.ts";
-import { startQuoterHarness, type QuoterHarness } from "../support/quoterHarness.ts";
+import { quoterApp, startQuoterHarness, type QuoterHarness } from "../support/quoterHarness.ts";
 import { deployPricelessMarketGroup } from "../support/pricelessMarketGroup.ts";
-import { buildApp } from "../../src/http/app.ts";
-import { createChainRegistry } from "../../src/chain/client.ts";
-import { createQuoter } from "../../src/service/quoter.ts";
 
 const ONE = "1000000000000000000";
 const THOUSAND = "1000000000000000000000";
@@ -161,8 +158,7 @@ describe("404 Current price not found (semantics §3.6)", () => {
 describe("503 Chain RPC unavailable (semantics §6)", () => {
   test("a refused connection is a 503 with Retry-After, not a search outcome", async () => {
     const port = await closedPort();
-    const chains = createChainRegistry(new Map([[31337, [`http://127.0.0.1:${port}`]]]), { timeoutMs: 2_000 });
-    const app = buildApp({ quoter: createQuoter({ chains }) });
+    const app = await quoterApp({ rpc: `http://127.0.0.1:${port}`, timeoutMs: 2_000 });
     const response = await app.inject({ url: h.quotePath(1, { expectedPrice: "0.6", collateralAvailable: ONE }) });
     assert.equal(response.statusCode, 503);
     assert.deepEqual(response.json(), { error: "Chain RPC unavailable" });
@@ -174,7 +170,7 @@ describe("503 Chain RPC unavailable (semantics §6)", () => {
 
 describe("500 Internal server error (semantics §6)", () => {
   test("a bug answers the fixed body, with no stack trace", async () => {
-    const app = buildApp({ quoter: { quote: async () => { throw new TypeError("secret at http://rpc.example/key"); } } });
+    const app = await quoterApp({ quoter: { quote: async () => { throw new TypeError("secret at http://rpc.example/key"); } } });
     const response = await app.inject({ url: h.quotePath(1, { expectedPrice: "0.6", collateralAvailable: ONE }) });
     assert.equal(response.statusCode, 500);
     assert.deepEqual(response.json(), { error: "Internal server error" });

@@ -1,15 +1,14 @@
-// Issue 4 and semantics §5, §7: the single-call strategy answers byte for byte as the sequential one at the
+// Semantics §5, §7: the single-call strategy answers byte for byte as the sequential one at the
 // same block, in one JSON-RPC request per quote.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { formatUnits } from "viem";
-import { createChainRegistry } from "../../src/chain/client.ts";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { DEMO_MARKETS } from "../../src/devchain/demo.ts";
-import { buildApp } from "../../src/http/app.ts";
-import { createQuoter, type SearchStrategy } from "../../src/service/quoter.ts";
+import type { SearchStrategy } from "../../src/service/quoter.ts";
+import { quoterApp } from "../support/quoterHarness.ts";
 import { startRpcProxy, type RpcProxy } from "../support/rpcProxy.ts";
 import { measureSearchGas } from "../../scripts/measure-gas.ts";
 import { DEFAULT_SEARCH_GAS_CAP } from "../../src/chain/searcher.ts";
@@ -21,11 +20,7 @@ before(async () => {
 });
 after(() => devchain.close());
 
-async function appFor(url: string, strategy: SearchStrategy) {
-  const quoter = createQuoter({ chains: createChainRegistry(new Map([[DEVCHAIN_ID, [url]]]), { timeoutMs: 5_000 }), strategy });
-  await quoter.probe();
-  return buildApp({ quoter });
-}
+const appFor = (url: string, strategy: SearchStrategy) => quoterApp({ rpc: url, strategy, probe: true });
 
 describe("single-call and sequential give byte-identical answers (semantics §5)", () => {
   test("300 random requests on the demo markets, both directions, budgets, priceLimit, maxIterations 1..10", async () => {
@@ -72,7 +67,7 @@ describe("single-call and sequential give byte-identical answers (semantics §5)
   });
 });
 
-describe("one JSON-RPC request per quote (issue 4)", () => {
+describe("one JSON-RPC request per quote (single-call)", () => {
   let proxy: RpcProxy;
   before(async () => {
     proxy = await startRpcProxy(devchain.endpoint.url);
@@ -88,8 +83,7 @@ describe("one JSON-RPC request per quote (issue 4)", () => {
       [4, "expectedPrice=0.59&collateralAvailable=1000000000000000000"],
       [9, "expectedPrice=0.59&collateralAvailable=1"],
     ] as const) {
-      proxy.methods.length = 0;
-      proxy.httpRequests = 0;
+      proxy.clear();
       const response = await app.inject({ url: `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/${marketId}?${query}` });
       assert.ok([200, 400, 404].includes(response.statusCode), response.body);
       assert.deepEqual(proxy.methods, ["eth_call"], `market ${marketId}: ${proxy.methods}`);
@@ -100,8 +94,7 @@ describe("one JSON-RPC request per quote (issue 4)", () => {
 
   test("the sequential strategy needs a block number, the market, the price, the collateral and one call per candidate", async () => {
     const app = await appFor(proxy.url, "sequential");
-    proxy.methods.length = 0;
-    proxy.requests.length = 0;
+    proxy.clear();
     const response = await app.inject({ url: `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/1?expectedPrice=0.55&collateralAvailable=1000000000000000000000` });
     assert.equal(response.statusCode, 200);
     const selectors = proxy.requests.map((request) => ((request.params?.[0] as { data?: string; input?: string })?.data ?? "").slice(0, 10));
@@ -113,7 +106,7 @@ describe("one JSON-RPC request per quote (issue 4)", () => {
   });
 });
 
-describe("gas of the single-call search (issue 4)", () => {
+describe("gas of the single-call search", () => {
   test("a 10-candidate search on each demo market stays under the default cap of 30,000,000", async () => {
     const rows = await measureSearchGas();
     assert.equal(rows.length, DEMO_MARKETS.length);

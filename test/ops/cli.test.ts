@@ -1,27 +1,19 @@
-// The `quoter` command (issue 7): `quoter quote` on the embedded chain prints the same body as the HTTP API
+// The `quoter` command: `quoter quote` on the embedded chain prints the same body as the HTTP API
 // (both on fresh demo chains, so at the same block number), with the exit status of the answer; --help for each.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { DEMO_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
+import { runProcess } from "../support/processes.ts";
 import { startQuoterHarness, type QuoterHarness } from "../support/quoterHarness.ts";
 
-const ROOT = new URL("../..", import.meta.url).pathname;
 const BIN = new URL("../../bin/quoter.js", import.meta.url).pathname;
 const THOUSAND = "1000000000000000000000";
 const ONE = "1000000000000000000";
 
 /** Runs bin/quoter.js as a user would, with no RPC_URL_* in its environment. */
-function quoter(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("RPC_URL_")));
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.once("exit", (code) => resolve({ code, stdout, stderr }));
-  });
+function quoter(args: string[]) {
+  const unset = Object.keys(process.env).filter((name) => name.startsWith("RPC_URL_"));
+  return runProcess(process.execPath, [BIN, ...args], Object.fromEntries(unset.map((name) => [name, undefined])));
 }
 
 let h: QuoterHarness;

@@ -1,11 +1,11 @@
-// Configuration (issue 7): every setting from the environment, validated at start-up; a bad value stops the
+// Configuration: every setting from the environment, validated at start-up; a bad value stops the
 // process with a message naming the variable and the rule; .env.example and the README list every variable read.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError, loadConfig, loadDevchainConfig } from "../../src/config.ts";
+import { runProcess } from "../support/processes.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 
@@ -49,16 +49,7 @@ test("each variable's rule, named in the error", () => {
 });
 
 /** Runs a TypeScript entry point as `npm start` would, and returns its exit code and output. */
-function run(entry: string, env: Record<string, string>): Promise<{ code: number | null; stderr: string; stdout: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", entry], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.once("exit", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (entry: string, env: Record<string, string>) => runProcess(process.execPath, ["--import", "tsx", entry], env);
 
 test("a bad value stops start-up with exit status 1 and a message naming the variable and its rule", async () => {
   const cases: [string, Record<string, string>, RegExp][] = [

@@ -1,18 +1,15 @@
-// Logs (issue 7): pino JSON lines with a request id (the caller's sane x-request-id, echoed), exactly one info
+// Logs: pino JSON lines with a request id (the caller's sane x-request-id, echoed), exactly one info
 // line per quote carrying chain, market, direction, candidates, RPC requests, time and outcome, and no RPC URL,
 // credential or API key in any line.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { Writable } from "node:stream";
-import type { FastifyInstance } from "fastify";
-import { createChainRegistry } from "../../src/chain/client.ts";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
-import { buildApp } from "../../src/http/app.ts";
 import { createLogger, scrubUrls } from "../../src/observability/logger.ts";
-import { createMetrics } from "../../src/observability/metrics.ts";
-import { createQuoter, type SearchStrategy } from "../../src/service/quoter.ts";
+import type { SearchStrategy } from "../../src/service/quoter.ts";
 import { closedPort } from "../support/closedPort.ts";
+import { quoterApp } from "../support/quoterHarness.ts";
 import { startRpcProxy, type RpcProxy } from "../support/rpcProxy.ts";
 
 const THOUSAND = "1000000000000000000000";
@@ -43,13 +40,9 @@ async function loggedApp(options: { strategy?: SearchStrategy; delayMs?: number;
   });
   const logger = createLogger({ level: "info", stream });
   const proxy: RpcProxy = await startRpcProxy(devchain.endpoint.url, options.delayMs ? { delayMs: options.delayMs } : {});
-  const metrics = createMetrics();
   const rpcUrls = new Map([[DEVCHAIN_ID, [`${proxy.url.replace("http://", `http://user:${SECRET}@`)}/v3/${SECRET}?apikey=${SECRET}`]]]);
   if (options.extraChain) rpcUrls.set(...options.extraChain);
-  const chains = createChainRegistry(rpcUrls, { timeoutMs: 5_000, observer: metrics.observeRpc });
-  const quoter = createQuoter({ chains, strategy: options.strategy ?? "sequential", logger });
-  const app: FastifyInstance = buildApp({ quoter, logger, metrics, chains, protection: { rateLimitMax: 0 } });
-  await app.ready();
+  const app = await quoterApp({ rpc: rpcUrls, strategy: options.strategy ?? "sequential", logger });
   return { app, proxy, lines, raw, close: async () => (await app.close(), await proxy.close()) };
 }
 

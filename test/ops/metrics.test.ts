@@ -1,15 +1,14 @@
-// /metrics (issue 7): after some quotes, the named series hold the right counts; RPC requests are counted where
+// /metrics: after some quotes, the named series hold the right counts; RPC requests are counted where
 // they are made, by method and outcome, and agree with what a proxy on the wire saw.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import type { FastifyInstance } from "fastify";
-import { createChainRegistry } from "../../src/chain/client.ts";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
-import { buildApp } from "../../src/http/app.ts";
 import { QUOTE_ROUTE } from "../../src/http/observability.ts";
-import { createMetrics, METRIC_NAMES } from "../../src/observability/metrics.ts";
-import { createQuoter, type SearchStrategy } from "../../src/service/quoter.ts";
+import { METRIC_NAMES } from "../../src/observability/metrics.ts";
+import type { SearchStrategy } from "../../src/service/quoter.ts";
+import { quoterApp } from "../support/quoterHarness.ts";
 import { startRpcProxy, type RpcProxy } from "../support/rpcProxy.ts";
 import { parseSamples, total, type Sample } from "../support/prometheus.ts";
 
@@ -25,10 +24,7 @@ after(() => devchain.close());
 /** An app whose chain client reports to the app's metrics, behind a counting proxy. */
 async function observedApp(strategy: SearchStrategy): Promise<{ app: FastifyInstance; proxy: RpcProxy; close(): Promise<void> }> {
   const proxy = await startRpcProxy(devchain.endpoint.url);
-  const metrics = createMetrics();
-  const chains = createChainRegistry(new Map([[DEVCHAIN_ID, [proxy.url]]]), { timeoutMs: 5_000, observer: metrics.observeRpc });
-  const app = buildApp({ quoter: createQuoter({ chains, strategy }), metrics, chains, protection: { rateLimitMax: 0 } });
-  await app.ready();
+  const app = await quoterApp({ rpc: proxy.url, strategy });
   return { app, proxy, close: async () => (await app.close(), await proxy.close()) };
 }
 

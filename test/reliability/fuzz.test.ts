@@ -1,4 +1,4 @@
-// Issue 6 fuzz: 5,000 generated paths and query strings (huge numbers, signs, exponents, unicode, bad
+// Fuzz: 5,000 generated paths and query strings (huge numbers, signs, exponents, unicode, bad
 // percent-encoding, duplicates, empty values). Every answer is a 4xx in the JSON error shape or a 200 that
 // verifies against the chain; never a 5xx; the process keeps answering.
 import { after, before, test } from "node:test";

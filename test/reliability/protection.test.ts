@@ -1,17 +1,17 @@
-// Issue 6 abuse limits and semantics §6: rate limiting (429 with Retry-After), URL length (414), no request
+// Abuse limits and semantics §6: rate limiting (429 with Retry-After), URL length (414), no request
 // body, security headers, all in the one error shape.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { buildApp } from "../../src/http/app.ts";
 import type { Quoter } from "../../src/http/quoteRoute.ts";
 import { marketNotFound } from "../../src/quote/errors.ts";
+import { quoterApp } from "../support/quoterHarness.ts";
 
 // These limits act before any quote: a quoter that never reaches a chain is enough to show them.
 const quoter: Quoter = { quote: async () => { throw marketNotFound(); } };
 const url = "/quoter/1/0x5FbDB2315678afecb367f032d93F642f64180aa3/1?expectedPrice=1&collateralAvailable=1";
 
 test("per-client rate limit: past the limit, 429 Too many requests with Retry-After", async () => {
-  const app = buildApp({ quoter, protection: { rateLimitMax: 5, rateLimitWindowMs: 60_000 } });
+  const app = await quoterApp({ quoter, protection: { rateLimitMax: 5, rateLimitWindowMs: 60_000 } });
   const statuses = [];
   for (let i = 0; i < 7; i++) statuses.push((await app.inject({ url })).statusCode);
   assert.deepEqual(statuses, [404, 404, 404, 404, 404, 429, 429]);
@@ -24,7 +24,7 @@ test("per-client rate limit: past the limit, 429 Too many requests with Retry-Af
 });
 
 test("a URL longer than the limit is 414 URI too long, unparsed", async () => {
-  const app = buildApp({ quoter, protection: { maxUrlLength: 512 } });
+  const app = await quoterApp({ quoter, protection: { maxUrlLength: 512 } });
   const response = await app.inject({ url: `${url}&pad=${"x".repeat(600)}` });
   assert.equal(response.statusCode, 414);
   assert.deepEqual(response.json(), { error: "URI too long" });
@@ -32,7 +32,7 @@ test("a URL longer than the limit is 414 URI too long, unparsed", async () => {
 });
 
 test("a path parameter over 100 characters is 400 Invalid path parameters, not 404 (semantics §2)", async () => {
-  const app = buildApp({ quoter });
+  const app = await quoterApp({ quoter });
   const response = await app.inject({ url: `/quoter/${"1".repeat(101)}/0x5FbDB2315678afecb367f032d93F642f64180aa3/1?expectedPrice=1&collateralAvailable=1` });
   assert.equal(response.statusCode, 400);
   assert.equal(response.json().error, "Invalid path parameters");
@@ -40,7 +40,7 @@ test("a path parameter over 100 characters is 400 Invalid path parameters, not 4
 });
 
 test("no request body is accepted on GET: 413", async () => {
-  const app = buildApp({ quoter });
+  const app = await quoterApp({ quoter });
   const response = await app.inject({ method: "GET", url, payload: "{}", headers: { "content-type": "application/json" } });
   assert.equal(response.statusCode, 413);
   assert.deepEqual(response.json(), { error: "Request body not accepted" });
@@ -48,7 +48,7 @@ test("no request body is accepted on GET: 413", async () => {
 });
 
 test("security headers on every answer", async () => {
-  const app = buildApp({ quoter });
+  const app = await quoterApp({ quoter });
   for (const path of [url, "/nowhere"]) {
     const response = await app.inject({ url: path });
     assert.equal(response.headers["x-content-type-options"], "nosniff");

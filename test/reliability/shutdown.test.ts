@@ -1,4 +1,4 @@
-// Issue 6 graceful shutdown: a SIGTERM during 50 in-flight quotes lets all 50 complete, then the process
+// Graceful shutdown: a SIGTERM during 50 in-flight quotes lets all 50 complete, then the process
 // exits 0. The service runs as its own process (src/main.ts, as `npm start` runs it) behind a slow endpoint.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,6 +1,10 @@
-// Runs the project's own commands (npm start, npm run devchain, or node on an entry point) as a user would,
-// and stops them after.
+// Runs the project's own commands (npm start, npm run devchain, bin/quoter.js, or node on an entry point) as a
+// user would, in the project root and in a process group of their own: until they print that they are ready,
+// or until they exit; and stops them after.
 import { spawn, type ChildProcess } from "node:child_process";
+
+/** Added to the test's own environment; a variable set to undefined is left out. */
+export type Env = Record<string, string | undefined>;
 
 export interface Running {
   readonly child: ChildProcess;
@@ -9,32 +13,52 @@ export interface Running {
   stop(): Promise<number | null>;
 }
 
-/** Spawns `npm <args>` in its own process group and waits until a line matches `ready` (or fails). */
-export function startCommand(args: string[], env: Record<string, string>, ready: RegExp, timeoutMs = 20_000): Promise<Running & { match: RegExpMatchArray }> {
-  return startProcess("npm", ["--silent", ...args], env, ready, timeoutMs);
+export interface Exited {
+  /** The exit status, or null when a signal ended it. */
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
 }
 
-/** Spawns `command <args>` in the project root, in its own process group, ready when a line matches `ready`. */
-export async function startProcess(
-  command: string,
-  args: string[],
-  env: Record<string, string>,
-  ready: RegExp,
-  timeoutMs = 20_000,
-): Promise<Running & { match: RegExpMatchArray }> {
+function launch(command: string, args: string[], env: Env) {
   const child = spawn(command, args, {
     cwd: new URL("../..", import.meta.url).pathname,
     env: { ...process.env, ...env },
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let output = "";
+  const printed = { output: "", stdout: "", stderr: "" };
+  child.stdout!.on("data", (chunk: Buffer) => ((printed.output += chunk), (printed.stdout += chunk)));
+  child.stderr!.on("data", (chunk: Buffer) => ((printed.output += chunk), (printed.stderr += chunk)));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return { child, printed, exited };
+}
+
+/** Runs `command <args>` to its end. */
+export async function runProcess(command: string, args: string[], env: Env = {}): Promise<Exited> {
+  const { printed, exited } = launch(command, args, env);
+  const code = await exited;
+  return { code, stdout: printed.stdout, stderr: printed.stderr };
+}
+
+/** Spawns `npm <args>` and waits until a line matches `ready` (or fails). */
+export function startCommand(args: string[], env: Env, ready: RegExp, timeoutMs = 20_000): Promise<Running & { match: RegExpMatchArray }> {
+  return startProcess("npm", ["--silent", ...args], env, ready, timeoutMs);
+}
+
+/** Spawns `command <args>`, ready when its output matches `ready`; fails when it exits or times out first. */
+export async function startProcess(
+  command: string,
+  args: string[],
+  env: Env,
+  ready: RegExp,
+  timeoutMs = 20_000,
+): Promise<Running & { match: RegExpMatchArray }> {
+  const { child, printed, exited } = launch(command, args, env);
   const match = await new Promise<RegExpMatchArray>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${command} ${args.join(" ")} not ready in ${timeoutMs} ms:\n${output}`)), timeoutMs);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const found = output.match(ready);
+    const timer = setTimeout(() => reject(new Error(`${command} ${args.join(" ")} not ready in ${timeoutMs} ms:\n${printed.output}`)), timeoutMs);
+    const onData = () => {
+      const found = printed.output.match(ready);
       if (found) {
         clearTimeout(timer);
         resolve(found);
@@ -44,13 +68,13 @@ export async function startProcess(
     child.stderr!.on("data", onData);
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`${command} ${args.join(" ")} exited with ${code}:\n${output}`));
+      reject(new Error(`${command} ${args.join(" ")} exited with ${code}:\n${printed.output}`));
     });
   });
   return {
     child,
     match,
-    output: () => output,
+    output: () => printed.output,
     async stop() {
       try {
         process.kill(-child.pid!, "SIGTERM");

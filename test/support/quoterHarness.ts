@@ -1,11 +1,52 @@
 // A real quoter on a real chain: the embedded devchain served over JSON-RPC on loopback, the service's
-// chain layer speaking HTTP to it, and the Fastify app answering through inject() or a socket.
-import type { FastifyInstance } from "fastify";
-import { createChainRegistry } from "../../src/chain/client.ts";
+// chain layer speaking HTTP to it, and the Fastify app answering through inject() or a socket. quoterApp() is
+// the one place a test wires the service (chain clients, quoter, app), the way src/main.ts does.
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import { createChainRegistry, type ChainClientOptions } from "../../src/chain/client.ts";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { buildApp } from "../../src/http/app.ts";
-import { createQuoter } from "../../src/service/quoter.ts";
+import type { ProtectionOptions } from "../../src/http/protection.ts";
+import type { Quoter } from "../../src/http/quoteRoute.ts";
+import { createMetrics } from "../../src/observability/metrics.ts";
+import { createQuoter, type QuoterOptions } from "../../src/service/quoter.ts";
+
+export interface QuoterAppOptions extends Partial<Omit<ChainClientOptions, "observer">>, Omit<QuoterOptions, "chains" | "logger"> {
+  /** The endpoints of each chain; a string is chain 31337's one endpoint. */
+  readonly rpc?: string | ReadonlyMap<number, readonly string[]>;
+  /** A stand-in for the service, for what acts before any quote (then `rpc` and the quoter's options are unused). */
+  readonly quoter?: Quoter;
+  /** The app's and the quoter's logger; none by default. */
+  readonly logger?: FastifyBaseLogger;
+  /** No rate limit by default: tests send many quotes from one address. */
+  readonly protection?: Partial<ProtectionOptions>;
+  readonly readyTimeoutMs?: number;
+  /** Probes the endpoints for deployless calls before the app answers, as `npm start` does (default: at the first quote). */
+  readonly probe?: boolean;
+}
+
+/**
+ * An app quoting through chain clients that report to its /metrics, each request within `timeoutMs` (default
+ * 5,000 ms); /ready and /quoter know the chains. Ready to inject() into.
+ */
+export async function quoterApp(options: QuoterAppOptions): Promise<FastifyInstance> {
+  const { rpc, quoter: standIn, logger, protection, readyTimeoutMs, probe, timeoutMs = 5_000, maxInFlight, maxQueued, ...quoterOptions } = options;
+  const metrics = createMetrics();
+  const rpcUrls = typeof rpc === "string" ? new Map([[DEVCHAIN_ID, [rpc]]]) : (rpc ?? new Map());
+  const chains = createChainRegistry(rpcUrls, { timeoutMs, maxInFlight, maxQueued, observer: metrics.observeRpc });
+  const service = standIn ? undefined : createQuoter({ ...quoterOptions, chains, ...(logger ? { logger } : {}) });
+  if (probe) await service?.probe();
+  const app = buildApp({
+    quoter: standIn ?? service!,
+    metrics,
+    ...(standIn ? {} : { chains }),
+    ...(logger ? { logger } : {}),
+    protection: { rateLimitMax: 0, ...protection },
+    ...(readyTimeoutMs === undefined ? {} : { readyTimeoutMs }),
+  });
+  await app.ready();
+  return app;
+}
 
 export interface QuoterHarness {
   readonly devchain: Devchain;
@@ -17,13 +58,10 @@ export interface QuoterHarness {
   close(): Promise<void>;
 }
 
+/** A fresh devchain and an app on it (or on `rpcUrls`). */
 export async function startQuoterHarness(options: { rpcUrls?: Map<number, string[]> } = {}): Promise<QuoterHarness> {
   const devchain = await startDevchain();
-  const rpcUrls = options.rpcUrls ?? new Map([[DEVCHAIN_ID, [devchain.endpoint.url]]]);
-  const chains = createChainRegistry(rpcUrls, { timeoutMs: 5_000 });
-  // No rate limit here: these tests send hundreds of quotes from one address (test/http/protection.test.ts covers it).
-  const app = buildApp({ quoter: createQuoter({ chains }), chains, protection: { rateLimitMax: 0 } });
-  await app.ready();
+  const app = await quoterApp({ rpc: options.rpcUrls ?? devchain.endpoint.url });
   return {
     devchain,
     app,

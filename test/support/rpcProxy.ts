@@ -1,7 +1,8 @@
-// A JSON-RPC proxy on loopback in front of a real node: it records every request that crosses it, and can add
-// a fixed delay or answer chosen requests itself with another node's recorded error. A fake on the real wire,
-// for what a real node cannot show (how many requests a quote makes, another node's wording).
-import { createServer, type Server } from "node:http";
+// A JSON-RPC proxy on loopback in front of a real node: a fake on the real wire, for what a real node cannot
+// show (how many requests a quote makes, another node's wording, a node that fails). It records every request
+// that crosses it, can hold each one for a fixed delay, and can answer chosen requests itself: with a recorded
+// body, or with a fault. With no node behind it, it is a fake node that answers every request itself.
+import { createServer, type ServerResponse } from "node:http";
 
 export interface JsonRpcRequest {
   readonly id: unknown;
@@ -9,10 +10,30 @@ export interface JsonRpcRequest {
   readonly params?: readonly unknown[];
 }
 
+/**
+ * A failing endpoint: `hang` never answers (until close()), `http-500` is an HTTP error, `malformed-json` a
+ * truncated body, `rpc-error` a JSON-RPC error that is no execution's (`header not found`), `reset` drops the
+ * connection.
+ */
+export type Fault = "hang" | "http-500" | "malformed-json" | "rpc-error" | "reset";
+
+/** An answer of the proxy's own: a fault, or a JSON-RPC body (given the request's id) with its HTTP status (200). */
+export type Reply = Fault | { readonly status?: number; readonly body: Record<string, unknown> };
+
+/** A JSON-RPC error in a 200 answer, as a node refuses or fails a request. */
+export const rpcError = (error: Record<string, unknown>): Reply => ({ body: { jsonrpc: "2.0", error } });
+
+/**
+ * Decides how one HTTP request is answered: a reply, or undefined to forward it to the node. `request` is
+ * undefined for a batch or a body that is not JSON; `received` counts the HTTP requests since the last clear(),
+ * this one included.
+ */
+export type Replier = (request: JsonRpcRequest | undefined, received: number) => Reply | undefined;
+
 export interface RpcProxyOptions {
+  /** Holds every request this long before answering it. */
   readonly delayMs?: number;
-  /** Answers a (non-batch) request itself with this JSON-RPC error object instead of forwarding it. */
-  readonly answerWith?: (request: JsonRpcRequest) => Record<string, unknown> | undefined;
+  readonly reply?: Replier;
 }
 
 export interface RpcProxy {
@@ -21,47 +42,94 @@ export interface RpcProxy {
   readonly methods: string[];
   /** The requests received, in order. */
   readonly requests: JsonRpcRequest[];
-  /** HTTP requests received. */
-  httpRequests: number;
+  /** HTTP requests received (since the last clear()). */
+  readonly httpRequests: number;
+  /** How requests are answered from now on: the option's until set. */
+  reply: Replier | undefined;
+  /** Forgets the requests received. */
+  clear(): void;
+  /** Stops listening and drops every connection, one held by `hang` included. */
   close(): Promise<void>;
 }
 
-export async function startRpcProxy(target: string, options: RpcProxyOptions = {}): Promise<RpcProxy> {
-  const methods: string[] = [];
-  const requests: JsonRpcRequest[] = [];
-  const proxy: RpcProxy = { url: "", methods, requests, httpRequests: 0, close: async () => {} };
-  const server: Server = createServer(async (request, response) => {
+/** A proxy in front of the node at `target`, or, when it is undefined, a fake node whose `reply` answers everything. */
+export async function startRpcProxy(target: string | undefined, options: RpcProxyOptions = {}): Promise<RpcProxy> {
+  let httpRequests = 0;
+  const server = createServer(async (request, response) => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString();
-    proxy.httpRequests++;
-    let single: JsonRpcRequest | undefined;
-    try {
-      const parsed = JSON.parse(body);
-      for (const item of Array.isArray(parsed) ? parsed : [parsed]) {
-        methods.push(String(item.method));
-        requests.push(item as JsonRpcRequest);
-      }
-      if (!Array.isArray(parsed)) single = parsed as JsonRpcRequest;
-    } catch {
-      methods.push("<unparseable>");
-    }
+    const received = ++httpRequests;
+    const single = record(body, proxy);
     if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
-    const error = single && options.answerWith?.(single);
-    if (error) {
-      response.writeHead(200, { "content-type": "application/json" });
-      response.end(JSON.stringify({ jsonrpc: "2.0", id: single!.id, error }));
-      return;
+    const reply = proxy.reply?.(single, received);
+    if (reply !== undefined) return answer(reply, single, response);
+    if (target === undefined) return answer("http-500", single, response);
+    try {
+      const upstream = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body });
+      response.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "application/json" });
+      response.end(await upstream.text());
+    } catch {
+      response.socket?.destroy(); // the node is gone: so is the answer
     }
-    const upstream = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body });
-    response.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "application/json" });
-    response.end(await upstream.text());
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
-  Object.assign(proxy, {
+  const proxy: RpcProxy = {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  });
+    methods: [],
+    requests: [],
+    get httpRequests() {
+      return httpRequests;
+    },
+    reply: options.reply,
+    clear() {
+      proxy.methods.length = 0;
+      proxy.requests.length = 0;
+      httpRequests = 0;
+    },
+    close() {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
   return proxy;
+}
+
+/** Records a body's requests; the request when it is a single one. */
+function record(body: string, proxy: RpcProxy): JsonRpcRequest | undefined {
+  try {
+    const parsed = JSON.parse(body);
+    for (const item of Array.isArray(parsed) ? parsed : [parsed]) {
+      proxy.methods.push(String(item.method));
+      proxy.requests.push(item as JsonRpcRequest);
+    }
+    return Array.isArray(parsed) ? undefined : (parsed as JsonRpcRequest);
+  } catch {
+    proxy.methods.push("<unparseable>");
+    return undefined;
+  }
+}
+
+function answer(reply: Reply, request: JsonRpcRequest | undefined, response: ServerResponse): void {
+  const id = request?.id ?? 1;
+  const json = (status: number, body: string) => {
+    response.writeHead(status, { "content-type": "application/json" });
+    response.end(body);
+  };
+  switch (reply) {
+    case "hang":
+      return;
+    case "http-500":
+      response.writeHead(500, { "content-type": "text/plain" });
+      return void response.end("Internal Server Error");
+    case "malformed-json":
+      return json(200, '{"jsonrpc":"2.0","id":' + JSON.stringify(id) + ',"result":"0x');
+    case "rpc-error":
+      return answer(rpcError({ code: -32000, message: "header not found" }), request, response);
+    case "reset":
+      return void response.socket?.destroy();
+    default:
+      return json(reply.status ?? 200, JSON.stringify({ ...reply.body, id }));
+  }
 }
