@@ -1,5 +1,5 @@
 // A raw eth_call: its success flag and return (or revert) data. A transport failure throws.
-import type { BlockTag, Hex } from "viem";
+import { numberToHex, type BlockTag, type Hex } from "viem";
 import { ChainUnavailableError, classifyCallError } from "./errors.ts";
 import { ChainOverloadedError } from "./limiter.ts";
 import type { ChainEndpoint, RpcMethod, RpcOutcome } from "./client.ts";
@@ -20,13 +20,21 @@ export interface CallRequest {
   readonly answersByReverting?: boolean;
 }
 
-/** `eth_call`; a revert is an answer (semantics §1), anything else failing throws {@link ChainUnavailableError}. */
+/**
+ * `eth_call`; a revert is an answer (semantics §1), anything else failing throws {@link ChainUnavailableError}.
+ * Sent as a bare JSON-RPC request, not through viem's `call` action: the action formats every failure into an
+ * error that prints the whole call (the searcher's creation code included), and the searcher answers by failing,
+ * so that cost, about 40% of a round trip's CPU, was paid on every quote (bench/transport.ts).
+ */
 export async function ethCall(endpoint: ChainEndpoint, request: CallRequest): Promise<RawCall> {
-  const block = typeof request.block === "bigint" ? { blockNumber: request.block } : { blockTag: request.block };
+  const call = {
+    ...(request.to === undefined ? {} : { to: request.to }),
+    data: request.data,
+    ...(request.gas === undefined ? {} : { gas: numberToHex(request.gas) }),
+  };
+  const block = typeof request.block === "bigint" ? numberToHex(request.block) : request.block;
   try {
-    const { data } = await endpoint.limiter.run(() =>
-      endpoint.client.call({ to: request.to, data: request.data, gas: request.gas, ...block }),
-    );
+    const data = await endpoint.limiter.run(() => endpoint.client.request({ method: "eth_call", params: [call, block] }));
     endpoint.observer?.({ chainId: endpoint.chainId, method: "eth_call", outcome: "ok" });
     return { success: true, data: data ?? "0x" };
   } catch (error) {

@@ -3,6 +3,7 @@
 import { createPublicClient, http, type PublicClient, type Transport } from "viem";
 import { redactUrl } from "../config.ts";
 import { createLimiter, type Limiter } from "./limiter.ts";
+import { pooledFetch } from "./transport.ts";
 
 export interface ChainEndpoint {
   readonly chainId: number;
@@ -60,7 +61,8 @@ export function createChainClient(chainId: number, urls: readonly string[], opti
     chainId,
     label: redactUrl(url),
     client: createPublicClient({
-      transport: http(url, { retryCount: 0, timeout: options.timeoutMs }),
+      // The answer's size is bounded by the pool (MAX_RESPONSE_BYTES), so viem reads it whole, without a stream.
+      transport: http(url, { retryCount: 0, timeout: options.timeoutMs, fetchFn: pooledFetch, maxResponseBodySize: false }),
       ccipRead: false,
       cacheTime: 0,
     }),
