@@ -1,7 +1,6 @@
 // One quote, in the order of semantics §3: checks that need only the request, then the chain reads (all at
 // one block of one endpoint, through a MarketReader of either strategy), then the search. A transport
 // failure moves the whole quote to the next endpoint, or ends in 503: it is never a search outcome.
-import type { FastifyBaseLogger } from "fastify";
 import type { ChainEndpoint, ChainRegistry } from "../chain/client.ts";
 import { ChainUnavailableError } from "../chain/errors.ts";
 import { ChainOverloadedError } from "../chain/limiter.ts";
@@ -22,7 +21,8 @@ import { adoptSearchFacts, currentQuoteStats, type QuoteStats } from "../observa
 import type { QuoteRequest } from "../quote/request.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES, runExactSearch } from "../quote/exactSearch.ts";
 import { runSearch } from "../quote/search.ts";
-import type { Quoter } from "../http/quoteRoute.ts";
+import type { QuoterService } from "./api.ts";
+import { quoteWarnings, type ServiceLogger } from "./warnings.ts";
 
 export type SearchStrategy = "single-call" | "sequential";
 
@@ -37,12 +37,7 @@ export interface QuoterOptions {
   /** The most one quote may take, all endpoints included, before it is a 503 (default 10,000 ms). */
   readonly deadlineMs?: number;
   /** Where warnings go; inside a quote opened by the HTTP layer, that request's logger (with its request id). */
-  readonly logger?: Pick<FastifyBaseLogger, "warn" | "error">;
-}
-
-export interface QuoterService extends Quoter {
-  /** Probes every endpoint for deployless calls now, so that no quote pays for it (failures retry later). */
-  probe(): Promise<void>;
+  readonly logger?: ServiceLogger;
 }
 
 /** The deadline of a quote passed: the chain did not answer in time. */
@@ -58,8 +53,7 @@ export function createQuoter({
   deadlineMs = 10_000,
   logger,
 }: QuoterOptions): QuoterService {
-  /** The running quote's own logger when it has one (its lines then carry the request id), else `logger`. */
-  const log = () => currentQuoteStats()?.log ?? logger;
+  const warn = quoteWarnings(logger);
   /** Per endpoint: can it run the single-call search? Absent: not yet known. */
   const deployless = new Map<ChainEndpoint, boolean>();
   /** Quotes in flight by request: an identical request joins the search already running (see README). */
@@ -79,7 +73,7 @@ export function createQuoter({
   function quoteSequentially(endpoint: ChainEndpoint, decidedBy: string, error?: Error): void {
     if (deployless.get(endpoint) === false) return;
     deployless.set(endpoint, false);
-    log()?.warn(
+    warn(
       { chainId: endpoint.chainId, endpoint: endpoint.label, decidedBy, ...(error ? { reason: error.message } : {}) },
       "endpoint does not run the deployless searcher: quoting sequentially",
     );
@@ -106,7 +100,7 @@ export function createQuoter({
         return await answerAt(endpoint, request, signal);
       } catch (error) {
         if (!(error instanceof ChainUnavailableError)) throw error;
-        log()?.warn({ chainId: endpoint.chainId, endpoint: endpoint.label, reason: error.reason }, "RPC endpoint failed");
+        warn({ chainId: endpoint.chainId, endpoint: endpoint.label, reason: error.reason }, "RPC endpoint failed");
       }
     }
     throw rpcUnavailable();
@@ -135,11 +129,11 @@ export function createQuoter({
 
   function toQuoteError(error: unknown, chainId: number): unknown {
     if (error instanceof QuoteDeadlineError) {
-      log()?.warn({ chainId, deadlineMs }, "quote deadline passed");
+      warn({ chainId, deadlineMs }, "quote deadline passed");
       return rpcUnavailable();
     }
     if (error instanceof ChainOverloadedError) {
-      log()?.warn({ chainId }, "RPC queue full: quote refused");
+      warn({ chainId }, "RPC queue full: quote refused");
       return rpcUnavailable(DEFAULT_RETRY_AFTER_SECONDS, [
         { param: "chainId", message: "too many RPC requests are waiting for this chain; retry later" },
       ]);
