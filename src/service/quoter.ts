@@ -13,6 +13,7 @@ import { adoptSearchFacts, currentQuoteStats, type QuoteStats } from "../observa
 import type { QuoteRequest } from "../quote/request.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES } from "../quote/exactSearch.ts";
 import { answerFrom } from "./answer.ts";
+import { QuoteDeadlineError, withDeadline } from "./deadline.ts";
 import type { QuoterService } from "./api.ts";
 import { quoteWarnings, type ServiceLogger } from "./warnings.ts";
 
@@ -30,11 +31,6 @@ export interface QuoterOptions {
   readonly deadlineMs?: number;
   /** Where warnings go; inside a quote opened by the HTTP layer, that request's logger (with its request id). */
   readonly logger?: ServiceLogger;
-}
-
-/** The deadline of a quote passed: the chain did not answer in time. */
-class QuoteDeadlineError extends Error {
-  override name = "QuoteDeadlineError";
 }
 
 export function createQuoter({
@@ -99,23 +95,10 @@ export function createQuoter({
   }
 
   async function quoteWithDeadline(endpoints: readonly ChainEndpoint[], request: QuoteRequest): Promise<QuoteResponseBody> {
-    let timer: NodeJS.Timeout | undefined;
-    const abandon = new AbortController();
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        abandon.abort();
-        reject(new QuoteDeadlineError());
-      }, deadlineMs);
-    });
     try {
-      // The race answers at the deadline; the abort stops the abandoned search from making further calls.
-      const quote = quoteOnChain(endpoints, request, abandon.signal);
-      quote.catch(() => {}); // its rejection after the deadline is expected and already answered
-      return await Promise.race([quote, deadline]);
+      return await withDeadline(deadlineMs, (signal) => quoteOnChain(endpoints, request, signal));
     } catch (error) {
       throw toQuoteError(error, request.chainId);
-    } finally {
-      clearTimeout(timer);
     }
   }
 
