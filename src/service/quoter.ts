@@ -14,6 +14,7 @@ import type { QuoteRequest } from "../quote/request.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES } from "../quote/exactSearch.ts";
 import { answerFrom } from "./answer.ts";
 import { QuoteDeadlineError, withDeadline } from "./deadline.ts";
+import { firstAnswer } from "./fallback.ts";
 import type { QuoterService } from "./api.ts";
 import { quoteWarnings, type ServiceLogger } from "./warnings.ts";
 
@@ -80,23 +81,9 @@ export function createQuoter({
     return answerFrom(await sequentialReader(endpoint, request.marketAddress, request.marketId, signal), request, exactMaxCandidates);
   }
 
-  /** Each endpoint in order until one answers; every read of the answer comes from that one endpoint. */
-  async function quoteOnChain(endpoints: readonly ChainEndpoint[], request: QuoteRequest, signal: AbortSignal): Promise<QuoteResponseBody> {
-    for (const endpoint of endpoints) {
-      signal.throwIfAborted();
-      try {
-        return await answerAt(endpoint, request, signal);
-      } catch (error) {
-        if (!(error instanceof ChainUnavailableError)) throw error;
-        warn({ chainId: endpoint.chainId, endpoint: endpoint.label, reason: error.reason }, "RPC endpoint failed");
-      }
-    }
-    throw rpcUnavailable();
-  }
-
   async function quoteWithDeadline(endpoints: readonly ChainEndpoint[], request: QuoteRequest): Promise<QuoteResponseBody> {
     try {
-      return await withDeadline(deadlineMs, (signal) => quoteOnChain(endpoints, request, signal));
+      return await withDeadline(deadlineMs, (signal) => firstAnswer(endpoints, (endpoint) => answerAt(endpoint, request, signal), signal, warn));
     } catch (error) {
       throw toQuoteError(error, request.chainId);
     }

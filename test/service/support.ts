@@ -1,8 +1,10 @@
-// What the service's unit tests share: a chain's endpoints at given URLs and a request on the demo markets.
+// What the service's unit tests share: a chain's endpoints at given URLs, a request on the demo markets,
+// and warnings recorded as they are given.
 import type { Address } from "viem";
 import { createChainRegistry, type ChainEndpoint } from "../../src/chain/client.ts";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import type { QuoteRequest } from "../../src/quote/request.ts";
+import type { Warn } from "../../src/service/warnings.ts";
 
 /** The endpoints of chain 31337 at `urls`, in order, sharing one limiter as a configured chain's do. */
 export function endpointsAt(urls: readonly string[], timeoutMs = 5_000): readonly ChainEndpoint[] {
@@ -22,4 +24,14 @@ export function demoRequest(marketGroup: Address, overrides: Partial<QuoteReques
     search: "bisection",
     ...overrides,
   };
+}
+
+export interface Warning {
+  readonly fields: Record<string, unknown>;
+  readonly message: string;
+}
+
+export function recordWarnings(): { warn: Warn; warnings: Warning[] } {
+  const warnings: Warning[] = [];
+  return { warn: (fields, message) => void warnings.push({ fields, message }), warnings };
 }
