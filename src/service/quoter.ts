@@ -9,13 +9,13 @@ import { DEFAULT_SEARCH_GAS_CAP, SearcherUnsupportedError, probeDeployless, sing
 import { checkExpectedPrice, type QuoteResponseBody } from "../quote/answer.ts";
 import { DEFAULT_RETRY_AFTER_SECONDS, marketNotFound, rpcUnavailable } from "../quote/errors.ts";
 import { unconfiguredChainDetail } from "../quote/explain.ts";
-import { adoptSearchFacts, currentQuoteStats, type QuoteStats } from "../observability/quoteStats.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES } from "../quote/exactSearch.ts";
 import { answerFrom } from "./answer.ts";
 import { QuoteDeadlineError, withDeadline } from "./deadline.ts";
 import { firstAnswer } from "./fallback.ts";
 import type { QuoterService } from "./api.ts";
+import { createCoalescer, quoteKey } from "./coalescer.ts";
 import { quoteWarnings, type ServiceLogger } from "./warnings.ts";
 
 export type SearchStrategy = "single-call" | "sequential";
@@ -45,8 +45,7 @@ export function createQuoter({
   const warn = quoteWarnings(logger);
   /** Per endpoint: can it run the single-call search? Absent: not yet known. */
   const deployless = new Map<ChainEndpoint, boolean>();
-  /** Quotes in flight by request: an identical request joins the search already running (see README). */
-  const inFlight = new Map<string, { answer: Promise<QuoteResponseBody>; stats: QuoteStats | undefined }>();
+  const coalescer = createCoalescer<QuoteResponseBody>();
 
   async function canRunSingleCall(endpoint: ChainEndpoint): Promise<boolean> {
     if (strategy === "sequential") return false;
@@ -110,17 +109,7 @@ export function createQuoter({
       const chain = chains.get(request.chainId);
       if (!chain) throw marketNotFound([unconfiguredChainDetail(request.chainId)]);
 
-      const key = requestKey(request);
-      const running = inFlight.get(key);
-      if (running) {
-        const stats = currentQuoteStats();
-        if (stats === undefined) return running.answer;
-        stats.coalesced = true;
-        return running.answer.finally(() => running.stats && adoptSearchFacts(stats, running.stats));
-      }
-      const quote = quoteWithDeadline(chain.endpoints, request).finally(() => inFlight.delete(key));
-      inFlight.set(key, { answer: quote, stats: currentQuoteStats() });
-      return quote;
+      return coalescer.run(quoteKey(request), () => quoteWithDeadline(chain.endpoints, request));
     },
     async probe() {
       const endpoints = [...chains.values()].flatMap((chain) => chain.endpoints);
@@ -133,8 +122,4 @@ export function createQuoter({
       );
     },
   };
-}
-
-function requestKey(request: QuoteRequest): string {
-  return JSON.stringify(request, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value));
 }
