@@ -5,11 +5,12 @@ import { explorerPlugin } from "./explorer/plugin.ts";
 import { indexRoute } from "./indexRoute.ts";
 import { registerDocs } from "./openapi.ts";
 import { DEFAULT_PROTECTION, installProtection, type ProtectionOptions } from "./protection.ts";
-import { quoteRoute, type Quoter } from "./quoteRoute.ts";
+import { quoteRoute } from "./quoteRoute.ts";
 import type { ChainRegistry } from "../chain/client.ts";
 import { createMetrics, type Metrics } from "../observability/metrics.ts";
 import { createReadinessCheck } from "../observability/readiness.ts";
 import { installObservability, requestIdFor } from "./observability.ts";
+import type { Quoter } from "../service/api.ts";
 
 export interface AppOptions {
   readonly quoter: Quoter;
