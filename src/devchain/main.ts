@@ -3,6 +3,7 @@
 import { parseArgs } from "node:util";
 import { formatUnits } from "viem";
 import { loadDevchainConfig, loadOrExit } from "../config.ts";
+import { DOCS_PATH, EXPLORER_PATH } from "../http/paths.ts";
 import { DEVCHAIN_ID } from "./chain.ts";
 import { DEMO_MARKET_GROUPS, DEMO_MARKETS } from "./demo.ts";
 import { startDevchain } from "./devchain.ts";
@@ -42,7 +43,7 @@ for (const group of DEMO_MARKET_GROUPS) {
   }
 }
 // A node alone answers JSON-RPC only: say how to put the quoter, its docs and its explorer in front of it.
-console.log(`Quote on it: RPC_URL_${DEVCHAIN_ID}=${devchain.endpoint.url} npm start, then open /quoter/docs or /quoter/explorer on the port it prints`);
+console.log(`Quote on it: RPC_URL_${DEVCHAIN_ID}=${devchain.endpoint.url} npm start, then open ${DOCS_PATH} or ${EXPLORER_PATH} on the port it prints`);
 
 // The node is a child process: this one lives as long as it does, and says so if it ends on its own.
 let closing = false;

@@ -10,6 +10,7 @@ import type { ChainRegistry } from "../chain/client.ts";
 import { createMetrics, type Metrics } from "../observability/metrics.ts";
 import { createReadinessCheck } from "../observability/readiness.ts";
 import { installObservability, requestIdFor } from "./observability.ts";
+import { BASE_PATH } from "./paths.ts";
 
 export interface AppOptions {
   readonly quoter: Quoter;
@@ -46,9 +47,9 @@ export function buildApp({ quoter, logger, protection, metrics, chains, readyTim
     ...(chains ? { readiness: createReadinessCheck(chains, readyTimeoutMs === undefined ? {} : { timeoutMs: readyTimeoutMs }) } : {}),
   });
   registerDocs(app); // before the routes it documents
-  void app.register(quoteRoute, { prefix: "/quoter", quoter });
-  void app.register(explorerPlugin, { prefix: "/quoter" });
-  void app.register(indexRoute, { prefix: "/quoter", chainIds: [...(chains?.keys() ?? [])] });
+  void app.register(quoteRoute, { prefix: BASE_PATH, quoter });
+  void app.register(explorerPlugin, { prefix: BASE_PATH });
+  void app.register(indexRoute, { prefix: BASE_PATH, chainIds: [...(chains?.keys() ?? [])] });
   return app;
 }
 

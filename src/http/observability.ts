@@ -7,12 +7,10 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Metrics } from "../observability/metrics.ts";
 import { newQuoteStats, runWithQuoteStats, type QuoteStats } from "../observability/quoteStats.ts";
 import type { Readiness } from "../observability/readiness.ts";
+import { HEALTH_PATH, METRICS_PATH, QUOTE_ROUTE, READY_PATH } from "./paths.ts";
 
-/** The quote route's pattern, as Fastify reports it in `request.routeOptions.url`. */
-export const QUOTE_ROUTE = "/quoter/:chainId/:marketAddress/:marketId";
-export const HEALTH_PATH = "/health";
-export const READY_PATH = "/ready";
-export const METRICS_PATH = "/metrics";
+export { QUOTE_ROUTE };
+
 const OPERATIONAL_ROUTES = new Set([HEALTH_PATH, READY_PATH, METRICS_PATH]);
 
 export const REQUEST_ID_HEADER = "x-request-id";

@@ -5,9 +5,7 @@ import { readFileSync } from "node:fs";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance } from "fastify";
-
-export const OPENAPI_PATH = "/quoter/openapi.json";
-export const DOCS_PREFIX = "/quoter/docs";
+import { DOCS_PATH, EXPLORER_PATH, OPENAPI_PATH } from "./paths.ts";
 
 export const { version: PACKAGE_VERSION } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
@@ -19,7 +17,7 @@ const DESCRIPTION = [
   'Every answer that is not a 200 is JSON `{ "error": "<message>", "details"?: [{ "param", "message" }] }`;',
   "the responses below list each status with its messages as named examples.",
   "",
-  "To see a search drawn, use the [quote explorer](/quoter/explorer).",
+  `To see a search drawn, use the [quote explorer](${EXPLORER_PATH}).`,
 ].join("\n");
 
 /**
@@ -38,7 +36,7 @@ export function registerDocs(app: FastifyInstance): void {
     },
   });
   void app.register(swaggerUi, {
-    routePrefix: DOCS_PREFIX,
+    routePrefix: DOCS_PATH,
     // Swagger UI's online validator badge would call out to validator.swagger.io: keep it off.
     validatorUrl: false,
     uiConfig: { docExpansion: "list", deepLinking: true, displayRequestDuration: true, tryItOutEnabled: true },

@@ -4,13 +4,12 @@ import { methodNotAllowed } from "../quote/errors.ts";
 import { parseQuoteRequest, type QuoteRequest } from "../quote/request.ts";
 import { methodNotAllowedResponses, quoteErrorResponses, quoteParamsSchema, quoteQuerySchema, quoteResponseSchema } from "./schemas.ts";
 import { sendQuoteError } from "./errors.ts";
+import { QUOTE_PATH } from "./paths.ts";
 
 export interface Quoter {
   /** The 200 body, or a thrown QuoteError. */
   quote(request: QuoteRequest): Promise<Record<string, unknown>>;
 }
-
-const QUOTE_PATH = "/:chainId/:marketAddress/:marketId";
 
 export const quoteRoute: FastifyPluginAsync<{ quoter: Quoter }> = async (app, { quoter }) => {
   app.get(QUOTE_PATH, {
