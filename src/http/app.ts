@@ -3,8 +3,8 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import { installErrorHandling } from "./errors.ts";
 import { explorerPlugin } from "./explorer/plugin.ts";
 import { indexRoute } from "./indexRoute.ts";
-import { registerDocs } from "./openapi.ts";
-import { DEFAULT_PROTECTION, installProtection, type ProtectionOptions } from "./protection.ts";
+import { docs } from "./openapi.ts";
+import { DEFAULT_PROTECTION, protection as protectionPlugin, type ProtectionOptions } from "./protection.ts";
 import { quoteRoute, type Quoter } from "./quoteRoute.ts";
 import type { ChainRegistry } from "../chain/client.ts";
 import { createMetrics, type Metrics } from "../observability/metrics.ts";
@@ -41,12 +41,12 @@ export function buildApp({ quoter, logger, protection, metrics, chains, readyTim
   });
   installErrorHandling(app);
   closeConnectionsWhenDone(app);
-  installProtection(app, { ...DEFAULT_PROTECTION, ...protection });
+  void app.register(protectionPlugin, { ...DEFAULT_PROTECTION, ...protection });
   installObservability(app, {
     metrics: metrics ?? createMetrics(),
     ...(chains ? { readiness: createReadinessCheck(chains, readyTimeoutMs === undefined ? {} : { timeoutMs: readyTimeoutMs }) } : {}),
   });
-  registerDocs(app); // before the routes it documents
+  void app.register(docs); // before the routes it documents
   void app.register(quoteRoute, { prefix: BASE_PATH, quoter });
   void app.register(explorerPlugin, { prefix: BASE_PATH });
   void app.register(indexRoute, { prefix: BASE_PATH, chainIds: [...(chains?.keys() ?? [])] });

@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
 import { DOCS_PATH, EXPLORER_PATH, OPENAPI_PATH } from "./paths.ts";
 
 export const { version: PACKAGE_VERSION } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
@@ -21,10 +22,12 @@ const DESCRIPTION = [
 ].join("\n");
 
 /**
- * Registers the generator, the document route and the docs page. Call it before registering the routes to
- * document: @fastify/swagger collects routes as they are added.
+ * The generator, the document route and the docs page. Not encapsulated (fastify-plugin), so that the generator
+ * sees the app's routes; register it before the routes to document: @fastify/swagger collects them as they are added.
  */
-export function registerDocs(app: FastifyInstance): void {
+export const docs = fp(docsPlugin, { name: "docs" });
+
+async function docsPlugin(app: FastifyInstance): Promise<void> {
   void app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
@@ -41,5 +44,6 @@ export function registerDocs(app: FastifyInstance): void {
     validatorUrl: false,
     uiConfig: { docExpansion: "list", deepLinking: true, displayRequestDuration: true, tryItOutEnabled: true },
   });
-  app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
+  // Not rate limited: a static document, which the docs page fetches each time it opens.
+  app.get(OPENAPI_PATH, { config: { rateLimit: false }, schema: { hide: true } }, async () => app.swagger());
 }

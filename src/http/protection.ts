@@ -1,7 +1,8 @@
-// Abuse limits (issue 6): per-client rate limiting, a bound on the URL, no request bodies, security headers.
+// Abuse limits: per-client rate limiting, a bound on the URL, no request bodies, security headers.
 import helmet from "@fastify/helmet";
 import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
 import { QuoteError, tooManyRequests, uriTooLong } from "../quote/errors.ts";
 
 export interface ProtectionOptions {
@@ -16,8 +17,10 @@ export const DEFAULT_PROTECTION: ProtectionOptions = { rateLimitMax: 1200, rateL
 
 const BODYLESS_METHODS = new Set(["GET", "HEAD"]);
 
-/** Installs on `app` itself (not an encapsulated child), so that every route is covered. */
-export function installProtection(app: FastifyInstance, options: ProtectionOptions): void {
+/** Not encapsulated (fastify-plugin), so that its hook, the headers and the rate limit cover every route. */
+export const protection = fp(protectionPlugin, { name: "protection" });
+
+async function protectionPlugin(app: FastifyInstance, options: ProtectionOptions): Promise<void> {
   // Before anything else reads the request: a long URL is refused unparsed, a GET carrying a body too.
   app.addHook("onRequest", async (request) => {
     if ((request.raw.url ?? "").length > options.maxUrlLength) throw uriTooLong();
