@@ -9,7 +9,7 @@ import { quoteRoute, type Quoter } from "./quoteRoute.ts";
 import type { ChainRegistry } from "../chain/client.ts";
 import { createMetrics, type Metrics } from "../observability/metrics.ts";
 import { createReadinessCheck } from "../observability/readiness.ts";
-import { installObservability, requestIdFor } from "./observability.ts";
+import { observability, requestIdFor } from "./observability.ts";
 import { BASE_PATH } from "./paths.ts";
 
 export interface AppOptions {
@@ -40,10 +40,11 @@ export function buildApp({ quoter, logger, protection, metrics, chains, readyTim
     ajv: { customOptions: { allErrors: true, coerceTypes: false } },
   });
   installErrorHandling(app);
-  closeConnectionsWhenDone(app);
+  const isClosing = closeConnectionsWhenDone(app);
   void app.register(protectionPlugin, { ...DEFAULT_PROTECTION, ...protection });
-  installObservability(app, {
+  void app.register(observability, {
     metrics: metrics ?? createMetrics(),
+    isClosing,
     ...(chains ? { readiness: createReadinessCheck(chains, readyTimeoutMs === undefined ? {} : { timeoutMs: readyTimeoutMs }) } : {}),
   });
   void app.register(docs); // before the routes it documents
@@ -56,8 +57,9 @@ export function buildApp({ quoter, logger, protection, metrics, chains, readyTim
 /**
  * Graceful shutdown: once closing, every answer says `Connection: close`, so that keep-alive sockets end
  * with the in-flight request they carry instead of holding the server open until their idle timeout.
+ * Returns whether the server is closing, which /ready reports too.
  */
-function closeConnectionsWhenDone(app: FastifyInstance): void {
+function closeConnectionsWhenDone(app: FastifyInstance): () => boolean {
   let closing = false;
   app.addHook("preClose", async () => {
     closing = true;
@@ -65,4 +67,5 @@ function closeConnectionsWhenDone(app: FastifyInstance): void {
   app.addHook("onSend", async (_request, reply) => {
     if (closing) reply.header("connection", "close");
   });
+  return () => closing;
 }
