@@ -23,6 +23,13 @@ export function requestIdFor(request: IncomingMessage): string {
   return typeof given === "string" && SANE_REQUEST_ID.test(given) ? given : randomUUID();
 }
 
+const outcomes = new WeakMap<FastifyRequest, string>();
+
+/** Notes what an error answer says (its `error`) where it is made, for the request's log line. */
+export function noteOutcome(request: FastifyRequest, error: string): void {
+  outcomes.set(request, error);
+}
+
 const isQuote = (request: FastifyRequest) =>
   request.routeOptions.url === QUOTE_ROUTE && (request.method === "GET" || request.method === "HEAD");
 
@@ -35,7 +42,6 @@ export const observability = fp(observabilityPlugin, { name: "observability" });
 async function observabilityPlugin(app: FastifyInstance, options: OperationsOptions): Promise<void> {
   const { metrics } = options;
   const quoteStats = new WeakMap<FastifyRequest, QuoteStats>();
-  const outcomes = new WeakMap<FastifyRequest, string>();
 
   app.addHook("onRequest", async (request) => {
     request.log.debug({ req: request }, "incoming request");
@@ -47,13 +53,12 @@ async function observabilityPlugin(app: FastifyInstance, options: OperationsOpti
     quoteStats.set(request, stats);
     runWithQuoteStats(stats, done);
   });
-  app.addHook("onSend", async (request, reply, payload) => {
+  app.addHook("onSend", async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
-    if (isQuote(request) && reply.statusCode !== 200 && typeof payload === "string") outcomes.set(request, errorMessageOf(payload));
   });
   app.addHook("onResponse", async (request, reply) => {
     metrics.observeRequest({ method: request.method, route: request.routeOptions.url ?? "unmatched", status: reply.statusCode });
-    if (isQuote(request)) logQuote(request, reply, metrics, quoteStats.get(request), outcomes.get(request));
+    if (isQuote(request)) logQuote(request, reply, metrics, quoteStats.get(request));
     else logRequest(request, reply);
   });
   void app.register(operationsRoutes, options);
@@ -69,7 +74,7 @@ function logRequest(request: FastifyRequest, reply: FastifyReply): void {
 }
 
 /** A quote's answer: its latency and candidates in the metrics, and one line with what the quote did. */
-function logQuote(request: FastifyRequest, reply: FastifyReply, metrics: Metrics, stats: QuoteStats | undefined, outcome: string | undefined): void {
+function logQuote(request: FastifyRequest, reply: FastifyReply, metrics: Metrics, stats: QuoteStats | undefined): void {
   const status = reply.statusCode;
   metrics.observeQuote({ status, seconds: reply.elapsedTime / 1000, candidates: stats?.coalesced ? undefined : stats?.candidates });
   const params = request.params as Record<string, string | undefined>;
@@ -85,18 +90,8 @@ function logQuote(request: FastifyRequest, reply: FastifyReply, metrics: Metrics
       ...(stats?.coalesced ? { coalesced: true } : {}),
       ms: millisecondsOf(reply),
       status,
-      outcome: status === 200 ? "ok" : (outcome ?? "unknown"),
+      outcome: status === 200 ? "ok" : (outcomes.get(request) ?? "unknown"),
     },
     "quote",
   );
-}
-
-/** The `error` of a JSON error body, for the log line. */
-function errorMessageOf(payload: string): string {
-  try {
-    const { error } = JSON.parse(payload) as { error?: unknown };
-    return typeof error === "string" ? error : "unknown";
-  } catch {
-    return "unknown";
-  }
 }
