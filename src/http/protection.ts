@@ -3,6 +3,7 @@ import helmet from "@fastify/helmet";
 import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import { SETTINGS } from "../config.ts";
 import { QuoteError, tooManyRequests, uriTooLong } from "../quote/errors.ts";
 
 export interface ProtectionOptions {
@@ -13,7 +14,11 @@ export interface ProtectionOptions {
   readonly maxUrlLength: number;
 }
 
-export const DEFAULT_PROTECTION: ProtectionOptions = { rateLimitMax: 1200, rateLimitWindowMs: 60_000, maxUrlLength: 2048 };
+export const DEFAULT_PROTECTION: ProtectionOptions = {
+  rateLimitMax: SETTINGS.RATE_LIMIT_MAX.default,
+  rateLimitWindowMs: SETTINGS.RATE_LIMIT_WINDOW_MS.default,
+  maxUrlLength: SETTINGS.MAX_URL_LENGTH.default,
+};
 
 const BODYLESS_METHODS = new Set(["GET", "HEAD"]);
 
