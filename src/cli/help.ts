@@ -1,5 +1,6 @@
 // The help texts of the `quoter` command, apart from the code so that printing them loads nothing else.
 import { BASE_PATH } from "../http/paths.ts";
+import { settingsHelp } from "../settingsText.ts";
 
 export const HELP = `Usage: quoter <command> [options]
 
@@ -14,8 +15,11 @@ export const SERVE_HELP = `Usage: quoter serve
 
 Starts the quoter's HTTP service, as npm start does: GET ${BASE_PATH}/<chainId>/<marketAddress>/<marketId>, the
 OpenAPI document and docs, /health, /ready and /metrics. It takes no options: every setting comes from the
-environment (PORT, HOST, RPC_URL_<chainId>, LOG_LEVEL, ...; see .env.example). With no RPC_URL_<chainId> set,
-it starts the embedded demo chain and serves chain 31337 on it. A bad setting stops it with exit status 1.`;
+environment (below, and in .env.example). With no RPC_URL_<chainId> set, it starts the embedded demo chain and
+serves chain 31337 on it. A bad setting stops it with exit status 1.
+
+Settings (environment variables, with their defaults):
+${settingsHelp()}`;
 
 export const QUOTE_HELP = `Usage: quoter quote <chainId> <marketAddress> <marketId> --expected-price P --collateral C
                     [--price-limit L] [--max-iterations N] [--search exact] [--rpc URL[,URL...]] [--trace]
