@@ -2,7 +2,6 @@
 // contracts/QuoteSearcher.sol, whose facts are then replayed through the same decisions as the sequential one.
 // A search heavier than the gas cap continues, at the same block, in further calls (semantics §7).
 import { decodeErrorResult, encodeDeployData, zeroAddress, type Address, type Hex } from "viem";
-import { SETTINGS } from "../config.ts";
 import { quoteSearcherAbi, quoteSearcherBytecode } from "../generated/contracts.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES, type ExactState, type Known } from "../quote/exactSearch.ts";
 import type { QuoteRequest } from "../quote/request.ts";
@@ -15,7 +14,7 @@ import { encodeQuote, interpretReferencePrice } from "./marketGroup.ts";
 import type { MarketReader, SearchPosition } from "./marketReader.ts";
 
 /** Gas given to each deployless call unless configured otherwise. */
-export const DEFAULT_SEARCH_GAS_CAP = BigInt(SETTINGS.SEARCH_GAS_CAP.default);
+export const DEFAULT_SEARCH_GAS_CAP = 30_000_000n;
 
 /** The service asked the recorded facts for a read the searcher did not make: a bug on one side. */
 export class SearcherMismatchError extends Error {

@@ -48,6 +48,7 @@ test("the defaults the modules fall back on are the table's", () => {
     maxUrlLength: config.maxUrlLength,
   });
   assert.equal(DEFAULT_READY_TIMEOUT_MS, config.readyTimeoutMs);
+  // The single-call strategy still states its own (src/chain/singleCall.ts is left to its split): kept equal here.
   assert.equal(DEFAULT_SEARCH_GAS_CAP, config.searchGasCap);
   assert.equal(DEFAULT_EXACT_MAX_CANDIDATES, config.exactMaxCandidates);
 });
