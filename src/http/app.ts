@@ -3,13 +3,13 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import { installErrorHandling } from "./errors.ts";
 import { explorerPlugin } from "./explorer/plugin.ts";
 import { indexRoute } from "./indexRoute.ts";
-import { docs } from "./openapi.ts";
-import { DEFAULT_PROTECTION, protection as protectionPlugin, type ProtectionOptions } from "./protection.ts";
+import { docsPlugin } from "./openapi.ts";
+import { DEFAULT_PROTECTION, protectionPlugin, type ProtectionOptions } from "./protection.ts";
 import { quoteRoute, type Quoter } from "./quoteRoute.ts";
 import type { ChainRegistry } from "../chain/client.ts";
 import { createMetrics, type Metrics } from "../observability/metrics.ts";
 import { createReadinessCheck } from "../observability/readiness.ts";
-import { observability, requestIdFor } from "./observability.ts";
+import { observabilityPlugin, requestIdFor } from "./observability.ts";
 import { BASE_PATH } from "./paths.ts";
 
 export interface AppOptions {
@@ -42,12 +42,12 @@ export function buildApp({ quoter, logger, protection, metrics, chains, readyTim
   installErrorHandling(app);
   const isClosing = closeConnectionsWhenDone(app);
   void app.register(protectionPlugin, { ...DEFAULT_PROTECTION, ...protection });
-  void app.register(observability, {
+  void app.register(observabilityPlugin, {
     metrics: metrics ?? createMetrics(),
     isClosing,
     ...(chains ? { readiness: createReadinessCheck(chains, readyTimeoutMs === undefined ? {} : { timeoutMs: readyTimeoutMs }) } : {}),
   });
-  void app.register(docs); // before the routes it documents
+  void app.register(docsPlugin); // before the routes it documents
   void app.register(quoteRoute, { prefix: BASE_PATH, quoter });
   void app.register(explorerPlugin, { prefix: BASE_PATH });
   void app.register(indexRoute, { prefix: BASE_PATH, chainIds: [...(chains?.keys() ?? [])] });

@@ -25,9 +25,9 @@ const DESCRIPTION = [
  * The generator, the document route and the docs page. Not encapsulated (fastify-plugin), so that the generator
  * sees the app's routes; register it before the routes to document: @fastify/swagger collects them as they are added.
  */
-export const docs = fp(docsPlugin, { name: "docs" });
+export const docsPlugin = fp(docs, { name: "docs" });
 
-async function docsPlugin(app: FastifyInstance): Promise<void> {
+async function docs(app: FastifyInstance): Promise<void> {
   void app.register(swagger, {
     openapi: {
       openapi: "3.1.0",

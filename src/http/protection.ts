@@ -23,9 +23,9 @@ export const DEFAULT_PROTECTION: ProtectionOptions = {
 const BODYLESS_METHODS = new Set(["GET", "HEAD"]);
 
 /** Not encapsulated (fastify-plugin), so that its hook, the headers and the rate limit cover every route. */
-export const protection = fp(protectionPlugin, { name: "protection" });
+export const protectionPlugin = fp(protection, { name: "protection" });
 
-async function protectionPlugin(app: FastifyInstance, options: ProtectionOptions): Promise<void> {
+async function protection(app: FastifyInstance, options: ProtectionOptions): Promise<void> {
   // Before anything else reads the request: a long URL is refused unparsed, a GET carrying a body too.
   app.addHook("onRequest", async (request) => {
     if ((request.raw.url ?? "").length > options.maxUrlLength) throw uriTooLong();
