@@ -5,8 +5,7 @@ import { parseQuoteRequest } from "../quote/request.ts";
 import type { Quoter } from "../service/api.ts";
 import { methodNotAllowedResponses, quoteErrorResponses, quoteParamsSchema, quoteQuerySchema, quoteResponseSchema } from "./schemas.ts";
 import { sendQuoteError } from "./errors.ts";
-
-const QUOTE_PATH = "/:chainId/:marketAddress/:marketId";
+import { QUOTE_PATH } from "./paths.ts";
 
 export const quoteRoute: FastifyPluginAsync<{ quoter: Quoter }> = async (app, { quoter }) => {
   app.get(QUOTE_PATH, {
