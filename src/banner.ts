@@ -3,6 +3,7 @@
 import { DEVCHAIN_ID } from "./devchain/chainId.ts";
 import type { DemoMarket } from "./devchain/demo.ts";
 import { QUOTE_PATH_TEMPLATE } from "./http/indexRoute.ts";
+import { BASE_PATH, DOCS_PATH, EXPLORER_PATH, HEALTH_PATH, METRICS_PATH, READY_PATH } from "./http/paths.ts";
 
 export interface BannerInput {
   /** The listening origin, e.g. http://127.0.0.1:3000 */
@@ -16,18 +17,18 @@ export interface BannerInput {
 
 export function bannerLines({ address, strategy, chains, demoMarkets }: BannerInput): string[] {
   const lines = [
-    `Quoter listening on ${address}/quoter (${strategy} search)`,
-    `  docs:       ${address}/quoter/docs`,
-    `  explorer:   ${address}/quoter/explorer`,
+    `Quoter listening on ${address}${BASE_PATH} (${strategy} search)`,
+    `  docs:       ${address}${DOCS_PATH}`,
+    `  explorer:   ${address}${EXPLORER_PATH}`,
     `  quote:      ${address}${QUOTE_PATH_TEMPLATE}`,
-    `  operations: ${address}/health, ${address}/ready, ${address}/metrics`,
+    `  operations: ${[HEALTH_PATH, READY_PATH, METRICS_PATH].map((path) => address + path).join(", ")}`,
   ];
   for (const [chainId, endpoints] of chains) lines.push(`  chain ${chainId}: ${endpoints}`);
   if (demoMarkets !== undefined && demoMarkets.length > 0) {
     lines.push(`Demo markets on chain ${DEVCHAIN_ID}. Try:`);
     for (const market of demoMarkets) {
       const query = `expectedPrice=${market.example.expectedPrice}&collateralAvailable=${market.example.collateralAvailable}`;
-      lines.push(`  curl '${address}/quoter/${DEVCHAIN_ID}/${market.group}/${market.id}?${query}'   # ${market.role}`);
+      lines.push(`  curl '${address}${BASE_PATH}/${DEVCHAIN_ID}/${market.group}/${market.id}?${query}'   # ${market.role}`);
     }
   }
   return lines;

@@ -1,36 +1,97 @@
-// Configuration from the environment, validated once at start-up. Every variable is listed, with its default,
-// in .env.example and the README.
+// Configuration from the environment, validated once at start-up. SETTINGS is the one table of the variables:
+// each one's default, what it accepts and what it means. Parsing, the defaults of the modules that take them,
+// `quoter serve --help`, .env.example and the README's table all derive from it (`npm run settings` writes
+// the last two, and a test fails when they are stale).
 import { isIP } from "node:net";
+import { DEFAULT_EXACT_MAX_CANDIDATES } from "./quote/exactSearch.ts";
 
-export interface Config {
-  /** RPC endpoints per chain id, in fallback order. Empty: serve chain 31337 on the embedded chain. */
-  readonly rpcUrls: ReadonlyMap<number, readonly string[]>;
-  readonly host: string;
-  readonly port: number;
-  /** Per JSON-RPC request timeout in milliseconds. */
-  readonly rpcTimeoutMs: number;
-  readonly logLevel: string;
-  /** "auto": human-readable (pino-pretty) when stdout is a terminal, JSON lines otherwise. */
-  readonly logFormat: "auto" | "json" | "pretty";
-  /** How long each chain's endpoints have to answer eth_blockNumber for /ready. */
-  readonly readyTimeoutMs: number;
-  /** "single-call" (default): one deployless eth_call per quote; "sequential": one eth_call per read. */
-  readonly searchStrategy: "single-call" | "sequential";
-  /** Gas given to the single-call search. */
-  readonly searchGasCap: bigint;
-  /** The most candidates one search=exact quote quotes. */
-  readonly exactMaxCandidates: number;
-  /** The most one quote may take, fallbacks included, before it is a 503. */
-  readonly quoteDeadlineMs: number;
-  /** JSON-RPC requests in flight per chain, and waiting before new ones are refused with 503. */
-  readonly rpcMaxInFlight: number;
-  readonly rpcMaxQueued: number;
-  /** Requests per client IP per window; 0 turns rate limiting off. */
-  readonly rateLimitMax: number;
-  readonly rateLimitWindowMs: number;
-  /** Longest request target accepted (414 beyond). */
-  readonly maxUrlLength: number;
+export interface Setting<T> {
+  readonly default: T;
+  /** What a value must be, as the error and the docs say it: "an integer from 0 to 65535". */
+  readonly accepts: string;
+  /** What it sets, in Markdown. */
+  readonly meaning: string;
+  /** The value of a trimmed, non-empty text, or undefined when it is not acceptable. */
+  readonly parse: (text: string) => T | undefined;
 }
+
+function integer(fallback: number, min: number, max: number, meaning: string): Setting<number> {
+  const parse = (text: string) => (/^\d+$/.test(text) && Number(text) >= min && Number(text) <= max ? Number(text) : undefined);
+  return { default: fallback, accepts: `an integer from ${min} to ${max}`, meaning, parse };
+}
+
+function oneOf<const V extends string>(fallback: V, values: readonly V[], meaning: string): Setting<V> {
+  const parse = (text: string) => values.find((value) => value === text);
+  return { default: fallback, accepts: `one of ${values.join(", ")}`, meaning, parse };
+}
+
+/** A host name: letters, digits, dots and hyphens, no label starting or ending with a hyphen. */
+const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/;
+
+function host(fallback: string, meaning: string): Setting<string> {
+  const parse = (text: string) => (isIP(text) !== 0 || HOST_NAME.test(text) ? text : undefined);
+  return { default: fallback, accepts: "an IP address or a host name", meaning, parse };
+}
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+/** In the order the docs list them. RPC_URL_<chainId> is apart: its name carries the chain id. */
+export const SETTINGS = {
+  PORT: integer(3000, 0, 65535, "HTTP port (0: any free port)"),
+  HOST: host("127.0.0.1", "address to bind"),
+  RPC_TIMEOUT_MS: integer(5000, 1, 600_000, "timeout of one JSON-RPC request, in ms; past it the endpoint has failed (next URL, or 503)"),
+  QUOTE_DEADLINE_MS: integer(10_000, 1, 600_000, "the most one quote may take, in ms, fallback URLs included; past it, 503"),
+  SEARCH_STRATEGY: oneOf(
+    "single-call",
+    ["single-call", "sequential"],
+    "`single-call`: the whole quote in one deployless `eth_call` (sequential on a node that refuses it); " +
+      "`sequential`: one `eth_call` per read and candidate",
+  ),
+  SEARCH_GAS_CAP: integer(
+    30_000_000,
+    1_000_000,
+    1_000_000_000,
+    "gas given to each deployless call of the single-call search; a search that needs more continues in further calls at the same block",
+  ),
+  EXACT_MAX_CANDIDATES: integer(
+    DEFAULT_EXACT_MAX_CANDIDATES,
+    2,
+    256,
+    "the most candidates one `search=exact` quote quotes; past it the answer is the largest size found with `exact: false` and `upperBound`",
+  ),
+  RPC_MAX_IN_FLIGHT: integer(64, 1, 10_000, "JSON-RPC requests in flight per chain"),
+  RPC_MAX_QUEUED: integer(1024, 0, 1_000_000, "JSON-RPC requests waiting per chain; beyond, new quotes get 503 at once"),
+  RATE_LIMIT_MAX: integer(
+    1200,
+    0,
+    1_000_000_000,
+    "requests per client IP per window (`0` turns the limit off; `/health`, `/ready` and `/metrics` are never limited); beyond, 429",
+  ),
+  RATE_LIMIT_WINDOW_MS: integer(60_000, 1, 86_400_000, "the rate limit's window, in ms"),
+  MAX_URL_LENGTH: integer(2048, 256, 65_536, "longest request target (path and query); beyond, 414"),
+  READY_TIMEOUT_MS: integer(2000, 1, 60_000, "how long each chain's endpoints have to answer `eth_blockNumber` for `/ready`, in ms"),
+  LOG_LEVEL: oneOf("info", LOG_LEVELS, "pino level"),
+  LOG_FORMAT: oneOf(
+    "auto",
+    ["auto", "json", "pretty"],
+    "`auto`: human-readable (pino-pretty) when stdout is a terminal, JSON lines otherwise; `json`; `pretty`",
+  ),
+  DEVCHAIN_PORT: integer(8545, 0, 65535, "port of `npm run devchain` (its `--port N` wins)"),
+  DEVCHAIN_HOST: host("127.0.0.1", "address `npm run devchain` binds (its `--host H` wins)"),
+};
+
+export type SettingName = keyof typeof SETTINGS;
+
+const RPC_URL_PREFIX = "RPC_URL_";
+
+/** RPC_URL_<chainId>, the one setting whose name varies, as the docs list it. */
+export const RPC_URL_SETTING = {
+  name: `${RPC_URL_PREFIX}<chainId>`,
+  accepts: "a comma-separated list of http:// or https:// URLs",
+  meaning:
+    "JSON-RPC endpoint(s) of a chain, e.g. `RPC_URL_1=https://…`; a comma-separated list is tried in order. " +
+    "With none set, `npm start` starts the embedded chain and serves chain 31337 on it.",
+};
 
 export class ConfigError extends Error {
   constructor(
@@ -42,12 +103,44 @@ export class ConfigError extends Error {
   }
 }
 
-const RPC_URL_VARIABLE = /^RPC_URL_(\d+)$/;
-const RPC_URL_PREFIX = "RPC_URL_";
-const MAX_CHAIN_ID = 2 ** 53 - 1;
-const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+/** A setting's value in `env`: its default when unset or blank, else the value it accepts. */
+export function read<N extends SettingName>(env: NodeJS.ProcessEnv, name: N): (typeof SETTINGS)[N]["default"] {
+  const setting: Setting<(typeof SETTINGS)[N]["default"]> = SETTINGS[name];
+  const text = env[name]?.trim();
+  if (text === undefined || text === "") return setting.default;
+  const value = setting.parse(text);
+  if (value === undefined) throw new ConfigError(name, `must be ${setting.accepts}`);
+  return value;
+}
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export type Config = ReturnType<typeof loadConfig>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
+  return {
+    /** RPC endpoints per chain id, in fallback order. Empty: serve chain 31337 on the embedded chain. */
+    rpcUrls: readRpcUrls(env),
+    host: read(env, "HOST"),
+    port: read(env, "PORT"),
+    rpcTimeoutMs: read(env, "RPC_TIMEOUT_MS"),
+    logLevel: read(env, "LOG_LEVEL"),
+    logFormat: read(env, "LOG_FORMAT"),
+    readyTimeoutMs: read(env, "READY_TIMEOUT_MS"),
+    searchStrategy: read(env, "SEARCH_STRATEGY"),
+    searchGasCap: BigInt(read(env, "SEARCH_GAS_CAP")),
+    exactMaxCandidates: read(env, "EXACT_MAX_CANDIDATES"),
+    quoteDeadlineMs: read(env, "QUOTE_DEADLINE_MS"),
+    rpcMaxInFlight: read(env, "RPC_MAX_IN_FLIGHT"),
+    rpcMaxQueued: read(env, "RPC_MAX_QUEUED"),
+    rateLimitMax: read(env, "RATE_LIMIT_MAX"),
+    rateLimitWindowMs: read(env, "RATE_LIMIT_WINDOW_MS"),
+    maxUrlLength: read(env, "MAX_URL_LENGTH"),
+  } as const;
+}
+
+const RPC_URL_VARIABLE = /^RPC_URL_(\d+)$/;
+const MAX_CHAIN_ID = 2 ** 53 - 1;
+
+function readRpcUrls(env: NodeJS.ProcessEnv): ReadonlyMap<number, readonly string[]> {
   const rpcUrls = new Map<number, string[]>();
   for (const [name, value] of Object.entries(env)) {
     if (!name.startsWith(RPC_URL_PREFIX) || value === undefined) continue;
@@ -59,24 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
     rpcUrls.set(chainId, parseRpcUrlList(name, value));
   }
-  return {
-    rpcUrls,
-    host: hostName(env, "HOST", "127.0.0.1"),
-    port: integer(env, "PORT", 3000, 0, 65535),
-    rpcTimeoutMs: integer(env, "RPC_TIMEOUT_MS", 5000, 1, 600_000),
-    logLevel: oneOf(env, "LOG_LEVEL", "info", LOG_LEVELS),
-    logFormat: oneOf(env, "LOG_FORMAT", "auto", ["auto", "json", "pretty"]) as Config["logFormat"],
-    readyTimeoutMs: integer(env, "READY_TIMEOUT_MS", 2000, 1, 60_000),
-    searchStrategy: oneOf(env, "SEARCH_STRATEGY", "single-call", ["single-call", "sequential"]) as Config["searchStrategy"],
-    searchGasCap: BigInt(integer(env, "SEARCH_GAS_CAP", 30_000_000, 1_000_000, 1_000_000_000)),
-    exactMaxCandidates: integer(env, "EXACT_MAX_CANDIDATES", 32, 2, 256),
-    quoteDeadlineMs: integer(env, "QUOTE_DEADLINE_MS", 10_000, 1, 600_000),
-    rpcMaxInFlight: integer(env, "RPC_MAX_IN_FLIGHT", 64, 1, 10_000),
-    rpcMaxQueued: integer(env, "RPC_MAX_QUEUED", 1024, 0, 1_000_000),
-    rateLimitMax: integer(env, "RATE_LIMIT_MAX", 1200, 0, 1_000_000_000),
-    rateLimitWindowMs: integer(env, "RATE_LIMIT_WINDOW_MS", 60_000, 1, 86_400_000),
-    maxUrlLength: integer(env, "MAX_URL_LENGTH", 2048, 256, 65_536),
-  };
+  return rpcUrls;
 }
 
 /** Loads a configuration, or prints "<program>: invalid configuration: <VARIABLE>: <rule>" and exits 1. */
@@ -97,14 +173,14 @@ export interface DevchainConfig {
 }
 
 export function loadDevchainConfig(env: NodeJS.ProcessEnv = process.env): DevchainConfig {
-  return { host: hostName(env, "DEVCHAIN_HOST", "127.0.0.1"), port: integer(env, "DEVCHAIN_PORT", 8545, 0, 65535) };
+  return { host: read(env, "DEVCHAIN_HOST"), port: read(env, "DEVCHAIN_PORT") };
 }
 
 /** A comma-separated list of http(s) URLs, in fallback order; `name` is what an error names (a variable or a flag). */
 export function parseRpcUrlList(name: string, value: string): string[] {
   const urls = value.split(",").map((url) => url.trim());
   if (urls.length === 0 || urls.some((url) => !isHttpUrl(url))) {
-    throw new ConfigError(name, "must be a comma-separated list of http:// or https:// URLs");
+    throw new ConfigError(name, `must be ${RPC_URL_SETTING.accepts}`);
   }
   return urls;
 }
@@ -116,32 +192,6 @@ function isHttpUrl(text: string): boolean {
   } catch {
     return false;
   }
-}
-
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const text = env[name]?.trim();
-  if (text === undefined || text === "") return fallback;
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-    throw new ConfigError(name, `must be an integer from ${min} to ${max}`);
-  }
-  return Number(text);
-}
-
-/** An IP address (v4 or v6) or a host name (letters, digits, dots, hyphens). */
-function hostName(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
-  const text = env[name]?.trim();
-  if (text === undefined || text === "") return fallback;
-  if (isIP(text) === 0 && !/^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$/.test(text)) {
-    throw new ConfigError(name, "must be an IP address or a host name");
-  }
-  return text;
-}
-
-function oneOf(env: NodeJS.ProcessEnv, name: string, fallback: string, values: readonly string[]): string {
-  const text = env[name]?.trim();
-  if (text === undefined || text === "") return fallback;
-  if (!values.includes(text)) throw new ConfigError(name, `must be one of ${values.join(", ")}`);
-  return text;
 }
 
 /** Removes credentials, paths and query strings from an RPC URL: they often carry API keys. */

@@ -1,7 +1,7 @@
 // The RPC endpoints of each configured chain: one viem public client per URL, in fallback order, sharing
 // one limiter of in-flight requests per chain.
 import { createPublicClient, http, type PublicClient, type Transport } from "viem";
-import { redactUrl } from "../config.ts";
+import { SETTINGS, redactUrl } from "../config.ts";
 import { createLimiter, type Limiter } from "./limiter.ts";
 import { pooledFetch } from "./transport.ts";
 
@@ -42,9 +42,9 @@ export interface ChainClient {
 export interface ChainClientOptions {
   /** Per JSON-RPC request timeout in milliseconds. */
   readonly timeoutMs: number;
-  /** JSON-RPC requests in flight per chain (default 64). */
+  /** JSON-RPC requests in flight per chain (RPC_MAX_IN_FLIGHT's default when absent). */
   readonly maxInFlight?: number;
-  /** JSON-RPC requests waiting for a slot per chain before new ones are refused (default 1024). */
+  /** JSON-RPC requests waiting for a slot per chain before new ones are refused (RPC_MAX_QUEUED's default when absent). */
   readonly maxQueued?: number;
   /** Told of every JSON-RPC request made (not of those the limiter refused before sending). */
   readonly observer?: RpcObserver;
@@ -56,7 +56,11 @@ export interface ChainClientOptions {
  * quoter only ever calls the market group.
  */
 export function createChainClient(chainId: number, urls: readonly string[], options: ChainClientOptions): ChainClient {
-  const limiter = createLimiter(chainId, options.maxInFlight ?? 64, options.maxQueued ?? 1024);
+  const limiter = createLimiter(
+    chainId,
+    options.maxInFlight ?? SETTINGS.RPC_MAX_IN_FLIGHT.default,
+    options.maxQueued ?? SETTINGS.RPC_MAX_QUEUED.default,
+  );
   const endpoints = urls.map((url) => ({
     chainId,
     label: redactUrl(url),

@@ -1,4 +1,6 @@
 // The help texts of the `quoter` command, apart from the code so that printing them loads nothing else.
+import { BASE_PATH } from "../http/paths.ts";
+import { settingsHelp } from "../settingsText.ts";
 
 export const HELP = `Usage: quoter <command> [options]
 
@@ -11,15 +13,18 @@ Run quoter <command> --help for a command's options. Settings come from the envi
 
 export const SERVE_HELP = `Usage: quoter serve
 
-Starts the quoter's HTTP service, as npm start does: GET /quoter/<chainId>/<marketAddress>/<marketId>, the
+Starts the quoter's HTTP service, as npm start does: GET ${BASE_PATH}/<chainId>/<marketAddress>/<marketId>, the
 OpenAPI document and docs, /health, /ready and /metrics. It takes no options: every setting comes from the
-environment (PORT, HOST, RPC_URL_<chainId>, LOG_LEVEL, ...; see .env.example). With no RPC_URL_<chainId> set,
-it starts the embedded demo chain and serves chain 31337 on it. A bad setting stops it with exit status 1.`;
+environment (below, and in .env.example). With no RPC_URL_<chainId> set, it starts the embedded demo chain and
+serves chain 31337 on it. A bad setting stops it with exit status 1.
+
+Settings (environment variables, with their defaults):
+${settingsHelp()}`;
 
 export const QUOTE_HELP = `Usage: quoter quote <chainId> <marketAddress> <marketId> --expected-price P --collateral C
                     [--price-limit L] [--max-iterations N] [--search exact] [--rpc URL[,URL...]] [--trace]
 
-Quotes once, as GET /quoter/<chainId>/<marketAddress>/<marketId> would, without starting an HTTP server, and
+Quotes once, as GET ${BASE_PATH}/<chainId>/<marketAddress>/<marketId> would, without starting an HTTP server, and
 prints the API's JSON body on stdout (one line): the 200 body, or the error body {"error", "details"?} of the
 status the API would answer. Values are read by the API's rules (docs/semantics: exact decimals, wei).
 

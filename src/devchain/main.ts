@@ -2,7 +2,8 @@
 // the requested address itself, and stops with this process.
 import { parseArgs } from "node:util";
 import { formatUnits } from "viem";
-import { loadDevchainConfig, loadOrExit } from "../config.ts";
+import { SETTINGS, loadDevchainConfig, loadOrExit } from "../config.ts";
+import { DOCS_PATH, EXPLORER_PATH } from "../http/paths.ts";
 import { DEVCHAIN_ID } from "./chain.ts";
 import { DEMO_MARKET_GROUPS, DEMO_MARKETS } from "./demo.ts";
 import { startDevchain } from "./devchain.ts";
@@ -19,19 +20,20 @@ if (values.help) {
   console.log(`Usage: npm run devchain -- [--port N] [--host H]   (or: quoter devchain [--port N] [--host H])
 
 Serves a local EVM node (anvil, chain id ${DEVCHAIN_ID}) with the demo market group over JSON-RPC.
-  --port N   port to listen on (default: DEVCHAIN_PORT or 8545)
-  --host H   address to bind (default: DEVCHAIN_HOST or 127.0.0.1)`);
+  --port N   port to listen on (default: DEVCHAIN_PORT or ${SETTINGS.DEVCHAIN_PORT.default})
+  --host H   address to bind (default: DEVCHAIN_HOST or ${SETTINGS.DEVCHAIN_HOST.default})`);
   process.exit(0);
 }
 
 const config = loadOrExit("devchain", () => loadDevchainConfig());
-if (values.port !== undefined && (!/^\d+$/.test(values.port) || Number(values.port) > 65535)) {
-  console.error(`devchain: the port must be an integer from 0 to 65535, got "${values.port}"`);
+const port = values.port === undefined ? config.port : SETTINGS.DEVCHAIN_PORT.parse(values.port);
+if (port === undefined) {
+  console.error(`devchain: the port must be ${SETTINGS.DEVCHAIN_PORT.accepts}, got "${values.port}"`);
   process.exit(2);
 }
 const host = values.host ?? config.host;
 
-const devchain = await startDevchain({ host, port: values.port === undefined ? config.port : Number(values.port) });
+const devchain = await startDevchain({ host, port });
 console.log(`Devchain (chain id ${DEVCHAIN_ID}) listening on ${devchain.endpoint.url}`);
 for (const group of DEMO_MARKET_GROUPS) {
   console.log(`Market group: ${group.address}, ${group.role}`);
@@ -42,7 +44,7 @@ for (const group of DEMO_MARKET_GROUPS) {
   }
 }
 // A node alone answers JSON-RPC only: say how to put the quoter, its docs and its explorer in front of it.
-console.log(`Quote on it: RPC_URL_${DEVCHAIN_ID}=${devchain.endpoint.url} npm start, then open /quoter/docs or /quoter/explorer on the port it prints`);
+console.log(`Quote on it: RPC_URL_${DEVCHAIN_ID}=${devchain.endpoint.url} npm start, then open ${DOCS_PATH} or ${EXPLORER_PATH} on the port it prints`);
 
 // The node is a child process: this one lives as long as it does, and says so if it ends on its own.
 let closing = false;

@@ -3,13 +3,15 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import { installErrorHandling } from "./errors.ts";
 import { explorerPlugin } from "./explorer/plugin.ts";
 import { indexRoute } from "./indexRoute.ts";
-import { registerDocs } from "./openapi.ts";
-import { DEFAULT_PROTECTION, installProtection, type ProtectionOptions } from "./protection.ts";
-import { quoteRoute, type Quoter } from "./quoteRoute.ts";
+import { docsPlugin } from "./openapi.ts";
+import { DEFAULT_PROTECTION, protectionPlugin, type ProtectionOptions } from "./protection.ts";
+import { quoteRoute } from "./quoteRoute.ts";
 import type { ChainRegistry } from "../chain/client.ts";
 import { createMetrics, type Metrics } from "../observability/metrics.ts";
 import { createReadinessCheck } from "../observability/readiness.ts";
-import { installObservability, requestIdFor } from "./observability.ts";
+import { observabilityPlugin, requestIdFor } from "./observability.ts";
+import { BASE_PATH } from "./paths.ts";
+import type { Quoter } from "../service/api.ts";
 
 export interface AppOptions {
   readonly quoter: Quoter;
@@ -39,24 +41,26 @@ export function buildApp({ quoter, logger, protection, metrics, chains, readyTim
     ajv: { customOptions: { allErrors: true, coerceTypes: false } },
   });
   installErrorHandling(app);
-  closeConnectionsWhenDone(app);
-  installProtection(app, { ...DEFAULT_PROTECTION, ...protection });
-  installObservability(app, {
+  const isClosing = closeConnectionsWhenDone(app);
+  void app.register(protectionPlugin, { ...DEFAULT_PROTECTION, ...protection });
+  void app.register(observabilityPlugin, {
     metrics: metrics ?? createMetrics(),
+    isClosing,
     ...(chains ? { readiness: createReadinessCheck(chains, readyTimeoutMs === undefined ? {} : { timeoutMs: readyTimeoutMs }) } : {}),
   });
-  registerDocs(app); // before the routes it documents
-  void app.register(quoteRoute, { prefix: "/quoter", quoter });
-  void app.register(explorerPlugin, { prefix: "/quoter" });
-  void app.register(indexRoute, { prefix: "/quoter", chainIds: [...(chains?.keys() ?? [])] });
+  void app.register(docsPlugin); // before the routes it documents
+  void app.register(quoteRoute, { prefix: BASE_PATH, quoter });
+  void app.register(explorerPlugin, { prefix: BASE_PATH });
+  void app.register(indexRoute, { prefix: BASE_PATH, chainIds: [...(chains?.keys() ?? [])] });
   return app;
 }
 
 /**
  * Graceful shutdown: once closing, every answer says `Connection: close`, so that keep-alive sockets end
  * with the in-flight request they carry instead of holding the server open until their idle timeout.
+ * Returns whether the server is closing, which /ready reports too.
  */
-function closeConnectionsWhenDone(app: FastifyInstance): void {
+function closeConnectionsWhenDone(app: FastifyInstance): () => boolean {
   let closing = false;
   app.addHook("preClose", async () => {
     closing = true;
@@ -64,4 +68,5 @@ function closeConnectionsWhenDone(app: FastifyInstance): void {
   app.addHook("onSend", async (_request, reply) => {
     if (closing) reply.header("connection", "close");
   });
+  return () => closing;
 }

@@ -2,8 +2,10 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { parseQuoteRequest } from "../quote/request.ts";
 import { QuoteError, internalError, invalidPathParameters, invalidQueryParameters, routeNotFound } from "../quote/errors.ts";
+import { noteOutcome } from "./observability.ts";
 
 export function sendQuoteError(reply: FastifyReply, error: QuoteError): FastifyReply {
+  noteOutcome(reply.request, error.message);
   if (error.headers) reply.headers(error.headers);
   return reply.code(error.status).type("application/json; charset=utf-8").send(error.toBody());
 }

@@ -1,19 +1,20 @@
 // GET /quoter: where to start. A newcomer who opens the base URL the banner prints gets the links to the docs,
 // the explorer and the operations endpoints, the version, the chains served and the quote path, not a 404.
 import type { FastifyPluginAsync } from "fastify";
-import { DOCS_PREFIX, OPENAPI_PATH, PACKAGE_VERSION } from "./openapi.ts";
+import { PACKAGE_VERSION } from "./openapi.ts";
+import { BASE_PATH, DOCS_PATH, EXPLORER_PATH, HEALTH_PATH, METRICS_PATH, OPENAPI_PATH, READY_PATH } from "./paths.ts";
 
 export const QUOTE_PATH_TEMPLATE =
-  "/quoter/{chainId}/{marketAddress}/{marketId}?expectedPrice={decimal}&collateralAvailable={wei}" +
+  `${BASE_PATH}/{chainId}/{marketAddress}/{marketId}?expectedPrice={decimal}&collateralAvailable={wei}` +
   "[&maxIterations={1-10}][&priceLimit={decimal}][&search=exact][&trace=true]";
 
 export const LINKS = {
-  docs: DOCS_PREFIX,
-  explorer: "/quoter/explorer",
+  docs: DOCS_PATH,
+  explorer: EXPLORER_PATH,
   openapi: OPENAPI_PATH,
-  health: "/health",
-  ready: "/ready",
-  metrics: "/metrics",
+  health: HEALTH_PATH,
+  ready: READY_PATH,
+  metrics: METRICS_PATH,
 } as const;
 
 const indexSchema = {
@@ -38,7 +39,7 @@ const indexSchema = {
   },
 } as const;
 
-/** Register with the /quoter prefix; `chainIds` are the configured chains, in any order. */
+/** Register with the BASE_PATH prefix; `chainIds` are the configured chains, in any order. */
 export const indexRoute: FastifyPluginAsync<{ chainIds: readonly number[] }> = async (app, { chainIds }) => {
   const body = {
     name: "quoter",

@@ -1,18 +1,17 @@
 // Operability: a request id on every request and answer, one log line per answer (for a quote: chain, market,
-// direction, candidates, RPC requests, time and outcome), Prometheus metrics at /metrics, /health and /ready.
-// The three operational routes are exempt from the rate limit: probes and scrapers call them all the time.
+// direction, candidates, RPC requests, time and outcome), Prometheus metrics, and the operational routes.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
 import type { Metrics } from "../observability/metrics.ts";
 import { newQuoteStats, runWithQuoteStats, type QuoteStats } from "../observability/quoteStats.ts";
-import type { Readiness } from "../observability/readiness.ts";
+import { operationsRoutes, type OperationsOptions } from "./operations.ts";
+import { HEALTH_PATH, METRICS_PATH, QUOTE_ROUTE, READY_PATH } from "./paths.ts";
 
-/** The quote route's pattern, as Fastify reports it in `request.routeOptions.url`. */
-export const QUOTE_ROUTE = "/quoter/:chainId/:marketAddress/:marketId";
-export const HEALTH_PATH = "/health";
-export const READY_PATH = "/ready";
-export const METRICS_PATH = "/metrics";
+// Tests label the quote route as the metrics do, from here.
+export { QUOTE_ROUTE };
+
 const OPERATIONAL_ROUTES = new Set([HEALTH_PATH, READY_PATH, METRICS_PATH]);
 
 export const REQUEST_ID_HEADER = "x-request-id";
@@ -25,20 +24,25 @@ export function requestIdFor(request: IncomingMessage): string {
   return typeof given === "string" && SANE_REQUEST_ID.test(given) ? given : randomUUID();
 }
 
-export interface ObservabilityOptions {
-  readonly metrics: Metrics;
-  /** Whether each configured chain answers; none configured: always ready. */
-  readonly readiness?: () => Promise<Readiness>;
+const outcomes = new WeakMap<FastifyRequest, string>();
+
+/** Notes what an error answer says (its `error`) where it is made, for the request's log line. */
+export function noteOutcome(request: FastifyRequest, error: string): void {
+  outcomes.set(request, error);
 }
 
 const isQuote = (request: FastifyRequest) =>
   request.routeOptions.url === QUOTE_ROUTE && (request.method === "GET" || request.method === "HEAD");
 
-/** Installs hooks on `app` itself (so they see every route) and registers the operational routes. */
-export function installObservability(app: FastifyInstance, { metrics, readiness }: ObservabilityOptions): void {
+/**
+ * Not encapsulated (fastify-plugin), so that its hooks see every route of the app, 404s included; the
+ * operational routes it registers are a child of their own.
+ */
+export const observabilityPlugin = fp(observability, { name: "observability" });
+
+async function observability(app: FastifyInstance, options: OperationsOptions): Promise<void> {
+  const { metrics } = options;
   const quoteStats = new WeakMap<FastifyRequest, QuoteStats>();
-  const errorMessages = new WeakMap<FastifyRequest, string>();
-  let closing = false;
 
   app.addHook("onRequest", async (request) => {
     request.log.debug({ req: request }, "incoming request");
@@ -50,145 +54,45 @@ export function installObservability(app: FastifyInstance, { metrics, readiness 
     quoteStats.set(request, stats);
     runWithQuoteStats(stats, done);
   });
-  app.addHook("onSend", async (request, reply, payload) => {
+  app.addHook("onSend", async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
-    if (isQuote(request) && reply.statusCode !== 200 && typeof payload === "string") {
-      errorMessages.set(request, errorMessageOf(payload));
-    }
   });
   app.addHook("onResponse", async (request, reply) => {
-    const route = request.routeOptions.url ?? "unmatched";
-    const status = reply.statusCode;
-    const ms = Math.round(reply.elapsedTime * 10) / 10;
-    metrics.observeRequest({ method: request.method, route, status });
-    if (!isQuote(request)) {
-      const line = { method: request.method, url: request.url, statusCode: status, ms };
-      if (OPERATIONAL_ROUTES.has(route)) request.log.debug(line, "request completed");
-      else request.log.info(line, "request completed");
-      return;
-    }
-    const stats = quoteStats.get(request);
-    metrics.observeQuote({ status, seconds: reply.elapsedTime / 1000, candidates: stats?.coalesced ? undefined : stats?.candidates });
-    const params = request.params as Record<string, string | undefined>;
-    request.log.info(
-      {
-        chainId: params.chainId,
-        market: params.marketAddress,
-        marketId: params.marketId,
-        direction: stats?.direction ?? null,
-        candidates: stats?.candidates ?? 0,
-        rpcRequests: stats?.rpcRequests ?? 0,
-        ...(stats?.blockNumber === undefined ? {} : { blockNumber: stats.blockNumber.toString() }),
-        ...(stats?.coalesced ? { coalesced: true } : {}),
-        ms,
-        status,
-        outcome: status === 200 ? "ok" : (errorMessages.get(request) ?? "unknown"),
-      },
-      "quote",
-    );
+    metrics.observeRequest({ method: request.method, route: request.routeOptions.url ?? "unmatched", status: reply.statusCode });
+    if (isQuote(request)) logQuote(request, reply, metrics, quoteStats.get(request));
+    else logRequest(request, reply);
   });
-  app.addHook("preClose", async () => {
-    closing = true;
-  });
-
-  void app.register(async (routes) => {
-    const exempt = { rateLimit: false } as const;
-    routes.get(HEALTH_PATH, { config: exempt, schema: healthSchema }, async () => ({ status: "ok" }));
-    routes.get(READY_PATH, { config: exempt, schema: readySchema }, async (_request, reply) => {
-      if (closing) return reply.code(503).send({ error: "Not ready", details: [{ param: "server", message: "shutting down" }] });
-      const report = (await readiness?.()) ?? { ready: true, chains: [] };
-      if (report.ready) return { status: "ready", chains: report.chains };
-      const details = report.chains
-        .filter((chain) => !chain.ready)
-        .map((chain) => ({ param: "chainId", message: `chain ${chain.chainId} does not answer` }));
-      return reply.code(503).send({ error: "Not ready", details, chains: report.chains });
-    });
-    routes.get(METRICS_PATH, { config: exempt, schema: metricsSchema }, async (_request, reply) => {
-      const text = await metrics.registry.metrics();
-      return reply.type(metrics.registry.contentType).send(text);
-    });
-  });
+  void app.register(operationsRoutes, options);
 }
 
-/** The `error` of a JSON error body, for the log line. */
-function errorMessageOf(payload: string): string {
-  try {
-    const { error } = JSON.parse(payload) as { error?: unknown };
-    return typeof error === "string" ? error : "unknown";
-  } catch {
-    return "unknown";
-  }
+const millisecondsOf = (reply: FastifyReply) => Math.round(reply.elapsedTime * 10) / 10;
+
+/** Any answer but a quote's: one line, at debug level for the operational routes that probes call all the time. */
+function logRequest(request: FastifyRequest, reply: FastifyReply): void {
+  const line = { method: request.method, url: request.url, statusCode: reply.statusCode, ms: millisecondsOf(reply) };
+  if (OPERATIONAL_ROUTES.has(request.routeOptions.url ?? "unmatched")) request.log.debug(line, "request completed");
+  else request.log.info(line, "request completed");
 }
 
-const tags = ["operations"];
-
-const healthSchema = {
-  tags,
-  summary: "Liveness: the process is up",
-  response: {
-    200: {
-      description: "Always, while the process serves HTTP",
-      type: "object",
-      required: ["status"],
-      additionalProperties: false,
-      properties: { status: { type: "string", enum: ["ok"] } },
+/** A quote's answer: its latency and candidates in the metrics, and one line with what the quote did. */
+function logQuote(request: FastifyRequest, reply: FastifyReply, metrics: Metrics, stats: QuoteStats | undefined): void {
+  const status = reply.statusCode;
+  metrics.observeQuote({ status, seconds: reply.elapsedTime / 1000, candidates: stats?.coalesced ? undefined : stats?.candidates });
+  const params = request.params as Record<string, string | undefined>;
+  request.log.info(
+    {
+      chainId: params.chainId,
+      market: params.marketAddress,
+      marketId: params.marketId,
+      direction: stats?.direction ?? null,
+      candidates: stats?.candidates ?? 0,
+      rpcRequests: stats?.rpcRequests ?? 0,
+      ...(stats?.blockNumber === undefined ? {} : { blockNumber: stats.blockNumber.toString() }),
+      ...(stats?.coalesced ? { coalesced: true } : {}),
+      ms: millisecondsOf(reply),
+      status,
+      outcome: status === 200 ? "ok" : (outcomes.get(request) ?? "unknown"),
     },
-  },
-} as const;
-
-const chainReadinessSchema = {
-  type: "object",
-  required: ["chainId", "ready", "endpoints", "answering"],
-  additionalProperties: false,
-  properties: {
-    chainId: { type: "integer" },
-    ready: { type: "boolean", description: "At least one endpoint answered eth_blockNumber in time" },
-    endpoints: { type: "integer", description: "RPC endpoints configured for the chain (never their URLs)" },
-    answering: { type: "integer", description: "Endpoints that answered in time" },
-    blockNumber: { type: "string", description: "The highest latest block among them" },
-  },
-} as const;
-
-const readySchema = {
-  tags,
-  summary: "Readiness: every configured chain answers eth_blockNumber within READY_TIMEOUT_MS",
-  response: {
-    200: {
-      description: "Every chain has an endpoint that answers",
-      type: "object",
-      required: ["status", "chains"],
-      additionalProperties: false,
-      properties: { status: { type: "string", enum: ["ready"] }, chains: { type: "array", items: chainReadinessSchema } },
-    },
-    503: {
-      description: "A chain does not answer (details name each chain id), or the server is shutting down",
-      type: "object",
-      required: ["error", "details"],
-      additionalProperties: false,
-      properties: {
-        error: { type: "string", enum: ["Not ready"] },
-        details: {
-          type: "array",
-          items: {
-            type: "object",
-            required: ["param", "message"],
-            additionalProperties: false,
-            properties: { param: { type: "string" }, message: { type: "string" } },
-          },
-        },
-        chains: { type: "array", items: chainReadinessSchema },
-      },
-    },
-  },
-} as const;
-
-const metricsSchema = {
-  tags,
-  summary: "Prometheus metrics (text exposition format)",
-  description:
-    "quoter_http_requests_total, quoter_quote_duration_seconds, quoter_quote_candidates, quoter_rpc_requests_total, " +
-    "and the process and Node.js metrics of prom-client.",
-  response: {
-    200: { description: "The metrics, in Prometheus text format", content: { "text/plain": { schema: { type: "string" } } } },
-  },
-} as const;
+    "quote",
+  );
+}

@@ -5,9 +5,8 @@ import { readFileSync } from "node:fs";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance } from "fastify";
-
-export const OPENAPI_PATH = "/quoter/openapi.json";
-export const DOCS_PREFIX = "/quoter/docs";
+import fp from "fastify-plugin";
+import { DOCS_PATH, EXPLORER_PATH, OPENAPI_PATH } from "./paths.ts";
 
 export const { version: PACKAGE_VERSION } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
@@ -19,14 +18,16 @@ const DESCRIPTION = [
   'Every answer that is not a 200 is JSON `{ "error": "<message>", "details"?: [{ "param", "message" }] }`;',
   "the responses below list each status with its messages as named examples.",
   "",
-  "To see a search drawn, use the [quote explorer](/quoter/explorer).",
+  `To see a search drawn, use the [quote explorer](${EXPLORER_PATH}).`,
 ].join("\n");
 
 /**
- * Registers the generator, the document route and the docs page. Call it before registering the routes to
- * document: @fastify/swagger collects routes as they are added.
+ * The generator, the document route and the docs page. Not encapsulated (fastify-plugin), so that the generator
+ * sees the app's routes; register it before the routes to document: @fastify/swagger collects them as they are added.
  */
-export function registerDocs(app: FastifyInstance): void {
+export const docsPlugin = fp(docs, { name: "docs" });
+
+async function docs(app: FastifyInstance): Promise<void> {
   void app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
@@ -38,10 +39,11 @@ export function registerDocs(app: FastifyInstance): void {
     },
   });
   void app.register(swaggerUi, {
-    routePrefix: DOCS_PREFIX,
+    routePrefix: DOCS_PATH,
     // Swagger UI's online validator badge would call out to validator.swagger.io: keep it off.
     validatorUrl: false,
     uiConfig: { docExpansion: "list", deepLinking: true, displayRequestDuration: true, tryItOutEnabled: true },
   });
-  app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
+  // Not rate limited: a static document, which the docs page fetches each time it opens.
+  app.get(OPENAPI_PATH, { config: { rateLimit: false }, schema: { hide: true } }, async () => app.swagger());
 }

@@ -1,7 +1,9 @@
-// Abuse limits (issue 6): per-client rate limiting, a bound on the URL, no request bodies, security headers.
+// Abuse limits: per-client rate limiting, a bound on the URL, no request bodies, security headers.
 import helmet from "@fastify/helmet";
 import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import { SETTINGS } from "../config.ts";
 import { QuoteError, tooManyRequests, uriTooLong } from "../quote/errors.ts";
 
 export interface ProtectionOptions {
@@ -12,12 +14,18 @@ export interface ProtectionOptions {
   readonly maxUrlLength: number;
 }
 
-export const DEFAULT_PROTECTION: ProtectionOptions = { rateLimitMax: 1200, rateLimitWindowMs: 60_000, maxUrlLength: 2048 };
+export const DEFAULT_PROTECTION: ProtectionOptions = {
+  rateLimitMax: SETTINGS.RATE_LIMIT_MAX.default,
+  rateLimitWindowMs: SETTINGS.RATE_LIMIT_WINDOW_MS.default,
+  maxUrlLength: SETTINGS.MAX_URL_LENGTH.default,
+};
 
 const BODYLESS_METHODS = new Set(["GET", "HEAD"]);
 
-/** Installs on `app` itself (not an encapsulated child), so that every route is covered. */
-export function installProtection(app: FastifyInstance, options: ProtectionOptions): void {
+/** Not encapsulated (fastify-plugin), so that its hook, the headers and the rate limit cover every route. */
+export const protectionPlugin = fp(protection, { name: "protection" });
+
+async function protection(app: FastifyInstance, options: ProtectionOptions): Promise<void> {
   // Before anything else reads the request: a long URL is refused unparsed, a GET carrying a body too.
   app.addHook("onRequest", async (request) => {
     if ((request.raw.url ?? "").length > options.maxUrlLength) throw uriTooLong();

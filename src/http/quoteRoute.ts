@@ -1,16 +1,11 @@
 // GET /quoter/:chainId/:marketAddress/:marketId — the one operation of the interface.
 import type { FastifyPluginAsync } from "fastify";
 import { methodNotAllowed } from "../quote/errors.ts";
-import { parseQuoteRequest, type QuoteRequest } from "../quote/request.ts";
+import { parseQuoteRequest } from "../quote/request.ts";
+import type { Quoter } from "../service/api.ts";
 import { methodNotAllowedResponses, quoteErrorResponses, quoteParamsSchema, quoteQuerySchema, quoteResponseSchema } from "./schemas.ts";
 import { sendQuoteError } from "./errors.ts";
-
-export interface Quoter {
-  /** The 200 body, or a thrown QuoteError. */
-  quote(request: QuoteRequest): Promise<Record<string, unknown>>;
-}
-
-const QUOTE_PATH = "/:chainId/:marketAddress/:marketId";
+import { QUOTE_PATH } from "./paths.ts";
 
 export const quoteRoute: FastifyPluginAsync<{ quoter: Quoter }> = async (app, { quoter }) => {
   app.get(QUOTE_PATH, {

@@ -2,6 +2,7 @@
 // a chain is ready when one of its endpoints answers within the timeout (a quote falls back across them).
 import { latestBlockNumber } from "../chain/call.ts";
 import type { ChainEndpoint, ChainRegistry } from "../chain/client.ts";
+import { SETTINGS } from "../config.ts";
 
 export interface ChainReadiness {
   readonly chainId: number;
@@ -19,7 +20,7 @@ export interface Readiness {
 }
 
 export interface ReadinessOptions {
-  /** How long each endpoint has to answer (default 2,000 ms). */
+  /** How long each endpoint has to answer, in ms (READY_TIMEOUT_MS's default when absent). */
   readonly timeoutMs?: number;
   /**
    * A check younger than this is answered again instead of asking the chains (default 1,000 ms), and checks
@@ -28,7 +29,7 @@ export interface ReadinessOptions {
   readonly reuseMs?: number;
 }
 
-export const DEFAULT_READY_TIMEOUT_MS = 2_000;
+export const DEFAULT_READY_TIMEOUT_MS = SETTINGS.READY_TIMEOUT_MS.default;
 
 export function createReadinessCheck(chains: ChainRegistry, options: ReadinessOptions = {}): () => Promise<Readiness> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_READY_TIMEOUT_MS;

@@ -1,29 +1,21 @@
 // One quote, in the order of semantics §3: checks that need only the request, then the chain reads (all at
 // one block of one endpoint, through a MarketReader of either strategy), then the search. A transport
 // failure moves the whole quote to the next endpoint, or ends in 503: it is never a search outcome.
-import type { FastifyBaseLogger } from "fastify";
-import type { ChainEndpoint, ChainRegistry } from "../chain/client.ts";
-import { ChainUnavailableError } from "../chain/errors.ts";
+import type { ChainClient, ChainRegistry } from "../chain/client.ts";
 import { ChainOverloadedError } from "../chain/limiter.ts";
-import {
-  interpretCollateralAsset,
-  interpretCollateralDecimals,
-  interpretMarket,
-  interpretQuote,
-  interpretReferencePrice,
-} from "../chain/marketGroup.ts";
-import type { MarketReader, SearchPosition } from "../chain/marketReader.ts";
-import { sequentialReader } from "../chain/sequential.ts";
-import { DEFAULT_SEARCH_GAS_CAP, SearcherUnsupportedError, probeDeployless } from "../chain/searcher.ts";
-import { singleCallReader } from "../chain/singleCall.ts";
-import { buildAnswer, checkExpectedPrice, planSearch, type QuoteResponseBody } from "../quote/answer.ts";
-import { DEFAULT_RETRY_AFTER_SECONDS, currentPriceNotFound, marketNotFound, marketSettled, rpcUnavailable } from "../quote/errors.ts";
+import { DEFAULT_SEARCH_GAS_CAP } from "../chain/searcher.ts";
+import { checkExpectedPrice, type QuoteResponseBody } from "../quote/answer.ts";
+import { DEFAULT_RETRY_AFTER_SECONDS, marketNotFound, rpcUnavailable } from "../quote/errors.ts";
+import { DEFAULT_EXACT_MAX_CANDIDATES } from "../quote/exactSearch.ts";
 import { unconfiguredChainDetail } from "../quote/explain.ts";
-import { adoptSearchFacts, currentQuoteStats, type QuoteStats } from "../observability/quoteStats.ts";
 import type { QuoteRequest } from "../quote/request.ts";
-import { DEFAULT_EXACT_MAX_CANDIDATES, runExactSearch } from "../quote/exactSearch.ts";
-import { runSearch } from "../quote/search.ts";
-import type { Quoter } from "../http/quoteRoute.ts";
+import { answerFrom } from "./answer.ts";
+import type { QuoterService } from "./api.ts";
+import { createCoalescer, quoteKey } from "./coalescer.ts";
+import { QuoteDeadlineError, withDeadline } from "./deadline.ts";
+import { createEndpointStrategy } from "./endpointStrategy.ts";
+import { firstAnswer } from "./fallback.ts";
+import { quoteWarnings, type ServiceLogger, type Warn } from "./warnings.ts";
 
 export type SearchStrategy = "single-call" | "sequential";
 
@@ -38,17 +30,7 @@ export interface QuoterOptions {
   /** The most one quote may take, all endpoints included, before it is a 503 (default 10,000 ms). */
   readonly deadlineMs?: number;
   /** Where warnings go; inside a quote opened by the HTTP layer, that request's logger (with its request id). */
-  readonly logger?: Pick<FastifyBaseLogger, "warn" | "error">;
-}
-
-export interface QuoterService extends Quoter {
-  /** Probes every endpoint for deployless calls now, so that no quote pays for it (failures retry later). */
-  probe(): Promise<void>;
-}
-
-/** The deadline of a quote passed: the chain did not answer in time. */
-class QuoteDeadlineError extends Error {
-  override name = "QuoteDeadlineError";
+  readonly logger?: ServiceLogger;
 }
 
 export function createQuoter({
@@ -59,93 +41,24 @@ export function createQuoter({
   deadlineMs = 10_000,
   logger,
 }: QuoterOptions): QuoterService {
-  /** The running quote's own logger when it has one (its lines then carry the request id), else `logger`. */
-  const log = () => currentQuoteStats()?.log ?? logger;
-  /** Per endpoint: can it run the single-call search? Absent: not yet known. */
-  const deployless = new Map<ChainEndpoint, boolean>();
-  /** Quotes in flight by request: an identical request joins the search already running (see README). */
-  const inFlight = new Map<string, { answer: Promise<QuoteResponseBody>; stats: QuoteStats | undefined }>();
+  const warn = quoteWarnings(logger);
+  const endpoints = createEndpointStrategy({ singleCall: strategy === "single-call", searchGasCap, exactMaxCandidates, warn });
+  const coalescer = createCoalescer<QuoteResponseBody>();
 
-  async function canRunSingleCall(endpoint: ChainEndpoint): Promise<boolean> {
-    if (strategy === "sequential") return false;
-    const known = deployless.get(endpoint);
-    if (known !== undefined) return known;
-    const runs = await probeDeployless(endpoint, searchGasCap);
-    if (!runs) quoteSequentially(endpoint, "the probe");
-    else if (!deployless.has(endpoint)) deployless.set(endpoint, true);
-    return deployless.get(endpoint)!;
-  }
-
-  /** Remembers, once per endpoint, that it cannot run the searcher: it is quoted sequentially from now on. */
-  function quoteSequentially(endpoint: ChainEndpoint, decidedBy: string, error?: Error): void {
-    if (deployless.get(endpoint) === false) return;
-    deployless.set(endpoint, false);
-    log()?.warn(
-      { chainId: endpoint.chainId, endpoint: endpoint.label, decidedBy, ...(error ? { reason: error.message } : {}) },
-      "endpoint does not run the deployless searcher: quoting sequentially",
-    );
-  }
-
-  /** One quote's answer from one endpoint, in one deployless call where it can, else call by call. */
-  async function answerAt(endpoint: ChainEndpoint, request: QuoteRequest, signal: AbortSignal): Promise<QuoteResponseBody> {
-    if (await canRunSingleCall(endpoint)) {
-      try {
-        return await answerFrom(await singleCallReader(endpoint, request, searchGasCap, signal, exactMaxCandidates), request, exactMaxCandidates);
-      } catch (error) {
-        if (!(error instanceof SearcherUnsupportedError)) throw error;
-        quoteSequentially(endpoint, "a quote's answer", error);
-      }
-    }
-    return answerFrom(await sequentialReader(endpoint, request.marketAddress, request.marketId, signal), request, exactMaxCandidates);
-  }
-
-  /** Each endpoint in order until one answers; every read of the answer comes from that one endpoint. */
-  async function quoteOnChain(endpoints: readonly ChainEndpoint[], request: QuoteRequest, signal: AbortSignal): Promise<QuoteResponseBody> {
-    for (const endpoint of endpoints) {
-      signal.throwIfAborted();
-      try {
-        return await answerAt(endpoint, request, signal);
-      } catch (error) {
-        if (!(error instanceof ChainUnavailableError)) throw error;
-        log()?.warn({ chainId: endpoint.chainId, endpoint: endpoint.label, reason: error.reason }, "RPC endpoint failed");
-      }
-    }
-    throw rpcUnavailable();
-  }
-
-  async function quoteWithDeadline(endpoints: readonly ChainEndpoint[], request: QuoteRequest): Promise<QuoteResponseBody> {
-    let timer: NodeJS.Timeout | undefined;
-    const abandon = new AbortController();
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        abandon.abort();
-        reject(new QuoteDeadlineError());
-      }, deadlineMs);
-    });
+  /** Within the deadline, the first endpoint's answer that is not a transport failure, in its strategy. */
+  async function quoteOnChain(chain: ChainClient, request: QuoteRequest): Promise<QuoteResponseBody> {
+    const answer = (signal: AbortSignal) =>
+      firstAnswer(
+        chain.endpoints,
+        (endpoint) => endpoints.answerAt(endpoint, request, signal, (reader) => answerFrom(reader, request, exactMaxCandidates)),
+        signal,
+        warn,
+      );
     try {
-      // The race answers at the deadline; the abort stops the abandoned search from making further calls.
-      const quote = quoteOnChain(endpoints, request, abandon.signal);
-      quote.catch(() => {}); // its rejection after the deadline is expected and already answered
-      return await Promise.race([quote, deadline]);
+      return await withDeadline(deadlineMs, answer);
     } catch (error) {
-      throw toQuoteError(error, request.chainId);
-    } finally {
-      clearTimeout(timer);
+      throw toQuoteError(error, request.chainId, deadlineMs, warn);
     }
-  }
-
-  function toQuoteError(error: unknown, chainId: number): unknown {
-    if (error instanceof QuoteDeadlineError) {
-      log()?.warn({ chainId, deadlineMs }, "quote deadline passed");
-      return rpcUnavailable();
-    }
-    if (error instanceof ChainOverloadedError) {
-      log()?.warn({ chainId }, "RPC queue full: quote refused");
-      return rpcUnavailable(DEFAULT_RETRY_AFTER_SECONDS, [
-        { param: "chainId", message: "too many RPC requests are waiting for this chain; retry later" },
-      ]);
-    }
-    return error;
   }
 
   return {
@@ -154,81 +67,25 @@ export function createQuoter({
       if (notPositive) throw notPositive;
       const chain = chains.get(request.chainId);
       if (!chain) throw marketNotFound([unconfiguredChainDetail(request.chainId)]);
-
-      const key = requestKey(request);
-      const running = inFlight.get(key);
-      if (running) {
-        const stats = currentQuoteStats();
-        if (stats === undefined) return running.answer;
-        stats.coalesced = true;
-        return running.answer.finally(() => running.stats && adoptSearchFacts(stats, running.stats));
-      }
-      const quote = quoteWithDeadline(chain.endpoints, request).finally(() => inFlight.delete(key));
-      inFlight.set(key, { answer: quote, stats: currentQuoteStats() });
-      return quote;
+      return coalescer.run(quoteKey(request), () => quoteOnChain(chain, request));
     },
-    async probe() {
-      const endpoints = [...chains.values()].flatMap((chain) => chain.endpoints);
-      await Promise.all(
-        endpoints.map((endpoint) =>
-          canRunSingleCall(endpoint).catch((error: unknown) => {
-            if (!(error instanceof ChainUnavailableError || error instanceof ChainOverloadedError)) throw error;
-          }),
-        ),
-      );
+    probe() {
+      return endpoints.probe([...chains.values()].flatMap((chain) => chain.endpoints));
     },
   };
 }
 
-function requestKey(request: QuoteRequest): string {
-  return JSON.stringify(request, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value));
-}
-
-/** Semantics §3.5 to §5 over the reads of one block: the same decisions whichever strategy fetched them. */
-export async function answerFrom(
-  reader: MarketReader,
-  request: QuoteRequest,
-  exactMaxCandidates = DEFAULT_EXACT_MAX_CANDIDATES,
-): Promise<QuoteResponseBody> {
-  // This endpoint's reads replace whatever an endpoint tried before recorded (its RPC requests still count).
-  const stats = currentQuoteStats();
-  if (stats) {
-    stats.blockNumber = reader.blockNumber;
-    delete stats.direction;
-    delete stats.candidates;
+/** The chain did not answer in time, or its request queue is full: 503, never a partial answer. */
+function toQuoteError(error: unknown, chainId: number, deadlineMs: number, warn: Warn): unknown {
+  if (error instanceof QuoteDeadlineError) {
+    warn({ chainId, deadlineMs }, "quote deadline passed");
+    return rpcUnavailable();
   }
-  const market = interpretMarket(await reader.market(), request.marketId);
-  if (market.kind === "missing") throw marketNotFound([{ param: "marketId", message: market.reason }]);
-  if (market.settled) throw marketSettled();
-
-  const currentPrice = interpretReferencePrice(await reader.referencePrice());
-  if (currentPrice === undefined) throw currentPriceNotFound();
-  const plan = planSearch(request, currentPrice);
-  if (!plan.ok) throw plan.error;
-  const collateralDecimals = await readCollateralDecimals(reader);
-
-  if (stats) {
-    stats.direction = plan.value.direction;
-    stats.candidates = 0;
+  if (error instanceof ChainOverloadedError) {
+    warn({ chainId }, "RPC queue full: quote refused");
+    return rpcUnavailable(DEFAULT_RETRY_AFTER_SECONDS, [
+      { param: "chainId", message: "too many RPC requests are waiting for this chain; retry later" },
+    ]);
   }
-  const quote = async (size: bigint, at: SearchPosition) => {
-    if (stats?.candidates !== undefined) stats.candidates++;
-    return interpretQuote(await reader.quote(size, at));
-  };
-  const result =
-    request.search === "exact"
-      ? await runExactSearch({ ...plan.value, currentPrice, maxCandidates: exactMaxCandidates }, (size, state) =>
-          quote(size, { search: "exact", state }),
-        )
-      : await runSearch(plan.value, (size, point) => quote(size, { search: "bisection", point }));
-  reader.done?.();
-  const answer = buildAnswer(request, currentPrice, reader.blockNumber, plan.value.direction, result, collateralDecimals);
-  if (!answer.ok) throw answer.error;
-  return answer.value;
-}
-
-/** Semantics §3.6, §10: the collateral token's decimals at the pinned block; 18 where they cannot be read. */
-async function readCollateralDecimals(reader: MarketReader): Promise<number> {
-  const asset = interpretCollateralAsset(await reader.collateralGroup());
-  return interpretCollateralDecimals(asset === undefined ? undefined : await reader.collateralDecimals(asset));
+  return error;
 }

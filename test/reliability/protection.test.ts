@@ -2,7 +2,7 @@
 // body, security headers, all in the one error shape.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { Quoter } from "../../src/http/quoteRoute.ts";
+import type { Quoter } from "../../src/service/api.ts";
 import { marketNotFound } from "../../src/quote/errors.ts";
 import { quoterApp } from "../support/quoterHarness.ts";
 

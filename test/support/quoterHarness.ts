@@ -7,7 +7,7 @@ import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { buildApp } from "../../src/http/app.ts";
 import type { ProtectionOptions } from "../../src/http/protection.ts";
-import type { Quoter } from "../../src/http/quoteRoute.ts";
+import type { Quoter } from "../../src/service/api.ts";
 import { createMetrics } from "../../src/observability/metrics.ts";
 import { createQuoter, type QuoterOptions } from "../../src/service/quoter.ts";
 

@@ -1,0 +1,105 @@
+// The operational routes, /health, /ready and /metrics: at the root, outside the quote API, and exempt from the
+// rate limit, since probes and scrapers call them all the time.
+import type { FastifyPluginAsync } from "fastify";
+import type { Metrics } from "../observability/metrics.ts";
+import type { Readiness } from "../observability/readiness.ts";
+import { HEALTH_PATH, METRICS_PATH, READY_PATH } from "./paths.ts";
+
+export interface OperationsOptions {
+  readonly metrics: Metrics;
+  /** Whether each configured chain answers; none configured: always ready. */
+  readonly readiness?: () => Promise<Readiness>;
+  /** Whether the server is shutting down: then /ready says so, whatever the chains. */
+  readonly isClosing: () => boolean;
+}
+
+export const operationsRoutes: FastifyPluginAsync<OperationsOptions> = async (routes, { metrics, readiness, isClosing }) => {
+  const exempt = { rateLimit: false } as const;
+  routes.get(HEALTH_PATH, { config: exempt, schema: healthSchema }, async () => ({ status: "ok" }));
+  routes.get(READY_PATH, { config: exempt, schema: readySchema }, async (_request, reply) => {
+    if (isClosing()) return reply.code(503).send({ error: "Not ready", details: [{ param: "server", message: "shutting down" }] });
+    const report = (await readiness?.()) ?? { ready: true, chains: [] };
+    if (report.ready) return { status: "ready", chains: report.chains };
+    const details = report.chains
+      .filter((chain) => !chain.ready)
+      .map((chain) => ({ param: "chainId", message: `chain ${chain.chainId} does not answer` }));
+    return reply.code(503).send({ error: "Not ready", details, chains: report.chains });
+  });
+  routes.get(METRICS_PATH, { config: exempt, schema: metricsSchema }, async (_request, reply) => {
+    const text = await metrics.registry.metrics();
+    return reply.type(metrics.registry.contentType).send(text);
+  });
+};
+
+const tags = ["operations"];
+
+const healthSchema = {
+  tags,
+  summary: "Liveness: the process is up",
+  response: {
+    200: {
+      description: "Always, while the process serves HTTP",
+      type: "object",
+      required: ["status"],
+      additionalProperties: false,
+      properties: { status: { type: "string", enum: ["ok"] } },
+    },
+  },
+} as const;
+
+const chainReadinessSchema = {
+  type: "object",
+  required: ["chainId", "ready", "endpoints", "answering"],
+  additionalProperties: false,
+  properties: {
+    chainId: { type: "integer" },
+    ready: { type: "boolean", description: "At least one endpoint answered eth_blockNumber in time" },
+    endpoints: { type: "integer", description: "RPC endpoints configured for the chain (never their URLs)" },
+    answering: { type: "integer", description: "Endpoints that answered in time" },
+    blockNumber: { type: "string", description: "The highest latest block among them" },
+  },
+} as const;
+
+const readySchema = {
+  tags,
+  summary: "Readiness: every configured chain answers eth_blockNumber within READY_TIMEOUT_MS",
+  response: {
+    200: {
+      description: "Every chain has an endpoint that answers",
+      type: "object",
+      required: ["status", "chains"],
+      additionalProperties: false,
+      properties: { status: { type: "string", enum: ["ready"] }, chains: { type: "array", items: chainReadinessSchema } },
+    },
+    503: {
+      description: "A chain does not answer (details name each chain id), or the server is shutting down",
+      type: "object",
+      required: ["error", "details"],
+      additionalProperties: false,
+      properties: {
+        error: { type: "string", enum: ["Not ready"] },
+        details: {
+          type: "array",
+          items: {
+            type: "object",
+            required: ["param", "message"],
+            additionalProperties: false,
+            properties: { param: { type: "string" }, message: { type: "string" } },
+          },
+        },
+        chains: { type: "array", items: chainReadinessSchema },
+      },
+    },
+  },
+} as const;
+
+const metricsSchema = {
+  tags,
+  summary: "Prometheus metrics (text exposition format)",
+  description:
+    "quoter_http_requests_total, quoter_quote_duration_seconds, quoter_quote_candidates, quoter_rpc_requests_total, " +
+    "and the process and Node.js metrics of prom-client.",
+  response: {
+    200: { description: "The metrics, in Prometheus text format", content: { "text/plain": { schema: { type: "string" } } } },
+  },
+} as const;

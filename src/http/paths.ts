@@ -1,0 +1,18 @@
+// Where the service answers, said once: the routes, the index, the docs, the banner and the help all read it.
+// A leaf with no imports, so that printing a help text loads nothing else.
+
+/** The base of the quote API, its index, its docs and the explorer. */
+export const BASE_PATH = "/quoter";
+/** The quote route below BASE_PATH. */
+export const QUOTE_PATH = "/:chainId/:marketAddress/:marketId";
+/** The quote route's pattern, as Fastify reports it in `request.routeOptions.url`. */
+export const QUOTE_ROUTE = `${BASE_PATH}${QUOTE_PATH}`;
+
+export const DOCS_PATH = `${BASE_PATH}/docs`;
+export const OPENAPI_PATH = `${BASE_PATH}/openapi.json`;
+export const EXPLORER_PATH = `${BASE_PATH}/explorer`;
+
+/** The operational routes: at the root, outside BASE_PATH, where probes and scrapers expect them. */
+export const HEALTH_PATH = "/health";
+export const READY_PATH = "/ready";
+export const METRICS_PATH = "/metrics";

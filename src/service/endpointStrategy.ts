@@ -1,0 +1,76 @@
+// How each endpoint is quoted: in one deployless call of the searcher where the endpoint runs it, else call by
+// call. Decided once per endpoint and remembered, with one warning: by a probe (at start-up, or at the
+// endpoint's first quote), or by a quote's deployless call answering something else than the searcher's facts.
+// A transport failure decides nothing.
+import type { ChainEndpoint } from "../chain/client.ts";
+import { ChainUnavailableError } from "../chain/errors.ts";
+import { ChainOverloadedError } from "../chain/limiter.ts";
+import type { MarketReader } from "../chain/marketReader.ts";
+import { sequentialReader } from "../chain/sequential.ts";
+import { SearcherUnsupportedError, probeDeployless } from "../chain/searcher.ts";
+import { singleCallReader } from "../chain/singleCall.ts";
+import type { QuoteRequest } from "../quote/request.ts";
+import type { Warn } from "./warnings.ts";
+
+export interface EndpointStrategyOptions {
+  /** False: every endpoint is quoted call by call, and none is probed. */
+  readonly singleCall: boolean;
+  readonly searchGasCap: bigint;
+  readonly exactMaxCandidates: number;
+  readonly warn: Warn;
+}
+
+export interface EndpointStrategy {
+  /** `answer` over the reads of `request` at `endpoint`, fetched in the way the endpoint is known (or probed) to take. */
+  answerAt<T>(endpoint: ChainEndpoint, request: QuoteRequest, signal: AbortSignal, answer: (reader: MarketReader) => Promise<T>): Promise<T>;
+  /** Probes each endpoint not yet known; one that cannot be reached or is overloaded stays unknown. */
+  probe(endpoints: readonly ChainEndpoint[]): Promise<void>;
+}
+
+export function createEndpointStrategy({ singleCall, searchGasCap, exactMaxCandidates, warn }: EndpointStrategyOptions): EndpointStrategy {
+  /** Per endpoint: can it run the single-call search? Absent: not yet known. */
+  const deployless = new Map<ChainEndpoint, boolean>();
+
+  async function canRunSingleCall(endpoint: ChainEndpoint): Promise<boolean> {
+    if (!singleCall) return false;
+    const known = deployless.get(endpoint);
+    if (known !== undefined) return known;
+    const runs = await probeDeployless(endpoint, searchGasCap);
+    if (!runs) quoteSequentially(endpoint, "the probe");
+    else if (!deployless.has(endpoint)) deployless.set(endpoint, true);
+    return deployless.get(endpoint)!;
+  }
+
+  /** Remembers, once per endpoint, that it cannot run the searcher: it is quoted sequentially from now on. */
+  function quoteSequentially(endpoint: ChainEndpoint, decidedBy: string, error?: Error): void {
+    if (deployless.get(endpoint) === false) return;
+    deployless.set(endpoint, false);
+    warn(
+      { chainId: endpoint.chainId, endpoint: endpoint.label, decidedBy, ...(error ? { reason: error.message } : {}) },
+      "endpoint does not run the deployless searcher: quoting sequentially",
+    );
+  }
+
+  return {
+    async answerAt(endpoint, request, signal, answer) {
+      if (await canRunSingleCall(endpoint)) {
+        try {
+          return await answer(await singleCallReader(endpoint, request, searchGasCap, signal, exactMaxCandidates));
+        } catch (error) {
+          if (!(error instanceof SearcherUnsupportedError)) throw error;
+          quoteSequentially(endpoint, "a quote's answer", error);
+        }
+      }
+      return answer(await sequentialReader(endpoint, request.marketAddress, request.marketId, signal));
+    },
+    async probe(endpoints) {
+      await Promise.all(
+        endpoints.map((endpoint) =>
+          canRunSingleCall(endpoint).catch((error: unknown) => {
+            if (!(error instanceof ChainUnavailableError || error instanceof ChainOverloadedError)) throw error;
+          }),
+        ),
+      );
+    },
+  };
+}

@@ -1,0 +1,75 @@
+// The settings table of src/config.ts as text: the README's configuration table, .env.example and the list in
+// `quoter serve --help`. `npm run settings` writes the first two; a test fails when either is stale.
+import { RPC_URL_SETTING, SETTINGS, type SettingName } from "./config.ts";
+
+const NAMES = Object.keys(SETTINGS) as SettingName[];
+const WIDTH = 110;
+
+/** The lines of `text` at most WIDTH wide (a longer word stands alone), each after `prefix`. */
+function wrap(text: string, prefix: string): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(/\s+/)) {
+    if (line !== "" && prefix.length + line.length + 1 + word.length > WIDTH) {
+      lines.push(prefix + line);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  return [...lines, prefix + line];
+}
+
+const sentence = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}.`;
+
+/** The README's table, from its header row to its last row. */
+export function readmeSettingsTable(): string {
+  const row = (cells: string[]) => `| ${cells.join(" | ")} |`;
+  return [
+    row(["variable", "default", "accepts", "meaning"]),
+    "|---|---|---|---|",
+    row([`\`${RPC_URL_SETTING.name}\``, "none", RPC_URL_SETTING.accepts, RPC_URL_SETTING.meaning]),
+    ...NAMES.map((name) => row([`\`${name}\``, `\`${SETTINGS[name].default}\``, SETTINGS[name].accepts, SETTINGS[name].meaning])),
+  ].join("\n");
+}
+
+/** `readme` with its configuration table replaced by the table's current text. */
+export function withSettingsTable(readme: string): string {
+  const header = readme.indexOf("| variable | default |", readme.indexOf("## Configuration"));
+  if (header < 0) throw new Error("README.md: no configuration table under ## Configuration");
+  const end = readme.indexOf("\n\n", header);
+  return `${readme.slice(0, header)}${readmeSettingsTable()}${readme.slice(end)}`;
+}
+
+export function envExample(): string {
+  const entries = [
+    [
+      ...wrap(`${sentence(RPC_URL_SETTING.meaning.replace(/\.$/, ""))} ${sentence(RPC_URL_SETTING.accepts)}`, "# "),
+      "# RPC_URL_1=https://mainnet.example/v3/your-key,https://fallback.example",
+      "# RPC_URL_31337=http://127.0.0.1:8545",
+    ],
+    ...NAMES.map((name) => [
+      ...wrap(`${sentence(SETTINGS[name].meaning)} ${sentence(SETTINGS[name].accepts)}`, "# "),
+      `${name}=${SETTINGS[name].default}`,
+    ]),
+  ];
+  const header = [
+    "# Every setting of the quoter, with its default. All are optional; a bad value stops start-up with the",
+    "# variable's name and rule (exit status 1). Export them, or keep them in a .env file and start with",
+    "#   node --env-file=.env --import tsx src/main.ts",
+    "# Written by `npm run settings` from the table in src/config.ts: change the table, not this file.",
+  ];
+  return [header, ...entries].map((lines) => lines.join("\n")).join("\n\n") + "\n";
+}
+
+/** For a terminal: each variable with its default, what it means and what it accepts, without Markdown. */
+export function settingsHelp(): string {
+  const plain = (text: string) => text.replaceAll("`", "");
+  const column = " ".repeat(32);
+  const entry = (label: string, text: string) => {
+    const [first, ...rest] = wrap(plain(text), column);
+    return [`  ${label.padEnd(column.length - 2)}${first!.slice(column.length)}`, ...rest].join("\n");
+  };
+  return [
+    entry(RPC_URL_SETTING.name, `${RPC_URL_SETTING.meaning} ${sentence(RPC_URL_SETTING.accepts)}`),
+    ...NAMES.map((name) => entry(`${name}=${SETTINGS[name].default}`, `${sentence(SETTINGS[name].meaning)} ${sentence(SETTINGS[name].accepts)}`)),
+  ].join("\n");
+}
