@@ -350,24 +350,20 @@ function gitDescription(): string {
  */
 const SERVICE_ENV: Record<string, string> = { PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: logLevel, RATE_LIMIT_MAX: "0" };
 
+/** A service with SERVICE_ENV and `env` (its RPC_URL_* and settings). */
 async function startService(
   name: string,
-  strategy: Strategy,
-  proxyUrl: string,
-  profileDir?: string,
-  gcProbe = false,
+  env: Record<string, string>,
+  options: { profileDir?: string; gcProbe?: boolean } = {},
 ): Promise<{ child: Child; url: string }> {
   // One directory per service: the main thread and tsx's loader thread each write a profile.
-  const nodeArgs = profileDir ? ["--cpu-prof", "--cpu-prof-dir", join(profileDir, name)] : [];
-  if (gcProbe) nodeArgs.push("--expose-gc", "--import", join(BENCH_DIR, "gcProbe.ts"));
-  const child = await startNode(
-    name,
-    "src/main.ts",
-    [],
-    { ...SERVICE_ENV, RPC_URL_31337: proxyUrl, SEARCH_STRATEGY: strategy },
-    /Quoter listening on (http:\/\/\S+?)\/quoter/,
-    { nodeArgs },
-  );
+  const nodeArgs = options.profileDir ? ["--cpu-prof", "--cpu-prof-dir", join(options.profileDir, name)] : [];
+  if (options.gcProbe) nodeArgs.push("--expose-gc", "--import", join(BENCH_DIR, "gcProbe.ts"));
+  // Several start at once, on a machine that may be busy: more time than one alone needs.
+  const child = await startNode(name, "src/main.ts", [], { ...SERVICE_ENV, ...env }, /Quoter listening on (http:\/\/\S+?)\/quoter/, {
+    nodeArgs,
+    timeoutMs: 60_000,
+  });
   return { child, url: child.match[1]! };
 }
 
@@ -383,8 +379,11 @@ async function main(): Promise<BenchResults> {
   const proxy = new ProxyControl(proxyChild, proxyChild.ready.ready);
   log(`devchain ${nodeUrl}, proxy ${proxy.url}`);
 
-  const services = new Map<Strategy, { child: Child; url: string }>();
-  for (const strategy of STRATEGIES) services.set(strategy, await startService(strategy, strategy, proxy.url, profileDir));
+  // All at once: a start-up mostly waits on the CPU, and on a machine busy with other work several processes
+  // get more of it than one; nothing is measured while they start.
+  const strategyEnv = (strategy: Strategy) => ({ RPC_URL_31337: proxy.url, SEARCH_STRATEGY: strategy });
+  const started = await Promise.all(STRATEGIES.map((strategy) => startService(strategy, strategyEnv(strategy), { profileDir })));
+  const services = new Map<Strategy, { child: Child; url: string }>(STRATEGIES.map((strategy, index) => [strategy, started[index]!]));
   log(`services: ${STRATEGIES.map((s) => `${s} ${services.get(s)!.url}`).join(", ")}`);
 
   // Every mix entry answers 200, through each strategy, with either search, and costs a known number of RPC
@@ -548,7 +547,7 @@ async function main(): Promise<BenchResults> {
     await service.child.stop();
     services.delete(strategy);
   }
-  const memoryService = await startService("memory", "single-call", proxy.url, profileDir, true);
+  const memoryService = await startService("memory", strategyEnv("single-call"), { profileDir, gcProbe: true });
   await sleep(1_000);
   const rss = () => residentBytes(memoryService.child.pid) ?? Number.NaN;
   const reading = async (): Promise<MemoryReading> => {
