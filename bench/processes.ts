@@ -118,7 +118,11 @@ function waitFor(handle: Child, ready: RegExp, timeoutMs: number): Promise<RegEx
   });
 }
 
-/** `node --import tsx <script> <args>` in the project root, in its own process group, ready when `ready` matches. */
+/**
+ * `node --import tsx <script> <args>` in the project root, in its own process group, ready when `ready` matches.
+ * `spawnedAt` is performance.now() at the spawn and `readyMs` how long the ready line took from there: seen
+ * within one poll of the log ({@link READY_POLL_MS}).
+ */
 export async function startNode(
   name: string,
   script: string,
@@ -126,8 +130,9 @@ export async function startNode(
   env: Record<string, string>,
   ready: RegExp,
   options: { timeoutMs?: number; nodeArgs?: string[] } = {},
-): Promise<Child & { match: RegExpMatchArray }> {
+): Promise<Child & { match: RegExpMatchArray; spawnedAt: number; readyMs: number }> {
   const log = openLog(name);
+  const spawnedAt = performance.now();
   // tsx first, so that any --import among nodeArgs may be TypeScript.
   const child = spawn(process.execPath, ["--import", "tsx", ...(options.nodeArgs ?? []), script, ...args], {
     cwd: ROOT,
@@ -139,7 +144,7 @@ export async function startNode(
   const handle = track(name, child, log.path);
   try {
     const match = await waitFor(handle, ready, options.timeoutMs ?? 30_000);
-    return { ...handle, match };
+    return { ...handle, match, spawnedAt, readyMs: performance.now() - spawnedAt };
   } catch (error) {
     await handle.stop();
     throw error;

@@ -99,6 +99,24 @@ export interface ExactSummary {
   rpcRequests: MedianMax;
 }
 
+/** One timed request: its status, and ms from sending it to the end of its answer. */
+export interface Timed {
+  status: number;
+  ms: number;
+}
+
+/** The four timings that tests no longer bound (bench/timings.ts): measured and reported, never a failure. */
+export interface Timings {
+  /** ms from the spawn of the devchain (`src/devchain/main.ts --port 0`): its listening line, its first answers. */
+  devchain: { listeningMs: number; chainIdMs: number; getMarketMs: number };
+  /** A sequential quote against an endpoint that holds each request `delayMs`: a 503 at QUOTE_DEADLINE_MS. */
+  deadline: { deadlineMs: number; delayMs: number; samples: Timed[] };
+  /** `quotesAtOnce` quotes at once with RPC_MAX_IN_FLIGHT and RPC_MAX_QUEUED: the rest refused with 503. */
+  queue: { maxInFlight: number; maxQueued: number; delayMs: number; quotesAtOnce: number; samples: Timed[] };
+  /** GET /ready with READY_TIMEOUT_MS and a node that accepts connections and never answers: a 503. */
+  ready: { readyTimeoutMs: number; samples: Timed[] };
+}
+
 export interface BenchResults {
   mode: "quick" | "full";
   date: string;
@@ -112,6 +130,7 @@ export interface BenchResults {
   exact: { quotes: ExactQuote[]; summary: ExactSummary[] };
   /** `npm run gas`'s measurements on the bench's node (bigints, written as strings). */
   gas: { bisection: SearchGas[]; exact: ExactSearchGas[] };
+  timings: Timings;
   targets: Target[];
   failures: string[];
   warnings: string[];
@@ -296,7 +315,86 @@ export function renderExactTable(results: BenchResults): string {
   return lines.join("\n");
 }
 
-export function renderMarkdown(results: BenchResults, table: string, exactTable: string): string {
+/** Median (nearest rank), least and most of some times, as text. */
+function spread(values: readonly number[], of: string): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return `no ${of}`;
+  return `${fmt(percentile(sorted, 50))} ms median (${fmt(sorted[0])}–${fmt(sorted.at(-1))} over ${sorted.length} ${of})`;
+}
+
+/** How far past `bound` the median and the slowest of `values` are, ms. */
+function past(values: readonly number[], bound: number): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  return `median ${fmt(percentile(sorted, 50) - bound)}, most ${fmt(sorted.at(-1)! - bound)}`;
+}
+
+/** The answers other than `expected`, counted by status; undefined when there are none. */
+function otherAnswers(samples: readonly Timed[], expected: number): string | undefined {
+  const counts: Record<string, number> = {};
+  for (const { status } of samples) if (status !== expected) counts[status] = (counts[status] ?? 0) + 1;
+  const entries = Object.entries(counts);
+  if (entries.length === 0) return undefined;
+  const total = entries.reduce((sum, [, count]) => sum + count, 0);
+  return `${total} of ${samples.length} answered ${entries.map(([status, count]) => `${count} × ${status}`).join(", ")}, not ${expected}`;
+}
+
+export interface TimingRow {
+  name: string;
+  setup: string;
+  measured: string;
+  /** Set when an answer was not the set-up's (the tests check those): the time then measures something else. */
+  note?: string;
+}
+
+/** Each timing: its set-up and what was measured. */
+export function timingRows(timings: Timings): TimingRow[] {
+  const { devchain, deadline, queue, ready } = timings;
+  const rows: TimingRow[] = [];
+  rows.push({
+    name: "devchain start",
+    setup: "spawn of `src/devchain/main.ts --port 0` to its listening line, then eth_chainId, then getMarket(1) on the demo group",
+    measured: `listening line at ${fmt(devchain.listeningMs)} ms; eth_chainId answered at ${fmt(devchain.chainIdMs)} ms, getMarket(1) at ${fmt(devchain.getMarketMs)} ms`,
+  });
+  const deadlineTimes = deadline.samples.filter((s) => s.status === 503).map((s) => s.ms);
+  rows.push({
+    name: "503 at the quote deadline",
+    setup: `SEARCH_STRATEGY=sequential, QUOTE_DEADLINE_MS=${deadline.deadlineMs}, ${deadline.delayMs} ms per JSON-RPC request, one quote`,
+    measured: `503 after ${spread(deadlineTimes, "quotes")}; past the deadline, ms: ${deadlineTimes.length ? past(deadlineTimes, deadline.deadlineMs) : "n/a"}`,
+    note: otherAnswers(deadline.samples, 503),
+  });
+  const refused = queue.samples.filter((s) => s.status === 503).map((s) => s.ms);
+  const accepted = queue.samples.filter((s) => s.status === 200).map((s) => s.ms);
+  const rounds = queue.samples.length / queue.quotesAtOnce;
+  const expectedRefused = rounds * (queue.quotesAtOnce - queue.maxInFlight - queue.maxQueued);
+  const strays = queue.samples.filter((s) => s.status !== 200 && s.status !== 503).length;
+  rows.push({
+    name: "503 on a full queue",
+    setup: `RPC_MAX_IN_FLIGHT=${queue.maxInFlight}, RPC_MAX_QUEUED=${queue.maxQueued}, ${queue.delayMs} ms per JSON-RPC request, ${queue.quotesAtOnce} single-call quotes at once`,
+    measured:
+      `refused (503) after ${spread(refused, "refused")}; for comparison, the accepted ones answered 200 after ` +
+      (accepted.length ? `${fmt(Math.min(...accepted))}–${fmt(Math.max(...accepted))} ms (the queued one's request after the other's)` : "n/a"),
+    note:
+      refused.length === expectedRefused && strays === 0
+        ? undefined
+        : `${refused.length} of ${queue.samples.length} refused, ${accepted.length} answered 200, ${strays} otherwise; expected ${expectedRefused} refused`,
+  });
+  const readyTimes = ready.samples.filter((s) => s.status === 503).map((s) => s.ms);
+  rows.push({
+    name: "/ready 503, silent node",
+    setup: `READY_TIMEOUT_MS=${ready.readyTimeoutMs}, the chain's one node accepts connections and never answers`,
+    measured: `503 after ${spread(readyTimes, "checks")}; past the timeout, ms: ${readyTimes.length ? past(readyTimes, ready.readyTimeoutMs) : "n/a"}`,
+    note: otherAnswers(ready.samples, 503),
+  });
+  return rows;
+}
+
+/** The timings as a table; a row whose answers were not the set-up's says so. */
+export function renderTimingTable(timings: Timings): string {
+  const rows = timingRows(timings).map((row) => [row.name, row.setup, row.note ? `${row.measured} [**${row.note}**]` : row.measured]);
+  return markdownTable([["timing (reported, never a failure)", "set-up", "measured"], ...rows]);
+}
+
+export function renderMarkdown(results: BenchResults, table: string, exactTable: string, timingTable: string): string {
   const { machine } = results;
   const lines = [
     "# Quoter benchmark",
@@ -350,6 +448,16 @@ export function renderMarkdown(results: BenchResults, table: string, exactTable:
     "whether its candidates are the service's exact search's, size for size.",
     "",
     exactTable,
+    "",
+    "## Timings",
+    "",
+    "Set-ups that tests check the outcome of, timed here: on a loaded machine a bound in a test fails for no fault of",
+    "the code. Each service set-up is a service of its own (the \"/ready\" one with the silent node as its only chain); the",
+    "quoting ones go through the proxy, set to the stated delay, and first answer one quote at 0 ms. Times run from sending",
+    "the request to the end of its answer, in the bench process; the devchain's from its spawn, the listening line seen",
+    "within one 25 ms poll of its log. Median (nearest rank), least and most over the bench's rounds.",
+    "",
+    timingTable,
     "",
     "## Targets",
     "",

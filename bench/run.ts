@@ -3,7 +3,9 @@
 // milliseconds away. The devchain node, the delay proxy and each service run as separate processes; this
 // process only drives autocannon and reads the proxy's counters and the services' /proc status. Beside the
 // default bisection it measures search=exact: candidates and requests per quote over a workload of its own, its
-// latency on the mix, and the gas of the searcher's call data for it (scripts/measure-gas.ts).
+// latency on the mix, and the gas of the searcher's call data for it (scripts/measure-gas.ts). And four timings
+// that tests no longer bound (bench/timings.ts): the devchain's start, the 503 at a quote's deadline, the 503 of a
+// full queue, /ready against a silent node.
 import autocannon from "autocannon";
 import type { Hex } from "viem";
 import { measureExactSearchGas, measureSearchGas } from "../scripts/measure-gas.ts";
@@ -14,6 +16,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "no
 import os from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { startRpcProxy } from "../test/support/rpcProxy.ts";
 import { LOG_DIR, cpuMillis, forkNode, killAllNow, removeLogs, residentBytes, startNode, stopAll, type Child } from "./processes.ts";
 import type { ProxyCommand, ProxyCounters, ProxyReady, ProxyReply } from "./proxy.ts";
 import {
@@ -21,7 +24,9 @@ import {
   renderExactTable,
   renderMarkdown,
   renderTable,
+  renderTimingTable,
   summarizeExact,
+  timingRows,
   verdicts,
   type BenchResults,
   type ExactQuote,
@@ -29,8 +34,10 @@ import {
   type MemoryReading,
   type MemoryResult,
   type ThroughputCell,
+  type Timings,
 } from "./report.ts";
 import { MIB, summarize, type LatencySummary } from "./stats.ts";
+import { devchainAnswers, measureServiceTimings, timingServiceEnvs } from "./timings.ts";
 import { EXACT_WORKLOAD, MIX, bareSearchBody, quotePath } from "./workload.ts";
 
 const BENCH_DIR = new URL(".", import.meta.url).pathname;
@@ -68,6 +75,8 @@ interface Plan {
   readonly memoryCheckpoint: number;
   readonly memoryQuotes: number;
   readonly memoryConcurrency: number;
+  /** Rounds of the timings of bench/timings.ts (a quote past its deadline, a full queue, /ready on a silent node). */
+  readonly timingRounds: number;
   /** The whole run is abandoned (children killed, exit 1) past this. */
   readonly watchdogSeconds: number;
 }
@@ -90,6 +99,7 @@ const FULL: Plan = {
   memoryQuotes: 20_000,
   // The devchain node answers searches fastest at a few in flight; more only queue there (see bench/README.md).
   memoryConcurrency: 4,
+  timingRounds: 10,
   watchdogSeconds: 25 * 60,
 };
 
@@ -109,6 +119,7 @@ const QUICK: Plan = {
   overheadSecondsPerSide: 1.5,
   memoryCheckpoint: 100,
   memoryQuotes: 600,
+  timingRounds: 3,
   watchdogSeconds: 4 * 60,
 };
 
@@ -350,24 +361,20 @@ function gitDescription(): string {
  */
 const SERVICE_ENV: Record<string, string> = { PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: logLevel, RATE_LIMIT_MAX: "0" };
 
+/** A service with SERVICE_ENV and `env` (its RPC_URL_* and settings). */
 async function startService(
   name: string,
-  strategy: Strategy,
-  proxyUrl: string,
-  profileDir?: string,
-  gcProbe = false,
+  env: Record<string, string>,
+  options: { profileDir?: string; gcProbe?: boolean } = {},
 ): Promise<{ child: Child; url: string }> {
   // One directory per service: the main thread and tsx's loader thread each write a profile.
-  const nodeArgs = profileDir ? ["--cpu-prof", "--cpu-prof-dir", join(profileDir, name)] : [];
-  if (gcProbe) nodeArgs.push("--expose-gc", "--import", join(BENCH_DIR, "gcProbe.ts"));
-  const child = await startNode(
-    name,
-    "src/main.ts",
-    [],
-    { ...SERVICE_ENV, RPC_URL_31337: proxyUrl, SEARCH_STRATEGY: strategy },
-    /Quoter listening on (http:\/\/\S+?)\/quoter/,
-    { nodeArgs },
-  );
+  const nodeArgs = options.profileDir ? ["--cpu-prof", "--cpu-prof-dir", join(options.profileDir, name)] : [];
+  if (options.gcProbe) nodeArgs.push("--expose-gc", "--import", join(BENCH_DIR, "gcProbe.ts"));
+  // Up to five start at once, on a machine that may be busy: more time than one alone needs.
+  const child = await startNode(name, "src/main.ts", [], { ...SERVICE_ENV, ...env }, /Quoter listening on (http:\/\/\S+?)\/quoter/, {
+    nodeArgs,
+    timeoutMs: 60_000,
+  });
   return { child, url: child.match[1]! };
 }
 
@@ -379,12 +386,29 @@ async function main(): Promise<BenchResults> {
 
   const devchain = await startNode("devchain", "src/devchain/main.ts", ["--port", "0", "--host", "127.0.0.1"], {}, /listening on (http:\/\/\S+)/);
   const nodeUrl = devchain.match[1]!;
+  // Asked before anything else starts: the time from the spawn to the node's first answers.
+  const devchainTiming = { listeningMs: devchain.readyMs, ...(await devchainAnswers(nodeUrl, devchain.spawnedAt)) };
   const proxyChild = await forkNode<ProxyReady>("proxy", join(BENCH_DIR, "proxy.ts"), [nodeUrl]);
   const proxy = new ProxyControl(proxyChild, proxyChild.ready.ready);
   log(`devchain ${nodeUrl}, proxy ${proxy.url}`);
 
-  const services = new Map<Strategy, { child: Child; url: string }>();
-  for (const strategy of STRATEGIES) services.set(strategy, await startService(strategy, strategy, proxy.url, profileDir));
+  // The timings' /ready set-up: a node that accepts connections and never answers (in this process: it only
+  // holds what it receives, so nothing timed waits on this event loop).
+  const silentNode = await startRpcProxy(undefined, { reply: () => "hang" });
+  const timingEnvs = timingServiceEnvs(proxy.url, silentNode.url);
+  // All at once: a start-up mostly waits on the CPU, and on a machine busy with other work several processes
+  // get more of it than one; nothing is measured while they start.
+  const strategyEnv = (strategy: Strategy) => ({ RPC_URL_31337: proxy.url, SEARCH_STRATEGY: strategy });
+  const [sequential, singleCall, deadlineService, queueService, readyService] = await Promise.all([
+    ...STRATEGIES.map((strategy) => startService(strategy, strategyEnv(strategy), { profileDir })),
+    startService("deadline", timingEnvs.deadline),
+    startService("queue", timingEnvs.queue),
+    startService("ready", timingEnvs.ready),
+  ]);
+  const services = new Map<Strategy, { child: Child; url: string }>([
+    ["sequential", sequential!],
+    ["single-call", singleCall!],
+  ]);
   log(`services: ${STRATEGIES.map((s) => `${s} ${services.get(s)!.url}`).join(", ")}`);
 
   // Every mix entry answers 200, through each strategy, with either search, and costs a known number of RPC
@@ -431,6 +455,20 @@ async function main(): Promise<BenchResults> {
     }
   }
   log(`mix checked: RPC requests per quote ${checks.map(([name]) => `${name} [${rpcPerEntry.get(name)!.join(",")}]`).join(", ")}`);
+
+  const serviceTimings = await measureServiceTimings(
+    proxy,
+    { deadline: deadlineService!.url, queue: queueService!.url, ready: readyService!.url },
+    plan.timingRounds,
+    () => nextExtraWei++,
+  );
+  await Promise.all([deadlineService!, queueService!, readyService!].map((service) => service.child.stop()));
+  await silentNode.close();
+  const timings: Timings = { devchain: devchainTiming, ...serviceTimings };
+  for (const row of timingRows(timings)) {
+    log(`timing, ${row.name}: ${row.measured}${row.note ? ` [${row.note}]` : ""}`);
+    if (row.note) warnings.push(`timing, ${row.name}: ${row.note}`);
+  }
 
   const exactQuotes = await exactWorkload(proxy, services.get("single-call")!.url);
   const exactAll = summarizeExact(exactQuotes).at(-1)!;
@@ -548,7 +586,7 @@ async function main(): Promise<BenchResults> {
     await service.child.stop();
     services.delete(strategy);
   }
-  const memoryService = await startService("memory", "single-call", proxy.url, profileDir, true);
+  const memoryService = await startService("memory", strategyEnv("single-call"), { profileDir, gcProbe: true });
   await sleep(1_000);
   const rss = () => residentBytes(memoryService.child.pid) ?? Number.NaN;
   const reading = async (): Promise<MemoryReading> => {
@@ -611,6 +649,7 @@ async function main(): Promise<BenchResults> {
     memory,
     exact: { quotes: exactQuotes, summary: summarizeExact(exactQuotes) },
     gas,
+    timings,
     targets: [],
     failures,
     warnings,
@@ -624,14 +663,15 @@ try {
   const results = await main();
   const table = renderTable(results);
   const exactTable = renderExactTable(results);
-  console.log(`${table}\n\n${exactTable}`);
+  const timingTable = renderTimingTable(results.timings);
+  console.log(`${table}\n\n${exactTable}\n\n${timingTable}`);
   mkdirSync(outDir, { recursive: true });
   // Gas figures are bigints: written as decimal strings.
   const json = JSON.stringify(results, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value), 2);
   writeFileSync(join(outDir, "results.json"), `${json}\n`);
   const resultsMd = join(outDir, "RESULTS.md");
   const kept = existsSync(resultsMd) ? keptSections(readFileSync(resultsMd, "utf8")) : [];
-  writeFileSync(resultsMd, [renderMarkdown(results, table, exactTable), ...kept].join("\n"));
+  writeFileSync(resultsMd, [renderMarkdown(results, table, exactTable, timingTable), ...kept].join("\n"));
   log(`wrote ${join(outDir, "results.json")} and ${join(outDir, "RESULTS.md")}`);
   if (failures.length > 0) {
     console.error(`bench: FAILED\n  ${failures.join("\n  ")}`);
