@@ -6,8 +6,15 @@ import { encodeDecimals, encodeGetMarket, encodeGetMarketGroup, encodeGetReferen
 import type { MarketReader } from "./marketReader.ts";
 
 /** `signal`: once aborted (the quote's deadline passed), no further call is made. */
-export async function sequentialReader(endpoint: ChainEndpoint, address: Address, marketId: bigint, signal?: AbortSignal): Promise<MarketReader> {
-  const blockNumber = await latestBlockNumber(endpoint);
+export async function sequentialReader(
+  endpoint: ChainEndpoint,
+  address: Address,
+  marketId: bigint,
+  signal?: AbortSignal,
+  block?: bigint,
+): Promise<MarketReader> {
+  // Pinned to `block` when the service knows the chain's head; else to the latest block, read first.
+  const blockNumber = block ?? (await latestBlockNumber(endpoint));
   const call = (data: `0x${string}`, to: `0x${string}` = address) => {
     signal?.throwIfAborted();
     return ethCall(endpoint, { to, data, block: blockNumber });

@@ -24,7 +24,7 @@ type SearchCall = {
 };
 
 /**
- * The facts of one deployless call at the latest block, as a {@link MarketReader} that checks each read was
+ * The facts of one deployless call at `block` (the latest by default), as a {@link MarketReader} that checks each read was
  * made. When the search asks for a candidate past the recorded ones (the call stopped to stay within its
  * gas), the reader continues the search from that point in another call at the same block; when a call
  * could not record even that one candidate (it needs more gas than a whole call has), the candidate is quoted
@@ -37,8 +37,9 @@ export async function singleCallReader(
   gasCap: bigint,
   signal?: AbortSignal,
   exactMaxCandidates = DEFAULT_EXACT_MAX_CANDIDATES,
+  block: bigint | "latest" = "latest",
 ): Promise<MarketReader> {
-  const facts = await runSearcher(endpoint, encodeSearch(request, undefined, exactMaxCandidates), "latest", gasCap);
+  const facts = await runSearcher(endpoint, encodeSearch(request, undefined, exactMaxCandidates), block, gasCap);
   return new ReplayingReader({ endpoint, request, gasCap, signal, exactMaxCandidates }, facts);
 }
 

@@ -77,7 +77,8 @@ function logRequest(request: FastifyRequest, reply: FastifyReply): void {
 /** A quote's answer: its latency and candidates in the metrics, and one line with what the quote did. */
 function logQuote(request: FastifyRequest, reply: FastifyReply, metrics: Metrics, stats: QuoteStats | undefined): void {
   const status = reply.statusCode;
-  metrics.observeQuote({ status, seconds: reply.elapsedTime / 1000, candidates: stats?.coalesced ? undefined : stats?.candidates });
+  const searched = !stats?.coalesced && stats?.cache !== "hit";
+  metrics.observeQuote({ status, seconds: reply.elapsedTime / 1000, candidates: searched ? stats?.candidates : undefined, cache: stats?.cache });
   const params = request.params as Record<string, string | undefined>;
   request.log.info(
     {
@@ -89,6 +90,7 @@ function logQuote(request: FastifyRequest, reply: FastifyReply, metrics: Metrics
       rpcRequests: stats?.rpcRequests ?? 0,
       ...(stats?.blockNumber === undefined ? {} : { blockNumber: stats.blockNumber.toString() }),
       ...(stats?.coalesced ? { coalesced: true } : {}),
+      ...(stats?.cache === undefined ? {} : { cache: stats.cache }),
       ms: millisecondsOf(reply),
       status,
       outcome: status === 200 ? "ok" : (outcomes.get(request) ?? "unknown"),

@@ -14,7 +14,7 @@ export interface Metrics {
   /** One HTTP answer: `route` is the route's pattern (never the raw URL), "unmatched" when none matched. */
   observeRequest(request: { method: string; route: string; status: number }): void;
   /** One answered quote request: its latency, and the candidates it quoted when it ran a search itself. */
-  observeQuote(quote: { status: number; seconds: number; candidates: number | undefined }): void;
+  observeQuote(quote: { status: number; seconds: number; candidates: number | undefined; cache?: "hit" | "miss" | undefined }): void;
 }
 
 export const METRIC_NAMES = {
@@ -22,6 +22,7 @@ export const METRIC_NAMES = {
   quoteDuration: "quoter_quote_duration_seconds",
   quoteCandidates: "quoter_quote_candidates",
   rpcRequests: "quoter_rpc_requests_total",
+  answerCache: "quoter_answer_cache_total",
 } as const;
 
 export interface MetricsOptions {
@@ -60,6 +61,13 @@ export function createMetrics({ processMetrics = false }: MetricsOptions = {}): 
     registers,
   });
 
+  const answerCache = new Counter({
+    name: METRIC_NAMES.answerCache,
+    help: "Quotes that reached the chain stage, by whether an identical request's answer at the chain's head was kept (hit) or not (miss)",
+    labelNames: ["result"] as const,
+    registers,
+  });
+
   return {
     registry,
     observeRpc(event: RpcEvent) {
@@ -69,9 +77,10 @@ export function createMetrics({ processMetrics = false }: MetricsOptions = {}): 
     observeRequest({ method, route, status }) {
       httpRequests.inc({ method, route, status_code: String(status) });
     },
-    observeQuote({ status, seconds, candidates }) {
+    observeQuote({ status, seconds, candidates, cache }) {
       quoteDuration.observe({ status_code: String(status) }, seconds);
       if (candidates !== undefined) quoteCandidates.observe(candidates);
+      if (cache !== undefined) answerCache.inc({ result: cache });
     },
   };
 }

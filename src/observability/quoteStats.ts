@@ -14,6 +14,8 @@ export interface QuoteStats {
   blockNumber?: bigint;
   /** The quote joined an identical one already running: its RPC requests were that one's. */
   coalesced?: boolean;
+  /** Whether an identical request's answer at the chain's head was kept (semantics of the answer cache). */
+  cache?: "hit" | "miss";
   /** The logger of the request that asked for the quote: warnings during the quote carry its request id. */
   log?: Pick<FastifyBaseLogger, "warn" | "error">;
 }
@@ -46,4 +48,5 @@ export function adoptSearchFacts(into: QuoteStats, from: QuoteStats): void {
   if (from.direction !== undefined) into.direction = from.direction;
   if (from.candidates !== undefined) into.candidates = from.candidates;
   if (from.blockNumber !== undefined) into.blockNumber = from.blockNumber;
+  if (from.cache !== undefined) into.cache = from.cache;
 }

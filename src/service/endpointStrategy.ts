@@ -22,7 +22,14 @@ export interface EndpointStrategyOptions {
 
 export interface EndpointStrategy {
   /** `answer` over the reads of `request` at `endpoint`, fetched in the way the endpoint is known (or probed) to take. */
-  answerAt<T>(endpoint: ChainEndpoint, request: QuoteRequest, signal: AbortSignal, answer: (reader: MarketReader) => Promise<T>): Promise<T>;
+  /** The quote's reads at `block`, or at the latest block when it is undefined. */
+  answerAt<T>(
+    endpoint: ChainEndpoint,
+    request: QuoteRequest,
+    block: bigint | undefined,
+    signal: AbortSignal,
+    answer: (reader: MarketReader) => Promise<T>,
+  ): Promise<T>;
   /** Probes each endpoint not yet known; one that cannot be reached or is overloaded stays unknown. */
   probe(endpoints: readonly ChainEndpoint[]): Promise<void>;
 }
@@ -52,16 +59,16 @@ export function createEndpointStrategy({ singleCall, searchGasCap, exactMaxCandi
   }
 
   return {
-    async answerAt(endpoint, request, signal, answer) {
+    async answerAt(endpoint, request, block, signal, answer) {
       if (await canRunSingleCall(endpoint)) {
         try {
-          return await answer(await singleCallReader(endpoint, request, searchGasCap, signal, exactMaxCandidates));
+          return await answer(await singleCallReader(endpoint, request, searchGasCap, signal, exactMaxCandidates, block ?? "latest"));
         } catch (error) {
           if (!(error instanceof SearcherUnsupportedError)) throw error;
           quoteSequentially(endpoint, "a quote's answer", error);
         }
       }
-      return answer(await sequentialReader(endpoint, request.marketAddress, request.marketId, signal));
+      return answer(await sequentialReader(endpoint, request.marketAddress, request.marketId, signal, block));
     },
     async probe(endpoints) {
       await Promise.all(

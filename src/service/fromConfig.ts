@@ -21,6 +21,8 @@ export function createQuoterFromConfig(
     searchGasCap: config.searchGasCap,
     exactMaxCandidates: config.exactMaxCandidates,
     deadlineMs: config.quoteDeadlineMs,
+    headMaxAgeMs: config.headMaxAgeMs,
+    answerCache: { maxEntries: config.answerCacheEntries, maxBytes: config.answerCacheMaxBytes },
     ...(options.logger ? { logger: options.logger } : {}),
   });
   return { chains, quoter };

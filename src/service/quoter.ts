@@ -9,12 +9,15 @@ import { DEFAULT_RETRY_AFTER_SECONDS, marketNotFound, rpcUnavailable } from "../
 import { DEFAULT_EXACT_MAX_CANDIDATES } from "../quote/exactSearch.ts";
 import { unconfiguredChainDetail } from "../quote/explain.ts";
 import type { QuoteRequest } from "../quote/request.ts";
+import { currentQuoteStats } from "../observability/quoteStats.ts";
 import { answerFrom } from "./answer.ts";
+import { createAnswerCache, type AnswerCacheLimits } from "./answerCache.ts";
 import type { QuoterService } from "./api.ts";
 import { createCoalescer, quoteKey } from "./coalescer.ts";
 import { QuoteDeadlineError, withDeadline } from "./deadline.ts";
 import { createEndpointStrategy } from "./endpointStrategy.ts";
 import { firstAnswer } from "./fallback.ts";
+import { createHeadTracker } from "./headTracker.ts";
 import { quoteWarnings, type ServiceLogger, type Warn } from "./warnings.ts";
 
 export type SearchStrategy = "single-call" | "sequential";
@@ -31,6 +34,13 @@ export interface QuoterOptions {
   readonly deadlineMs?: number;
   /** Where warnings go; inside a quote opened by the HTTP layer, that request's logger (with its request id). */
   readonly logger?: ServiceLogger;
+  /**
+   * How long a chain's head, once a quote read it as the latest block, pins the quotes that follow (so that
+   * identical requests in one block are answered from `answerCache`). Default 0: every quote reads the latest block.
+   */
+  readonly headMaxAgeMs?: number;
+  /** Answers kept by block (default off). */
+  readonly answerCache?: AnswerCacheLimits;
 }
 
 export function createQuoter({
@@ -40,17 +50,21 @@ export function createQuoter({
   exactMaxCandidates = DEFAULT_EXACT_MAX_CANDIDATES,
   deadlineMs = 10_000,
   logger,
+  headMaxAgeMs = 0,
+  answerCache = { maxEntries: 0, maxBytes: 0 },
 }: QuoterOptions): QuoterService {
   const warn = quoteWarnings(logger);
   const endpoints = createEndpointStrategy({ singleCall: strategy === "single-call", searchGasCap, exactMaxCandidates, warn });
   const coalescer = createCoalescer<QuoteResponseBody>();
+  const heads = createHeadTracker(headMaxAgeMs);
+  const answers = createAnswerCache<QuoteResponseBody>(answerCache);
 
   /** Within the deadline, the first endpoint's answer that is not a transport failure, in its strategy. */
-  async function quoteOnChain(chain: ChainClient, request: QuoteRequest): Promise<QuoteResponseBody> {
+  async function quoteOnChain(chain: ChainClient, request: QuoteRequest, block: bigint | undefined): Promise<QuoteResponseBody> {
     const answer = (signal: AbortSignal) =>
       firstAnswer(
         chain.endpoints,
-        (endpoint) => endpoints.answerAt(endpoint, request, signal, (reader) => answerFrom(reader, request, exactMaxCandidates)),
+        (endpoint) => endpoints.answerAt(endpoint, request, block, signal, (reader) => answerFrom(reader, request, exactMaxCandidates)),
         signal,
         warn,
       );
@@ -61,18 +75,42 @@ export function createQuoter({
     }
   }
 
+  /** At the chain's head while it is fresh, from the cache when this request was answered there; else a search. */
+  async function quoteAtHead(chain: ChainClient, request: QuoteRequest, key: string): Promise<QuoteResponseBody> {
+    const head = heads.fresh(chain.chainId);
+    const cached = head === undefined ? undefined : answers.get(chain.chainId, head, key);
+    noteCacheLookup(cached);
+    if (cached !== undefined) return cached;
+    const answer = await quoteOnChain(chain, request, head);
+    const blockNumber = BigInt(answer.blockNumber);
+    if (head === undefined) heads.confirm(chain.chainId, blockNumber);
+    answers.set(chain.chainId, blockNumber, key, answer, 2 * (key.length + JSON.stringify(answer).length));
+    return answer;
+  }
+
   return {
     async quote(request) {
       const notPositive = checkExpectedPrice(request.expectedPrice);
       if (notPositive) throw notPositive;
       const chain = chains.get(request.chainId);
       if (!chain) throw marketNotFound([unconfiguredChainDetail(request.chainId)]);
-      return coalescer.run(quoteKey(request), () => quoteOnChain(chain, request));
+      const key = quoteKey(request);
+      return coalescer.run(key, () => quoteAtHead(chain, request, key));
     },
     probe() {
       return endpoints.probe([...chains.values()].flatMap((chain) => chain.endpoints));
     },
   };
+}
+
+/** Whether the quote running now was answered from the cache, and then what it answered (its log line, the hit rate). */
+function noteCacheLookup(cached: QuoteResponseBody | undefined): void {
+  const stats = currentQuoteStats();
+  if (!stats) return;
+  stats.cache = cached === undefined ? "miss" : "hit";
+  if (cached === undefined) return;
+  stats.direction = cached.direction;
+  stats.blockNumber = BigInt(cached.blockNumber);
 }
 
 /** The chain did not answer in time, or its request queue is full: 503, never a partial answer. */

@@ -59,7 +59,7 @@ function strategyOf(singleCall: boolean): { strategy: EndpointStrategy; warnings
 /** The demo request's answer, with its trace, through `strategy` at `endpoint`. */
 function quote(strategy: EndpointStrategy, endpoint: ChainEndpoint) {
   const request = demoRequest(devchain.marketGroup, { trace: true });
-  return strategy.answerAt(endpoint, request, new AbortController().signal, (reader) => answerFrom(reader, request));
+  return strategy.answerAt(endpoint, request, undefined, new AbortController().signal, (reader) => answerFrom(reader, request));
 }
 
 let devchain: Devchain;
