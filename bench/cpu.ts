@@ -385,6 +385,7 @@ async function bench(plan: Plan, out: string): Promise<void> {
       warmupQuotes: warmup.length,
       measuredQuotes: measured.length,
       exactQuotes: measured.filter((path) => path.includes("search=exact")).length,
+      bareBodyBytes: Buffer.byteLength(recordedWarmup[0]!),
     },
     recording: { seconds: recordingSeconds, rpcRequests: recorder.requests(), distinctRequests: recorder.answers.size },
     service: { ...serviceRun, rpcRequestsPerQuote: served.requests / serviceRun.quotes, rpcMisses: served.misses },
