@@ -6,6 +6,7 @@ import { DEVCHAIN_ID } from "../devchain/chainId.ts";
 import type { Devchain } from "../devchain/devchain.ts";
 import { createLogger } from "../observability/logger.ts";
 import { internalError, QuoteError } from "../quote/errors.ts";
+import { statusOf } from "../http/httpErrors.ts";
 import { parseQuoteRequest } from "../quote/request.ts";
 import { createQuoterFromConfig } from "../service/fromConfig.ts";
 import { QUOTE_HELP } from "./help.ts";
@@ -104,5 +105,6 @@ export async function runQuote(args: readonly string[]): Promise<number> {
 
 function answerError(error: QuoteError): number {
   print(error.toBody());
-  return error.status >= 500 ? EXIT.serverError : EXIT.clientError;
+  // The exit status says which class of status the API would answer.
+  return statusOf(error) >= 500 ? EXIT.serverError : EXIT.clientError;
 }

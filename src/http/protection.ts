@@ -4,7 +4,7 @@ import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { SETTINGS } from "../config.ts";
-import { QuoteError, tooManyRequests, uriTooLong } from "../quote/errors.ts";
+import { bodyNotAccepted, tooManyRequests, uriTooLong } from "./httpErrors.ts";
 
 export interface ProtectionOptions {
   /** Requests per client (IP) per window; 0 turns rate limiting off. */
@@ -30,7 +30,7 @@ async function protection(app: FastifyInstance, options: ProtectionOptions): Pro
   app.addHook("onRequest", async (request) => {
     if ((request.raw.url ?? "").length > options.maxUrlLength) throw uriTooLong();
     const hasBody = Number(request.headers["content-length"] ?? 0) > 0 || request.headers["transfer-encoding"] !== undefined;
-    if (hasBody && BODYLESS_METHODS.has(request.method)) throw new QuoteError(413, "Request body not accepted");
+    if (hasBody && BODYLESS_METHODS.has(request.method)) throw bodyNotAccepted();
   });
   // No upgrade-insecure-requests: the service is often reached over plain http inside a network, where it
   // would send the docs page's own assets to an https port that does not exist.

@@ -1,10 +1,10 @@
 // GET /quoter/:chainId/:marketAddress/:marketId — the one operation of the interface.
 import type { FastifyPluginAsync } from "fastify";
-import { methodNotAllowed } from "../quote/errors.ts";
 import { parseQuoteRequest } from "../quote/request.ts";
 import type { Quoter } from "../service/api.ts";
 import { methodNotAllowedResponses, quoteErrorResponses, quoteParamsSchema, quoteQuerySchema, quoteResponseSchema } from "./schemas.ts";
 import { sendQuoteError } from "./errors.ts";
+import { methodNotAllowed } from "./httpErrors.ts";
 import { QUOTE_PATH } from "./paths.ts";
 
 export const quoteRoute: FastifyPluginAsync<{ quoter: Quoter }> = async (app, { quoter }) => {

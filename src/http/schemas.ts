@@ -4,6 +4,7 @@
 // descriptions and examples below are what the docs show. Annotations only: they change no validation and,
 // in the response schemas, no serialized byte.
 import { MESSAGES, type ErrorBody } from "../quote/errors.ts";
+import { HTTP_MESSAGES } from "./httpErrors.ts";
 
 const MAX_PARAM_LENGTH = 100;
 
@@ -474,7 +475,7 @@ export const quoteErrorResponses = {
   ),
   429: errorResponse(
     "Too many requests from this client; try again after Retry-After seconds",
-    { tooManyRequests: message(MESSAGES.tooManyRequests) },
+    { tooManyRequests: message(HTTP_MESSAGES.tooManyRequests) },
     retryAfter,
   ),
   500: errorResponse("A bug; never a stack trace or an RPC URL", { internal: message(MESSAGES.internal) }),
@@ -484,9 +485,9 @@ export const quoteErrorResponses = {
     retryAfter,
   ),
   "4xx": errorResponse("Any other client error, in the same shape", {
-    methodNotAllowed: message(MESSAGES.methodNotAllowed, "405: POST, PUT, DELETE, PATCH or OPTIONS on the quote path, with Allow: GET, HEAD"),
-    uriTooLong: message(MESSAGES.uriTooLong, "414: a URL longer than MAX_URL_LENGTH"),
-    bodyNotAccepted: message("Request body not accepted", "413: a GET or HEAD carrying a body"),
+    methodNotAllowed: message(HTTP_MESSAGES.methodNotAllowed, "405: POST, PUT, DELETE, PATCH or OPTIONS on the quote path, with Allow: GET, HEAD"),
+    uriTooLong: message(HTTP_MESSAGES.uriTooLong, "414: a URL longer than MAX_URL_LENGTH"),
+    bodyNotAccepted: message(HTTP_MESSAGES.bodyNotAccepted, "413: a GET or HEAD carrying a body"),
   }),
   "5xx": errorResponse("Any other server error, in the same shape", { internal: message(MESSAGES.internal) }),
 } as const;
@@ -495,7 +496,7 @@ export const quoteErrorResponses = {
 export const methodNotAllowedResponses = {
   405: errorResponse(
     "Only GET and HEAD are served on the quote path",
-    { methodNotAllowed: message(MESSAGES.methodNotAllowed) },
+    { methodNotAllowed: message(HTTP_MESSAGES.methodNotAllowed) },
     { Allow: { type: "string", description: "The methods the path serves: GET, HEAD" } },
   ),
 } as const;
