@@ -1,7 +1,6 @@
 // One error shape for every answer that is not a 200: `{ error, details? }` (semantics §6).
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { parseQuoteRequest } from "../quote/request.ts";
-import { QuoteError, internalError, invalidPathParameters, invalidQueryParameters } from "../quote/errors.ts";
+import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
+import { QuoteError, internalError } from "../quote/errors.ts";
 import { HttpError, routeNotFound, toHttpError } from "./httpErrors.ts";
 import { noteOutcome } from "./observability.ts";
 
@@ -12,24 +11,9 @@ export function sendQuoteError(reply: FastifyReply, error: QuoteError | HttpErro
   return reply.code(answer.status).type("application/json; charset=utf-8").send(answer.toBody());
 }
 
-/**
- * A schema failure is answered with the core parser's verdict, which names every failing parameter with
- * its rule; the schema's own words are the fallback should the two ever disagree.
- */
-function validationError(error: FastifyError, request: FastifyRequest): QuoteError {
-  const parsed = parseQuoteRequest(request.params as Record<string, unknown>, request.query as Record<string, unknown>);
-  if (!parsed.ok) return parsed.error;
-  const details = (error.validation ?? []).map((issue) => ({
-    param: String(issue.params?.missingProperty ?? issue.instancePath.replace(/^\//, "")) || "request",
-    message: issue.message ?? "is invalid",
-  }));
-  return error.validationContext === "params" ? invalidPathParameters(details) : invalidQueryParameters(details);
-}
-
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof QuoteError || error instanceof HttpError) return sendQuoteError(reply, error);
-    if (error.validation) return sendQuoteError(reply, validationError(error, request));
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // Fastify's own client errors (a malformed request, a body where none belongs): their message is safe.

@@ -27,6 +27,8 @@ export const quoteRoute: FastifyPluginAsync<{ quoter: Quoter }> = async (app, { 
         ...quoteErrorResponses,
       },
     },
+    // The parameters' schemas document them; the parser alone judges them, so no validator is compiled.
+    validatorCompiler: () => () => true,
     handler: async (request, reply) => {
       const parsed = parseQuoteRequest(request.params as Record<string, unknown>, request.query as Record<string, unknown>);
       if (!parsed.ok) return sendQuoteError(reply, parsed.error);

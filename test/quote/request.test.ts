@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { D18, MAX_UINT256 } from "../../src/quote/decimal.ts";
 import { MESSAGES, type QuoteError } from "../../src/quote/errors.ts";
 import { statusOf } from "../../src/http/httpErrors.ts";
-import { parseMarketAddress, parseQuoteRequest, type QuoteRequest } from "../../src/quote/request.ts";
+import { parseMarketAddress } from "../../src/quote/params.ts";
+import { parseQuoteRequest, type QuoteRequest } from "../../src/quote/request.ts";
 
 // EIP-55 test vector from the EIP itself.
 const CHECKSUMMED = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
