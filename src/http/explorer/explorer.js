@@ -9,7 +9,9 @@ import { $ } from "./dom.js";
 import { E18, formatD18, parseD18, parseInteger } from "./numbers.js";
 import { drawSearch } from "./search.js";
 
-const FIELDS = ["chainId", "marketAddress", "marketId", "expectedPrice", "collateralAvailable", "priceLimit", "maxIterations"];
+/** The form's text fields: the quote parameters' (explorer/fields.json), in the order the service checks them. */
+const FIELDS = [];
+const inPath = (field) => field.in === "path";
 
 // ---- the request -----------------------------------------------------------------------------------------
 
@@ -20,7 +22,7 @@ function apiBase() {
 
 function readForm() {
   const values = {};
-  for (const name of FIELDS) values[name] = $(name).value.trim();
+  for (const { name } of FIELDS) values[name] = $(name).value.trim();
   values.search = $("search-exact").checked ? "exact" : "bisection";
   values.compare = $("compare").checked;
   return values;
@@ -29,19 +31,19 @@ function readForm() {
 /** The page's own query: the form, so that a link reproduces the quote (and the comparison). */
 function pageQuery(values) {
   const query = new URLSearchParams();
-  for (const name of FIELDS) if (values[name]) query.set(name, values[name]);
+  for (const { name } of FIELDS) if (values[name]) query.set(name, values[name]);
   query.set("search", values.search);
   if (values.compare) query.set("compare", "true");
   return query;
 }
 
 function quoteUrl(values, search) {
-  const query = new URLSearchParams({ expectedPrice: values.expectedPrice, collateralAvailable: values.collateralAvailable });
-  if (values.priceLimit) query.set("priceLimit", values.priceLimit);
-  if (values.maxIterations) query.set("maxIterations", values.maxIterations);
+  // A required parameter is sent even when empty, so that the service names its rule; an optional one only when set.
+  const query = new URLSearchParams();
+  for (const { name, required } of FIELDS.filter((field) => !inPath(field))) if (required || values[name]) query.set(name, values[name]);
   query.set("search", search);
   query.set("trace", "true");
-  const path = [values.chainId, values.marketAddress, values.marketId].map(encodeURIComponent).join("/");
+  const path = FIELDS.filter(inPath).map(({ name }) => encodeURIComponent(values[name])).join("/");
   return `${apiBase()}/${path}?${query}`;
 }
 
@@ -133,9 +135,7 @@ async function run(event) {
     drawSearch(values, answers, values.compare);
     document.body.dataset.state = found.length > 0 ? "done" : "failed";
   } catch (error) {
-    // A bug of this page, not an answer: say so rather than leave it loading.
-    showErrors([{ search: "page", status: "page error", body: { error: String(error && error.message ? error.message : error) } }], false);
-    document.body.dataset.state = "failed";
+    showPageError(error);
   } finally {
     button.disabled = false;
     button.textContent = "Quote";
@@ -155,8 +155,8 @@ function applyPreset() {
   $("marketId").value = marketId;
   $("expectedPrice").value = expectedPrice;
   $("collateralAvailable").value = collateralAvailable;
+  for (const field of FIELDS) if (!field.required) $(field.name).value = "";
   $("priceLimit").value = priceLimit;
-  $("maxIterations").value = "";
   showBudgetUnits();
 }
 
@@ -165,9 +165,44 @@ function showSearchChoice() {
   for (const id of ["search-bisection", "search-exact"]) $(id).disabled = $("compare").checked;
 }
 
-function init() {
+/** A bug of this page, not an answer: say so rather than leave it loading. */
+function showPageError(error) {
+  showErrors([{ search: "page", status: "page error", body: { error: String(error && error.message ? error.message : error) } }], false);
+  document.body.dataset.state = "failed";
+}
+
+/** The form's text fields, built from the service's list: a label, then its input. */
+async function buildFields() {
+  const response = await fetch(`${apiBase()}/explorer/fields.json`);
+  if (!response.ok) throw new Error(`the form's fields did not load: ${response.status}`);
+  FIELDS.push(...(await response.json()));
+  for (const field of FIELDS) {
+    const label = document.createElement("label");
+    if (field.wide) label.className = "wide";
+    const input = document.createElement("input");
+    Object.assign(input, { id: field.name, name: field.name, required: field.required, spellcheck: false, title: field.description });
+    if (field.value !== undefined) input.setAttribute("value", field.value);
+    if (field.placeholder !== undefined) input.placeholder = field.placeholder;
+    if (field.numeric) input.inputMode = "numeric";
+    label.append(`${field.label} `, input);
+    $(`${field.in}-fields`).appendChild(label);
+  }
+  // Under the budget, what it means in wei.
+  const units = document.createElement("output");
+  units.id = "budget-units";
+  units.setAttribute("for", "collateralAvailable");
+  $("collateralAvailable").parentElement.appendChild(units);
+}
+
+async function init() {
+  try {
+    await buildFields();
+  } catch (error) {
+    showPageError(error);
+    return;
+  }
   const query = new URLSearchParams(window.location.search);
-  for (const name of FIELDS) if (query.has(name)) $(name).value = query.get(name);
+  for (const { name } of FIELDS) if (query.has(name)) $(name).value = query.get(name);
   $("search-exact").checked = query.get("search") === "exact";
   $("search-bisection").checked = !$("search-exact").checked;
   $("compare").checked = query.get("compare") === "true";

@@ -4,16 +4,18 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { extname } from "node:path";
 import type { FastifyPluginAsync } from "fastify";
+import { EXPLORER_FIELDS } from "./fields.ts";
 
 const asset = (name: string) => readFileSync(new URL(name, import.meta.url), "utf8");
 
 const PAGE = asset("./index.html");
 const TYPES: Record<string, string> = { ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8" };
-/** The page's scripts (modules that import one another) and its style sheet: every such file of this folder. */
+/** The page's scripts (modules that import one another), its style sheet, and its form's fields (fields.ts). */
 const ASSETS = readdirSync(new URL("./", import.meta.url))
   .filter((name) => TYPES[extname(name)] !== undefined)
   .sort()
-  .map((name) => ({ name, type: TYPES[extname(name)]!, body: asset(`./${name}`) }));
+  .map((name) => ({ name, type: TYPES[extname(name)]!, body: asset(`./${name}`) }))
+  .concat([{ name: "fields.json", type: "application/json; charset=utf-8", body: JSON.stringify(EXPLORER_FIELDS) }]);
 
 /** The page loads only its own assets and calls only this server: the browser enforces it. */
 const CONTENT_SECURITY_POLICY = [
