@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { quoteParamsSchema, quoteQuerySchema } from "../../src/http/schemas.ts";
+import { QUOTE_PATH_TEMPLATE } from "../../src/http/indexRoute.ts";
 import { MAX_PARAMETER_LENGTH, QUOTE_PARAMS } from "../../src/quote/params.ts";
 
 const ajv = new Ajv2020({ strict: false });
@@ -22,6 +23,12 @@ test("§2 each row of the table is a documented parameter at its place, required
   }
   const documented = [...Object.keys(quoteParamsSchema.properties), ...Object.keys(quoteQuerySchema.properties)];
   assert.deepEqual(documented, Object.keys(QUOTE_PARAMS), "nothing else, in the table's order");
+});
+
+test("§2 the index's quote path names every parameter of the table (it is written out, in the order a reader wants)", () => {
+  for (const [name, param] of Object.entries(QUOTE_PARAMS)) {
+    assert.ok(QUOTE_PATH_TEMPLATE.includes(param.in === "path" ? `{${name}}` : `${name}=`), name);
+  }
 });
 
 test("§2 every example is a value the parser accepts", () => {
