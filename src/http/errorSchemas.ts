@@ -1,10 +1,11 @@
 // The error answers of the quote operation as the OpenAPI document states them: the one error shape, and per
 // status its description, headers and named examples (interface §7, semantics §6). Annotations only.
 import { MESSAGES, type ErrorBody } from "../quote/errors.ts";
-import { ADDRESS_CHECKSUM_RULE, ADDRESS_FORMAT_RULE } from "../quote/params.ts";
+import { ADDRESS_CHECKSUM_RULE, ADDRESS_FORMAT_RULE, DEMO_MARKET_GROUP } from "../quote/params.ts";
 import { MAX_ITERATIONS_RULE, WEI_RULE } from "../quote/decimal.ts";
-import { DEMO_MARKET_GROUP, ONE, THOUSAND, demoRequest } from "./docExamples.ts";
+import { ONE, THOUSAND, demoRequest } from "./docExamples.ts";
 import { HTTP_MESSAGES } from "./httpErrors.ts";
+import { BASE_PATH } from "./paths.ts";
 import { traceSchema } from "./responseSchemas.ts";
 
 const errorResponseSchema = {
@@ -67,7 +68,7 @@ export const quoteErrorResponses = {
       },
       invalidPath: {
         summary: MESSAGES.invalidPath,
-        description: `GET /quoter/31337/0x1234/1?expectedPrice=0.6&collateralAvailable=${ONE}`,
+        description: `GET ${BASE_PATH}/31337/0x1234/1?expectedPrice=0.6&collateralAvailable=${ONE}`,
         value: { error: MESSAGES.invalidPath, details: [{ param: "marketAddress", message: ADDRESS_FORMAT_RULE }] },
       },
       expectedPriceNotPositive: message(
@@ -76,7 +77,7 @@ export const quoteErrorResponses = {
       ),
       badChecksum: {
         summary: `${MESSAGES.invalidPath}: an address failing its checksum, with the checksummed form`,
-        description: `GET /quoter/31337/0x5fbdb2315678afecb367f032d93F642f64180aa3/1?expectedPrice=0.6&collateralAvailable=${ONE}`,
+        description: `GET ${BASE_PATH}/31337/0x5fbdb2315678afecb367f032d93F642f64180aa3/1?expectedPrice=0.6&collateralAvailable=${ONE}`,
         value: {
           error: MESSAGES.invalidPath,
           details: [
@@ -182,7 +183,7 @@ export const quoteErrorResponses = {
       },
       chainNotConfigured: {
         summary: `${MESSAGES.marketNotFound}: a chain with no RPC configured`,
-        description: `GET /quoter/1/${DEMO_MARKET_GROUP}/1?expectedPrice=0.6&collateralAvailable=${ONE}`,
+        description: `GET ${BASE_PATH}/1/${DEMO_MARKET_GROUP}/1?expectedPrice=0.6&collateralAvailable=${ONE}`,
         value: {
           error: MESSAGES.marketNotFound,
           details: [

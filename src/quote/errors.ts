@@ -27,7 +27,7 @@ export type QuoteErrorKind = keyof typeof MESSAGES;
 /** Seconds a client is asked to wait after the chain was unavailable, when the caller names no other value. */
 export const DEFAULT_RETRY_AFTER_SECONDS = 5;
 
-export type QuoteErrorOptions = {
+type QuoteErrorOptions = {
   details?: ErrorDetail[];
   /** Further body fields after `error` and `details`, e.g. `trace` on a search failure (§7). */
   extra?: Record<string, unknown>;

@@ -1,7 +1,7 @@
 // The quote's parameters, once (semantics §2, §7). Each row says where the parameter is, whether it is required,
 // how its text is read (the parser answers the value or the rule the text broke), its default, and what the
 // documents, the `quoter quote` command and the explorer page show of it. The request parser (request.ts), the
-// route schemas and so the OpenAPI document (src/http/paramSchemas.ts), the command's options
+// route schemas and so the OpenAPI document (src/http/schemas.ts), the command's options
 // (src/cli/quoteOptions.ts) and the explorer's form (src/http/explorer/fields.ts) are all read from this table:
 // a new parameter is a new row (and its field in QuoteRequest, which the table's type then requires).
 import { getAddress, type Address } from "viem";
@@ -43,16 +43,16 @@ export interface QuoteParam<T> {
 }
 
 /** One row per field of a QuoteRequest, each read as that field's type. */
-export type QuoteParams = { readonly [K in keyof QuoteRequest]-?: QuoteParam<NonNullable<QuoteRequest[K]>> };
+type QuoteParams = { readonly [K in keyof QuoteRequest]-?: QuoteParam<NonNullable<QuoteRequest[K]>> };
 
 export type SearchMode = "bisection" | "exact";
-export const SEARCH_MODES: readonly SearchMode[] = ["bisection", "exact"];
-export const DEFAULT_MAX_ITERATIONS = 10;
+const SEARCH_MODES: readonly SearchMode[] = ["bisection", "exact"];
+const DEFAULT_MAX_ITERATIONS = 10;
 
 /** The embedded demo chain's market group (README): the example of every document. */
 export const DEMO_MARKET_GROUP = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
 
-export const ADDRESS_PATTERN = "^0x[0-9a-fA-F]{40}$";
+const ADDRESS_PATTERN = "^0x[0-9a-fA-F]{40}$";
 const ADDRESS = new RegExp(ADDRESS_PATTERN);
 export const ADDRESS_FORMAT_RULE = "must be 0x followed by 40 hexadecimal digits";
 export const ADDRESS_CHECKSUM_RULE = "mixed-case address fails the EIP-55 checksum";
@@ -73,7 +73,7 @@ export function parseMarketAddress(text: string): Parsed<Address> {
 }
 
 /** A D18 price limit: a decimal number per §2, and greater than 0. */
-export function parsePriceLimit(text: string): Parsed<bigint> {
+function parsePriceLimit(text: string): Parsed<bigint> {
   const parsed = parseDecimalD18(text);
   if (parsed.ok && parsed.value <= 0n) return { ok: false, message: PRICE_LIMIT_POSITIVE_RULE };
   return parsed;

@@ -4,7 +4,7 @@
 import { INTEGER_PATTERN } from "../../quote/decimal.ts";
 import { QUOTE_PARAMS, type ParamLocation } from "../../quote/params.ts";
 
-export interface ExplorerField {
+interface ExplorerField {
   readonly name: string;
   readonly in: ParamLocation;
   readonly label: string;
