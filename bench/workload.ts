@@ -6,7 +6,8 @@ import { numberToHex } from "viem";
 import { DEFAULT_SEARCH_GAS_CAP, encodeSearch } from "../src/chain/searcher.ts";
 import { DEVCHAIN_ID } from "../src/devchain/chain.ts";
 import { DEMO_MARKET_GROUP_ADDRESS } from "../src/devchain/demo.ts";
-import { parseQuoteRequest, type SearchMode } from "../src/quote/request.ts";
+import type { SearchMode } from "../src/quote/params.ts";
+import { parseQuoteRequest } from "../src/quote/request.ts";
 
 export interface MixEntry {
   readonly marketId: number;

@@ -13,6 +13,7 @@ import { startDevchain } from "../src/devchain/devchain.ts";
 import { decodeFacts, encodeSearch } from "../src/chain/searcher.ts";
 import { gasMeterAbi, gasMeterBytecode } from "../src/generated/contracts.ts";
 import { QuoteError } from "../src/quote/errors.ts";
+import { statusOf } from "../src/http/httpErrors.ts";
 import { parseQuoteRequest, type QuoteRequest } from "../src/quote/request.ts";
 import { createQuoter } from "../src/service/quoter.ts";
 
@@ -141,7 +142,7 @@ async function exactAnswer(quoter: ReturnType<typeof createQuoter>, request: Quo
     return { course: `200 after ${body.iterations} candidates, ${bound}`, sizes: sizesOf(body.trace) };
   } catch (error) {
     if (!(error instanceof QuoteError)) throw error;
-    return { course: `${error.status} ${error.message}`, sizes: sizesOf(error.extra?.trace) };
+    return { course: `${statusOf(error)} ${error.message}`, sizes: sizesOf(error.extra?.trace) };
   }
 }
 

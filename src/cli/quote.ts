@@ -1,25 +1,21 @@
 // `quoter quote`: one quote without an HTTP server, printed as the same JSON body the API answers. The request
 // goes through the API's parser (parseQuoteRequest) and the same quoter service; only the transport differs.
 import { parseArgs } from "node:util";
-import { ConfigError, loadConfig, parseRpcUrlList } from "../config.ts";
+import { ConfigError, loadConfig, parseRpcUrlList, type Config } from "../config.ts";
 import { DEVCHAIN_ID } from "../devchain/chainId.ts";
 import type { Devchain } from "../devchain/devchain.ts";
 import { createLogger } from "../observability/logger.ts";
 import { internalError, QuoteError } from "../quote/errors.ts";
-import { parseQuoteRequest } from "../quote/request.ts";
+import { statusOf } from "../http/httpErrors.ts";
+import { parseQuoteRequest, type QuoteRequest } from "../quote/request.ts";
 import { createQuoterFromConfig } from "../service/fromConfig.ts";
 import { QUOTE_HELP } from "./help.ts";
+import { POSITIONAL_COUNT, POSITIONALS, QUOTE_OPTIONS, requestParams } from "./quoteOptions.ts";
 
 export const EXIT = { ok: 0, clientError: 1, usage: 2, serverError: 3 } as const;
 
-/** Maps CLI options to the API's query parameters (a repeated option stays repeated: the parser rejects it). */
-const QUERY_OPTIONS = {
-  "expected-price": "expectedPrice",
-  collateral: "collateralAvailable",
-  "price-limit": "priceLimit",
-  "max-iterations": "maxIterations",
-  search: "search",
-} as const;
+type Arguments = ReturnType<typeof requestParams> & { rpc?: string };
+type Setup = { config: Config; rpcUrls?: string[] };
 
 function usageError(message: string): number {
   process.stderr.write(`quoter quote: ${message}\nRun quoter quote --help for usage.\n`);
@@ -30,59 +26,52 @@ function print(body: unknown): void {
   process.stdout.write(`${JSON.stringify(body)}\n`);
 }
 
-/** Runs the command; resolves to its exit status. */
-export async function runQuote(args: readonly string[]): Promise<number> {
+/** The request's parameters and --rpc, or the exit status once --help is printed or a usage error said. */
+function readArguments(args: readonly string[]): Arguments | number {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        "expected-price": { type: "string", multiple: true },
-        collateral: { type: "string", multiple: true },
-        "price-limit": { type: "string", multiple: true },
-        "max-iterations": { type: "string", multiple: true },
-        search: { type: "string", multiple: true },
-        rpc: { type: "string" },
-        trace: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
+    parsed = parseArgs({ args: [...args], allowPositionals: true, strict: true, options: QUOTE_OPTIONS });
   } catch (error) {
     return usageError(error instanceof Error ? error.message : String(error));
   }
-  const { values, positionals } = parsed;
+  const { positionals } = parsed;
+  const values: Readonly<Record<string, unknown>> = parsed.values;
   if (values.help) {
     console.log(QUOTE_HELP);
     return EXIT.ok;
   }
-  if (positionals.length !== 3) return usageError(`expected <chainId> <marketAddress> <marketId>, got ${positionals.length} argument(s)`);
+  if (positionals.length !== POSITIONAL_COUNT) return usageError(`expected ${POSITIONALS}, got ${positionals.length} argument(s)`);
+  return { ...requestParams(positionals, values), ...(typeof values.rpc === "string" ? { rpc: values.rpc } : {}) };
+}
 
-  let config;
-  let rpcUrls: string[] | undefined;
+/** The environment's settings and the --rpc URLs, or the exit status of a configuration error. */
+function readSetup(rpc: string | undefined): Setup | number {
   try {
-    config = loadConfig();
-    if (values.rpc !== undefined) rpcUrls = parseRpcUrlList("--rpc", values.rpc);
+    const config = loadConfig();
+    return rpc === undefined ? { config } : { config, rpcUrls: parseRpcUrlList("--rpc", rpc) };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`quoter quote: invalid configuration: ${error.message}\n`);
     return EXIT.usage;
   }
+}
 
-  const [chainId, marketAddress, marketId] = positionals;
-  const query: Record<string, string | string[]> = {};
-  for (const [option, param] of Object.entries(QUERY_OPTIONS)) {
-    const given = values[option as keyof typeof QUERY_OPTIONS];
-    if (given !== undefined) query[param] = given.length === 1 ? given[0]! : given;
-  }
-  if (values.trace) query.trace = "true";
-  const request = parseQuoteRequest({ chainId, marketAddress, marketId }, query);
+/** Runs the command; resolves to its exit status. */
+export async function runQuote(args: readonly string[]): Promise<number> {
+  const given = readArguments(args);
+  if (typeof given === "number") return given;
+  const setup = readSetup(given.rpc);
+  if (typeof setup === "number") return setup;
+  const request = parseQuoteRequest(given.params, given.query);
   if (!request.ok) return answerError(request.error);
+  return quoteOnce(setup, request.value);
+}
 
+/** The quote on --rpc, else RPC_URL_<chainId>, else (chain 31337) an embedded demo chain started for it. */
+async function quoteOnce({ config, rpcUrls }: Setup, request: QuoteRequest): Promise<number> {
   const logger = createLogger({ level: config.logLevel, format: config.logFormat, fd: 2 });
   let devchain: Devchain | undefined;
-  const id = request.value.chainId;
+  const id = request.chainId;
   let urls = rpcUrls ?? config.rpcUrls.get(id);
   if (urls === undefined && id === DEVCHAIN_ID) {
     const { startDevchain } = await import("../devchain/devchain.ts");
@@ -91,7 +80,7 @@ export async function runQuote(args: readonly string[]): Promise<number> {
   }
   try {
     const { quoter } = createQuoterFromConfig(config, urls === undefined ? new Map() : new Map([[id, urls]]), { logger });
-    print(await quoter.quote(request.value));
+    print(await quoter.quote(request));
     return EXIT.ok;
   } catch (error) {
     if (error instanceof QuoteError) return answerError(error);
@@ -104,5 +93,6 @@ export async function runQuote(args: readonly string[]): Promise<number> {
 
 function answerError(error: QuoteError): number {
   print(error.toBody());
-  return error.status >= 500 ? EXIT.serverError : EXIT.clientError;
+  // The exit status says which class of status the API would answer.
+  return statusOf(error) >= 500 ? EXIT.serverError : EXIT.clientError;
 }

@@ -37,8 +37,6 @@ export function buildApp({ quoter, logger, protection, metrics, chains, readyTim
     // Parameters longer than 100 characters are the parser's to reject with 400 (semantics §2), not a 404;
     // the URL as a whole is bounded by the protection hook.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
-    // One entry per failing parameter (semantics §6), not just the first.
-    ajv: { customOptions: { allErrors: true, coerceTypes: false } },
   });
   installErrorHandling(app);
   const isClosing = closeConnectionsWhenDone(app);

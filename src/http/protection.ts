@@ -5,7 +5,7 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import helmet from "helmet";
 import { SETTINGS } from "../config.ts";
-import { QuoteError, tooManyRequests, uriTooLong } from "../quote/errors.ts";
+import { bodyNotAccepted, tooManyRequests, uriTooLong } from "./httpErrors.ts";
 
 export interface ProtectionOptions {
   /** Requests per client (IP) per window; 0 turns rate limiting off. */
@@ -54,7 +54,7 @@ async function protection(app: FastifyInstance, options: ProtectionOptions): Pro
   app.addHook("onRequest", async (request) => {
     if ((request.raw.url ?? "").length > options.maxUrlLength) throw uriTooLong();
     const hasBody = Number(request.headers["content-length"] ?? 0) > 0 || request.headers["transfer-encoding"] !== undefined;
-    if (hasBody && BODYLESS_METHODS.has(request.method)) throw new QuoteError(413, "Request body not accepted");
+    if (hasBody && BODYLESS_METHODS.has(request.method)) throw bodyNotAccepted();
   });
   const headers = SECURITY_HEADERS;
   app.addHook("onRequest", async (_request, reply) => {

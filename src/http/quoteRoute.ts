@@ -1,10 +1,10 @@
 // GET /quoter/:chainId/:marketAddress/:marketId — the one operation of the interface.
 import type { FastifyPluginAsync } from "fastify";
-import { methodNotAllowed } from "../quote/errors.ts";
 import { parseQuoteRequest } from "../quote/request.ts";
 import type { Quoter } from "../service/api.ts";
 import { methodNotAllowedResponses, quoteErrorResponses, quoteParamsSchema, quoteQuerySchema, quoteResponseSchema } from "./schemas.ts";
 import { sendQuoteError } from "./errors.ts";
+import { methodNotAllowed } from "./httpErrors.ts";
 import { QUOTE_PATH } from "./paths.ts";
 
 export const quoteRoute: FastifyPluginAsync<{ quoter: Quoter }> = async (app, { quoter }) => {
@@ -27,6 +27,8 @@ export const quoteRoute: FastifyPluginAsync<{ quoter: Quoter }> = async (app, { 
         ...quoteErrorResponses,
       },
     },
+    // The parameters' schemas document them; the parser alone judges them, so no validator is compiled.
+    validatorCompiler: () => () => true,
     handler: async (request, reply) => {
       const parsed = parseQuoteRequest(request.params as Record<string, unknown>, request.query as Record<string, unknown>);
       if (!parsed.ok) return sendQuoteError(reply, parsed.error);

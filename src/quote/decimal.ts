@@ -15,8 +15,12 @@ const MAX_UINT256_DIGITS = MAX_UINT256.toString().length; // 78
 /** An exponent with more digits than this is larger than any string JavaScript can hold. */
 const HUGE_EXPONENT_DIGITS = 15;
 
-const DECIMAL = /^(-?)([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?)([0-9]+))?$/;
-const UNSIGNED_INTEGER = /^[0-9]+$/;
+/** §2's decimal number, as the route schema states it; its groups are the fraction and the exponent. */
+export const DECIMAL_PATTERN = "^-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$";
+/** A plain decimal integer: digits only, leading zeros allowed. */
+export const INTEGER_PATTERN = "^[0-9]+$";
+const DECIMAL = new RegExp(DECIMAL_PATTERN);
+const UNSIGNED_INTEGER = new RegExp(INTEGER_PATTERN);
 
 export const DECIMAL_FORMAT_RULE =
   "must be a decimal number: optional '-', digits, optional '.' and digits, optional exponent (e.g. 1, 0.5, 1e-7)";
@@ -51,7 +55,13 @@ function stripTrailingZeros(digits: string): string {
 export function parseDecimalD18(text: string): Parsed<bigint> {
   const match = DECIMAL.exec(text);
   if (match === null) return fail(DECIMAL_FORMAT_RULE);
-  const [, sign = "", intDigits = "", fracDigits = "", expSign = "", expDigits = ""] = match;
+  // The fraction keeps its '.' and the exponent its 'e': what precedes both is the sign and the integer digits.
+  const [, fraction = "", exponentPart = ""] = match;
+  const negative = text.startsWith("-");
+  const intDigits = text.slice(negative ? 1 : 0, text.length - fraction.length - exponentPart.length);
+  const fracDigits = fraction.slice(1);
+  const expSign = exponentPart.charAt(1) === "-" ? "-" : "";
+  const expDigits = exponentPart.replace(/^[eE][-+]?/, "");
 
   // The value is significand * 10^(exponent - fracDigits.length + trailing zeros removed).
   const allDigits = stripLeadingZeros(intDigits + fracDigits);
@@ -73,7 +83,7 @@ export function parseDecimalD18(text: string): Parsed<bigint> {
 
   const magnitude = BigInt(significand) * 10n ** shift;
   if (magnitude > MAX_UINT256) return fail(D18_MAGNITUDE_RULE);
-  return ok(sign === "-" ? -magnitude : magnitude);
+  return ok(negative ? -magnitude : magnitude);
 }
 
 /** The shortest exact decimal of a D18 value: `1000`, `0.5`, `0.000000000000000001`, `-2.25`. */

@@ -1,17 +1,12 @@
-// The errors a quote can end in, with the statuses and messages of the interface's error table
-// and semantics §6. Every body is `{ error, details? }`, plus extra fields such as `trace` (§7).
+// The errors a quote can end in (interface §7, semantics §6): a stable kind, the interface's fixed message, and
+// details that say what to do. Which status and headers each kind answers with is the HTTP layer's
+// (src/http/httpErrors.ts): the domain knows what went wrong, not how a transport says it.
 
 export type ErrorDetail = { param: string; message: string };
 
 export type ErrorBody = { error: string; details?: ErrorDetail[] } & Record<string, unknown>;
 
-export type QuoteErrorOptions = {
-  details?: ErrorDetail[];
-  headers?: Record<string, string>;
-  /** Further body fields after `error` and `details`, e.g. `trace` on a search failure (§7). */
-  extra?: Record<string, unknown>;
-};
-
+/** The interface's error strings, by kind: they never change. */
 export const MESSAGES = {
   invalidQuery: "Invalid query parameters",
   invalidPath: "Invalid path parameters",
@@ -24,98 +19,95 @@ export const MESSAGES = {
   marketSettled: "Market is settled",
   rpcUnavailable: "Chain RPC unavailable",
   internal: "Internal server error",
-  notFound: "Not found",
-  methodNotAllowed: "Method not allowed",
-  tooManyRequests: "Too many requests",
-  uriTooLong: "URI too long",
 } as const;
 
-/** Seconds a client is asked to wait after a 503 when the caller names no other value. */
+/** The stable name of each error a quote can end in. */
+export type QuoteErrorKind = keyof typeof MESSAGES;
+
+/** Seconds a client is asked to wait after the chain was unavailable, when the caller names no other value. */
 export const DEFAULT_RETRY_AFTER_SECONDS = 5;
 
-export class QuoteError extends Error {
-  readonly status: number;
-  readonly details?: ErrorDetail[];
-  readonly headers?: Record<string, string>;
-  readonly extra?: Record<string, unknown>;
+type QuoteErrorOptions = {
+  details?: ErrorDetail[];
+  /** Further body fields after `error` and `details`, e.g. `trace` on a search failure (§7). */
+  extra?: Record<string, unknown>;
+  /** How long trying again is pointless: the chain's unavailability. */
+  retryAfterSeconds?: number;
+};
 
-  constructor(status: number, message: string, options: QuoteErrorOptions = {}) {
-    super(message);
+/** The one error body of the interface: `error`, then `details` when there are any, then any extra fields. */
+export function errorBody(message: string, details?: readonly ErrorDetail[], extra?: Record<string, unknown>): ErrorBody {
+  const body: ErrorBody = { error: message };
+  if (details !== undefined) body.details = details.map((d) => ({ param: d.param, message: d.message }));
+  for (const [key, value] of Object.entries(extra ?? {})) {
+    if (key !== "error" && key !== "details") body[key] = value;
+  }
+  return body;
+}
+
+export class QuoteError extends Error {
+  readonly kind: QuoteErrorKind;
+  readonly details?: ErrorDetail[];
+  readonly extra?: Record<string, unknown>;
+  readonly retryAfterSeconds?: number;
+
+  constructor(kind: QuoteErrorKind, options: QuoteErrorOptions = {}) {
+    super(MESSAGES[kind]);
     this.name = "QuoteError";
-    this.status = status;
+    this.kind = kind;
     // An empty list says nothing: the body then has no details at all.
     if (options.details !== undefined && options.details.length > 0) this.details = options.details;
-    if (options.headers !== undefined) this.headers = options.headers;
     if (options.extra !== undefined) this.extra = options.extra;
+    if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
-  /** The JSON body: `error`, then `details` when present, then any extra fields. */
   toBody(): ErrorBody {
-    const body: ErrorBody = { error: this.message };
-    if (this.details !== undefined) body.details = this.details.map((d) => ({ param: d.param, message: d.message }));
-    for (const [key, value] of Object.entries(this.extra ?? {})) {
-      if (key !== "error" && key !== "details") body[key] = value;
-    }
-    return body;
+    return errorBody(this.message, this.details, this.extra);
   }
 }
 
+type SearchFailure = Pick<QuoteErrorOptions, "details" | "extra">;
+
 export function invalidPathParameters(details: ErrorDetail[]): QuoteError {
-  return new QuoteError(400, MESSAGES.invalidPath, { details });
+  return new QuoteError("invalidPath", { details });
 }
 
 export function invalidQueryParameters(details: ErrorDetail[]): QuoteError {
-  return new QuoteError(400, MESSAGES.invalidQuery, { details });
+  return new QuoteError("invalidQuery", { details });
 }
 
 export function expectedPriceNotPositive(): QuoteError {
-  return new QuoteError(400, MESSAGES.expectedPriceNotPositive);
+  return new QuoteError("expectedPriceNotPositive");
 }
 
 export function expectedPriceEqualsCurrent(details?: ErrorDetail[]): QuoteError {
-  return new QuoteError(400, MESSAGES.expectedPriceEqualsCurrent, { details });
+  return new QuoteError("expectedPriceEqualsCurrent", { details });
 }
 
-export function noValidSize(options: Pick<QuoteErrorOptions, "details" | "extra"> = {}): QuoteError {
-  return new QuoteError(400, MESSAGES.noValidSize, options);
+export function noValidSize(options: SearchFailure = {}): QuoteError {
+  return new QuoteError("noValidSize", options);
 }
 
-export function insufficientLiquidity(options: Pick<QuoteErrorOptions, "details" | "extra"> = {}): QuoteError {
-  return new QuoteError(400, MESSAGES.insufficientLiquidity, options);
+export function insufficientLiquidity(options: SearchFailure = {}): QuoteError {
+  return new QuoteError("insufficientLiquidity", options);
 }
 
 export function marketNotFound(details?: ErrorDetail[]): QuoteError {
-  return new QuoteError(404, MESSAGES.marketNotFound, { details });
+  return new QuoteError("marketNotFound", { details });
 }
 
 export function currentPriceNotFound(details?: ErrorDetail[]): QuoteError {
-  return new QuoteError(404, MESSAGES.currentPriceNotFound, { details });
+  return new QuoteError("currentPriceNotFound", { details });
 }
 
 export function marketSettled(): QuoteError {
-  return new QuoteError(400, MESSAGES.marketSettled);
+  return new QuoteError("marketSettled");
 }
 
 export function rpcUnavailable(retryAfterSeconds: number = DEFAULT_RETRY_AFTER_SECONDS, details?: ErrorDetail[]): QuoteError {
-  return new QuoteError(503, MESSAGES.rpcUnavailable, { headers: { "Retry-After": String(retryAfterSeconds) }, details });
+  return new QuoteError("rpcUnavailable", { retryAfterSeconds, details });
 }
 
 export function internalError(): QuoteError {
-  return new QuoteError(500, MESSAGES.internal);
-}
-
-export function routeNotFound(): QuoteError {
-  return new QuoteError(404, MESSAGES.notFound);
-}
-
-export function methodNotAllowed(allow: string = "GET, HEAD"): QuoteError {
-  return new QuoteError(405, MESSAGES.methodNotAllowed, { headers: { Allow: allow } });
-}
-
-export function tooManyRequests(retryAfterSeconds: number): QuoteError {
-  return new QuoteError(429, MESSAGES.tooManyRequests, { headers: { "Retry-After": String(retryAfterSeconds) } });
-}
-
-export function uriTooLong(): QuoteError {
-  return new QuoteError(414, MESSAGES.uriTooLong);
+  return new QuoteError("internal");
 }

@@ -10,6 +10,7 @@ import { quoterApp, startQuoterHarness, type QuoterAppOptions, type QuoterHarnes
 import { closedPort } from "../support/closedPort.ts";
 import { deployPricelessMarketGroup } from "../support/pricelessMarketGroup.ts";
 import { MESSAGES } from "../../src/quote/errors.ts";
+import { HTTP_MESSAGES } from "../../src/http/httpErrors.ts";
 import { quoteParamsSchema, quoteQuerySchema } from "../../src/http/schemas.ts";
 
 const ONE = "1000000000000000000";
@@ -126,11 +127,11 @@ describe("the document", () => {
       ["get", "400", MESSAGES.insufficientLiquidity],
       ["get", "404", MESSAGES.marketNotFound],
       ["get", "404", MESSAGES.currentPriceNotFound],
-      ["get", "429", MESSAGES.tooManyRequests],
+      ["get", "429", HTTP_MESSAGES.tooManyRequests],
       ["get", "500", MESSAGES.internal],
       ["get", "503", MESSAGES.rpcUnavailable],
-      ["get", "4XX", MESSAGES.uriTooLong],
-      ["get", "4XX", MESSAGES.methodNotAllowed],
+      ["get", "4XX", HTTP_MESSAGES.uriTooLong],
+      ["get", "4XX", HTTP_MESSAGES.methodNotAllowed],
     ];
     const examples = [...namedExamples()];
     for (const [method, status, message] of expected) {
@@ -238,7 +239,7 @@ describe("what the server really answers matches the document", () => {
   test("429 Too many requests, with Retry-After", async () => {
     const answer = await answerOfOwnApp({ quoter: failing, protection: { rateLimitMax: 1 } }, 2);
     assert.equal(answer.status, 429, JSON.stringify(answer.body));
-    assert.deepEqual(answer.body, { error: MESSAGES.tooManyRequests });
+    assert.deepEqual(answer.body, { error: HTTP_MESSAGES.tooManyRequests });
     assertDocumented("get", answer);
   });
 

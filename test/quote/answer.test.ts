@@ -10,6 +10,7 @@ import {
   serializeTrace,
 } from "../../src/quote/answer.ts";
 import { MESSAGES } from "../../src/quote/errors.ts";
+import { statusOf } from "../../src/http/httpErrors.ts";
 import { explainSearchFailure } from "../../src/quote/explain.ts";
 import type { QuoteRequest } from "../../src/quote/request.ts";
 import type { SearchResult, TraceEntry } from "../../src/quote/search.ts";
@@ -37,14 +38,14 @@ test("§3.2 expectedPrice must be greater than 0", () => {
   assert.equal(checkExpectedPrice(1n), undefined);
   for (const price of [0n, -1n, -D18]) {
     const error = checkExpectedPrice(price);
-    assert.equal(error?.status, 400);
+    assert.equal(error && statusOf(error), 400);
     assert.equal(error?.message, "Expected price must be greater than 0");
   }
 });
 
 test("§3.7 expectedPrice equal to the current price (exact D18 equality) is rejected", () => {
   const error = checkExpectedDiffersFromCurrent(D18, D18);
-  assert.equal(error?.status, 400);
+  assert.equal(error && statusOf(error), 400);
   assert.equal(error?.message, "Expected price must be different from current price");
   assert.equal(checkExpectedDiffersFromCurrent(D18 + 1n, D18), undefined);
   assert.equal(checkExpectedDiffersFromCurrent(D18 - 1n, D18), undefined);
@@ -123,7 +124,7 @@ test("§5 no best, reverts only: 400 \"Insufficient liquidity. Try a smaller siz
   const result: SearchResult = { kind: "insufficient-liquidity", iterations: 1, trace: [trace[0]!] };
   const plain = buildAnswer(request, currentPrice, 1n, "LONG", result, 18);
   assert.ok(!plain.ok);
-  assert.equal(plain.error.status, 400);
+  assert.equal(statusOf(plain.error), 400);
   // The message is the interface's; details say what decided (test/quote/explain.test.ts checks their words).
   const details = explainSearchFailure(request, currentPrice, "LONG", result);
   assert.ok(details.length > 0);
@@ -141,7 +142,7 @@ test("§5 no best otherwise (including cap = 0): 400 \"Could not find a valid po
   const empty: SearchResult = { kind: "no-valid-size", iterations: 0, trace: [] };
   const plain = buildAnswer(request, currentPrice, 1n, "LONG", empty, 18);
   assert.ok(!plain.ok);
-  assert.equal(plain.error.status, 400);
+  assert.equal(statusOf(plain.error), 400);
   assert.deepEqual(plain.error.toBody(), { error: MESSAGES.noValidSize });
   const traced = buildAnswer({ ...request, trace: true }, currentPrice, 1n, "LONG", empty, 18);
   assert.ok(!traced.ok);
@@ -185,7 +186,7 @@ test("§9 ExpiredMarketNotSettled: no valid size, and the detail says when the m
   };
   const answer = buildAnswer({ ...request, trace: true }, currentPrice, 1n, "LONG", result, 18);
   assert.ok(!answer.ok);
-  assert.equal(answer.error.status, 400);
+  assert.equal(statusOf(answer.error), 400);
   assert.deepEqual(answer.error.toBody(), {
     error: MESSAGES.noValidSize,
     details: [{
@@ -221,6 +222,6 @@ test("§4 MarketSettled/EpochSettled during the search: 400 \"Market is settled\
   };
   const answer = buildAnswer({ ...request, trace: true }, currentPrice, 1n, "LONG", result, 18);
   assert.ok(!answer.ok);
-  assert.equal(answer.error.status, 400);
+  assert.equal(statusOf(answer.error), 400);
   assert.deepEqual(answer.error.toBody(), { error: "Market is settled" });
 });

@@ -2,7 +2,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { D18, MAX_UINT256 } from "../../src/quote/decimal.ts";
 import { MESSAGES, type QuoteError } from "../../src/quote/errors.ts";
-import { parseMarketAddress, parseQuoteRequest, type QuoteRequest } from "../../src/quote/request.ts";
+import { statusOf } from "../../src/http/httpErrors.ts";
+import { parseMarketAddress } from "../../src/quote/params.ts";
+import { parseQuoteRequest, type QuoteRequest } from "../../src/quote/request.ts";
 
 // EIP-55 test vector from the EIP itself.
 const CHECKSUMMED = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
@@ -26,14 +28,14 @@ function parseError(params: Record<string, unknown>, query: Record<string, unkno
 
 function queryError(query: Record<string, unknown>): QuoteError {
   const error = parseError(goodParams, query);
-  assert.equal(error.status, 400);
+  assert.equal(statusOf(error), 400);
   assert.equal(error.message, MESSAGES.invalidQuery);
   return error;
 }
 
 function pathError(params: Record<string, unknown>): QuoteError {
   const error = parseError(params, goodQuery);
-  assert.equal(error.status, 400);
+  assert.equal(statusOf(error), 400);
   assert.equal(error.message, MESSAGES.invalidPath);
   return error;
 }

@@ -1,16 +1,23 @@
-// The quote explorer at /quoter/explorer: one static page (HTML, CSS and plain browser JavaScript, no build step,
-// nothing from a CDN) that calls the quote API with trace=true and draws the search. Register with the /quoter
-// prefix. Its routes are hidden from the OpenAPI document: they are pages, not the API.
-import { readFileSync } from "node:fs";
+// The quote explorer at /quoter/explorer: one static page (HTML, CSS and plain browser JavaScript modules, no
+// build step, nothing from a CDN) that calls the quote API with trace=true and draws the search. Register with
+// the /quoter prefix. Its routes are hidden from the OpenAPI document: they are pages, not the API.
+import { readdirSync, readFileSync } from "node:fs";
+import { extname } from "node:path";
 import type { FastifyPluginAsync } from "fastify";
+import { EXPLORER_FIELDS } from "./fields.ts";
 
 const asset = (name: string) => readFileSync(new URL(name, import.meta.url), "utf8");
 
 const PAGE = asset("./index.html");
-const SCRIPT = asset("./explorer.js");
-const STYLE = asset("./explorer.css");
+const TYPES: Record<string, string> = { ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8" };
+/** The page's scripts (modules that import one another), its style sheet, and its form's fields (fields.ts). */
+const ASSETS = readdirSync(new URL("./", import.meta.url))
+  .filter((name) => TYPES[extname(name)] !== undefined)
+  .sort()
+  .map((name) => ({ name, type: TYPES[extname(name)]!, body: asset(`./${name}`) }))
+  .concat([{ name: "fields.json", type: "application/json; charset=utf-8", body: JSON.stringify(EXPLORER_FIELDS) }]);
 
-/** The page loads only its own two assets and calls only this server: the browser enforces it. */
+/** The page loads only its own assets and calls only this server: the browser enforces it. */
 const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
@@ -33,12 +40,11 @@ export const explorerPlugin: FastifyPluginAsync = async (app) => {
       .type("text/html; charset=utf-8")
       .send(PAGE);
   });
-  app.get("/explorer/explorer.js", { schema: { hide: true } }, async (_request, reply) =>
-    reply.header("cache-control", "no-cache").type("text/javascript; charset=utf-8").send(SCRIPT),
-  );
-  app.get("/explorer/explorer.css", { schema: { hide: true } }, async (_request, reply) =>
-    reply.header("cache-control", "no-cache").type("text/css; charset=utf-8").send(STYLE),
-  );
+  for (const { name, type, body } of ASSETS) {
+    app.get(`/explorer/${name}`, { schema: { hide: true } }, async (_request, reply) =>
+      reply.header("cache-control", "no-cache").type(type).send(body),
+    );
+  }
 };
 
 function splitUrl(url: string): [string, string] {

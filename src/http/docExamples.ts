@@ -1,0 +1,12 @@
+// What the documents' examples have in common: each names a request on the embedded demo chain, whose answer
+// there is the example's value (a test replays every one).
+import { DEMO_MARKET_GROUP } from "../quote/params.ts";
+import { BASE_PATH } from "./paths.ts";
+
+export const ONE = "1000000000000000000";
+export const THOUSAND = "1000000000000000000000";
+
+/** An example request on the embedded demo chain. */
+export function demoRequest(marketId: number, query: Record<string, string>): string {
+  return `GET ${BASE_PATH}/31337/${DEMO_MARKET_GROUP}/${marketId}?${new URLSearchParams(query)}`;
+}

@@ -1,0 +1,228 @@
+// The error answers of the quote operation as the OpenAPI document states them: the one error shape, and per
+// status its description, headers and named examples (interface §7, semantics §6). Annotations only.
+import { MESSAGES, type ErrorBody } from "../quote/errors.ts";
+import { ADDRESS_CHECKSUM_RULE, ADDRESS_FORMAT_RULE, DEMO_MARKET_GROUP } from "../quote/params.ts";
+import { MAX_ITERATIONS_RULE, WEI_RULE } from "../quote/decimal.ts";
+import { ONE, THOUSAND, demoRequest } from "./docExamples.ts";
+import { HTTP_MESSAGES } from "./httpErrors.ts";
+import { BASE_PATH } from "./paths.ts";
+import { traceSchema } from "./responseSchemas.ts";
+
+const errorResponseSchema = {
+  type: "object",
+  required: ["error"],
+  additionalProperties: false,
+  properties: {
+    error: { type: "string", description: "The message: one of the fixed messages of the interface" },
+    details: {
+      type: "array",
+      description: "Where there is more to say: one entry per failing parameter (always for validation)",
+      items: {
+        type: "object",
+        required: ["param", "message"],
+        additionalProperties: false,
+        properties: {
+          param: { type: "string", description: "The parameter, e.g. expectedPrice or chainId" },
+          message: { type: "string", description: "The rule it broke" },
+        },
+      },
+    },
+    trace: traceSchema,
+  },
+} as const;
+
+type Example = { summary: string; description?: string; value: ErrorBody };
+
+const retryAfter = {
+  "Retry-After": { type: "string", pattern: "^[0-9]+$", description: "Seconds to wait before trying again" },
+} as const;
+
+/** The error shape of one status, with its description, named examples and headers, for the docs. */
+function errorResponse(description: string, examples: Record<string, Example>, headers?: Record<string, object>) {
+  return { ...errorResponseSchema, description, ...(headers ? { headers } : {}), "x-examples": examples } as const;
+}
+
+function message(error: string, description?: string): Example {
+  return { summary: error, ...(description ? { description } : {}), value: { error } };
+}
+
+/** Per status, what the quote operation can answer besides a 200 (interface §7, semantics §6). */
+export const quoteErrorResponses = {
+  400: errorResponse(
+    "A malformed request (details name each failing parameter, with the checksummed address or the parameter a " +
+      "misspelt name was probably meant as), a request the market cannot answer (for an expectedPrice equal to the " +
+      "current price, details give that price), or a search that found no size: details then name the bound that " +
+      "decided (budget, expectedPrice, priceLimit, the market's liquidity) with its figures and the change that helps; " +
+      "the two search failures carry `trace` when trace=true",
+    {
+      invalidQuery: {
+        summary: MESSAGES.invalidQuery,
+        description: demoRequest(1, { expectedPrice: "0.6", collateralAvailable: "0", maxIterations: "11" }),
+        value: {
+          error: MESSAGES.invalidQuery,
+          details: [
+            { param: "collateralAvailable", message: WEI_RULE },
+            { param: "maxIterations", message: MAX_ITERATIONS_RULE },
+          ],
+        },
+      },
+      invalidPath: {
+        summary: MESSAGES.invalidPath,
+        description: `GET ${BASE_PATH}/31337/0x1234/1?expectedPrice=0.6&collateralAvailable=${ONE}`,
+        value: { error: MESSAGES.invalidPath, details: [{ param: "marketAddress", message: ADDRESS_FORMAT_RULE }] },
+      },
+      expectedPriceNotPositive: message(
+        MESSAGES.expectedPriceNotPositive,
+        demoRequest(1, { expectedPrice: "0", collateralAvailable: ONE }),
+      ),
+      badChecksum: {
+        summary: `${MESSAGES.invalidPath}: an address failing its checksum, with the checksummed form`,
+        description: `GET ${BASE_PATH}/31337/0x5fbdb2315678afecb367f032d93F642f64180aa3/1?expectedPrice=0.6&collateralAvailable=${ONE}`,
+        value: {
+          error: MESSAGES.invalidPath,
+          details: [
+            {
+              param: "marketAddress",
+              message: `${ADDRESS_CHECKSUM_RULE}; if its digits are right, its checksummed form is ${DEMO_MARKET_GROUP}`,
+            },
+          ],
+        },
+      },
+      misspeltParameter: {
+        summary: `${MESSAGES.invalidQuery}: a parameter name one edit away from a required one`,
+        description: demoRequest(1, { expectedprice: "0.6", collateralAvailable: ONE }),
+        value: {
+          error: MESSAGES.invalidQuery,
+          details: [{ param: "expectedPrice", message: 'is required (the request has "expectedprice": did you mean expectedPrice?)' }],
+        },
+      },
+      expectedPriceEqualsCurrent: {
+        summary: MESSAGES.expectedPriceEqualsCurrent,
+        description: demoRequest(1, { expectedPrice: "0.5", collateralAvailable: ONE }),
+        value: {
+          error: MESSAGES.expectedPriceEqualsCurrent,
+          details: [{ param: "expectedPrice", message: "equals the current price 0.5: set it above 0.5 to quote a LONG, below 0.5 to quote a SHORT" }],
+        },
+      },
+      marketSettled: message(MESSAGES.marketSettled, demoRequest(3, { expectedPrice: "0.6", collateralAvailable: ONE })),
+      noValidSize: {
+        summary: MESSAGES.noValidSize,
+        description: demoRequest(1, { expectedPrice: "0.500000000000000001", collateralAvailable: THOUSAND, maxIterations: "1", trace: "true" }),
+        value: {
+          error: MESSAGES.noValidSize,
+          details: [
+            {
+              param: "expectedPrice",
+              message:
+                "even the smallest size tried, 1000000000000000000000 wei, moves the price to 0.50070785748891886, past expectedPrice " +
+                "0.500000000000000001; an expectedPrice of at least 0.50070785748891886 lets that size fill; a budget of at most " +
+                "500000000000000000000 wei ends the search's range at or below 1000000000000000000000 wei, so it tries smaller sizes",
+            },
+            {
+              param: "maxIterations",
+              message:
+                "the bisection stopped after 1 candidate with the sizes between 0 and 1000000000000000000000 wei untried; " +
+                "maxIterations=10 halves the step 9 more times",
+            },
+          ],
+          trace: [
+            {
+              size: "1000000000000000000000",
+              outcome: "beyond-expected",
+              requiredCollateral: "495357341603170008085",
+              fillPrice: "0.500353803567495058",
+              priceAfter: "0.50070785748891886",
+            },
+          ],
+        },
+      },
+      insufficientLiquidity: {
+        summary: MESSAGES.insufficientLiquidity,
+        description: demoRequest(4, { expectedPrice: "0.59", collateralAvailable: ONE, maxIterations: "1", trace: "true" }),
+        value: {
+          error: MESSAGES.insufficientLiquidity,
+          details: [
+            {
+              param: "collateralAvailable",
+              message:
+                "every size tried reverted, down to 1000000000000000000 wei (PoolPriceOutOfRange: the trade leaves the market's range " +
+                "[0.4, 0.6]): the market's liquidity ends below 1000000000000000000 wei of size; a budget of at most 500000000000000000 " +
+                "wei ends the search's range at or below 1000000000000000000 wei, so it tries smaller sizes",
+            },
+            {
+              param: "maxIterations",
+              message:
+                "the bisection stopped after 1 candidate with the sizes between 0 and 1000000000000000000 wei untried; " +
+                "maxIterations=10 halves the step 9 more times",
+            },
+          ],
+          trace: [
+            {
+              size: "1000000000000000000",
+              outcome: "reverted",
+              revert: "PoolPriceOutOfRange",
+              revertArgs: {
+                poolPrice: "1461501637330902918203684832716283019655932542975",
+                minPrice: "50108289675009586237282760314",
+                maxPrice: "61369870793672105125740556393",
+              },
+            },
+          ],
+        },
+      },
+    },
+  ),
+  404: errorResponse(
+    "No market at that address and id (or no RPC configured for the chain), or no reference price. " +
+      "Other paths answer 404 `Not found` in the same shape.",
+    {
+      marketNotFound: {
+        summary: MESSAGES.marketNotFound,
+        description: demoRequest(99, { expectedPrice: "0.6", collateralAvailable: ONE }),
+        value: { error: MESSAGES.marketNotFound, details: [{ param: "marketId", message: "getMarket answered for another market id" }] },
+      },
+      chainNotConfigured: {
+        summary: `${MESSAGES.marketNotFound}: a chain with no RPC configured`,
+        description: `GET ${BASE_PATH}/1/${DEMO_MARKET_GROUP}/1?expectedPrice=0.6&collateralAvailable=${ONE}`,
+        value: {
+          error: MESSAGES.marketNotFound,
+          details: [
+            {
+              param: "chainId",
+              message:
+                "no RPC endpoint is configured for chain 1: set RPC_URL_1 to its JSON-RPC URL (a comma-separated list for fallbacks) " +
+                "and restart the service",
+            },
+          ],
+        },
+      },
+      currentPriceNotFound: message(MESSAGES.currentPriceNotFound, "getReferencePrice reverted or returned 0"),
+    },
+  ),
+  429: errorResponse(
+    "Too many requests from this client; try again after Retry-After seconds",
+    { tooManyRequests: message(HTTP_MESSAGES.tooManyRequests) },
+    retryAfter,
+  ),
+  500: errorResponse("A bug; never a stack trace or an RPC URL", { internal: message(MESSAGES.internal) }),
+  503: errorResponse(
+    "The chain could not be reached or did not answer in time; never a partial answer",
+    { rpcUnavailable: message(MESSAGES.rpcUnavailable) },
+    retryAfter,
+  ),
+  "4xx": errorResponse("Any other client error, in the same shape", {
+    methodNotAllowed: message(HTTP_MESSAGES.methodNotAllowed, "405: POST, PUT, DELETE, PATCH or OPTIONS on the quote path, with Allow: GET, HEAD"),
+    uriTooLong: message(HTTP_MESSAGES.uriTooLong, "414: a URL longer than MAX_URL_LENGTH"),
+    bodyNotAccepted: message(HTTP_MESSAGES.bodyNotAccepted, "413: a GET or HEAD carrying a body"),
+  }),
+  "5xx": errorResponse("Any other server error, in the same shape", { internal: message(MESSAGES.internal) }),
+} as const;
+
+/** The answer on the quote path to any method other than GET and HEAD. */
+export const methodNotAllowedResponses = {
+  405: errorResponse(
+    "Only GET and HEAD are served on the quote path",
+    { methodNotAllowed: message(HTTP_MESSAGES.methodNotAllowed) },
+    { Allow: { type: "string", description: "The methods the path serves: GET, HEAD" } },
+  ),
+} as const;

@@ -1,0 +1,193 @@
+// The 200 answer of the quote operation as the OpenAPI document states it (src/http/openapi.ts), with named
+// examples. Annotations only: they change no serialized byte.
+import { ONE, THOUSAND, demoRequest } from "./docExamples.ts";
+
+const signedWei = { type: "string", pattern: "^-?(0|[1-9][0-9]*)$" } as const;
+const wei = { type: "string", pattern: "^(0|[1-9][0-9]*)$" } as const;
+/** The canonical decimal form of a D18 price: no exponent, no trailing zeros. */
+const price = { type: "string", pattern: "^(0|[1-9][0-9]*)(\\.[0-9]*[1-9])?$" } as const;
+
+export const traceSchema = {
+  type: "array",
+  description: "With trace=true: one entry per quoted candidate, in the order the search quoted them",
+  items: {
+    type: "object",
+    required: ["size", "outcome"],
+    additionalProperties: false,
+    properties: {
+      size: { ...signedWei, description: "Candidate size in wei, negative for a SHORT" },
+      outcome: {
+        type: "string",
+        enum: ["feasible", "reverted", "over-budget", "beyond-expected", "short-of-limit"],
+        description:
+          "feasible: meets every rule (the search goes up); reverted: the simulation reverted (too large); " +
+          "over-budget: requiredCollateral > collateralAvailable; beyond-expected: priceAfter passed expectedPrice; " +
+          "short-of-limit: priceAfter did not pass priceLimit (the search goes up)",
+      },
+      requiredCollateral: { ...wei, description: "Collateral the candidate needs, in wei (absent when reverted)" },
+      fillPrice: { ...price, description: "Average price of the fill (absent when reverted)" },
+      priceAfter: { ...price, description: "Market price once the trade is filled (absent when reverted)" },
+      revert: {
+        type: "string",
+        description:
+          "Decoded error name (the market group's custom errors, Error for Error(string), Panic), or the raw 0x " +
+          "revert data (reverted only)",
+      },
+      revertArgs: {
+        type: "object",
+        additionalProperties: { type: "string" },
+        description:
+          "The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's " +
+          "poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message (\"Unexpected error\"), Panic's reason",
+        examples: [{ poolPrice: "56022770974786139918731938227", minPrice: "50108289675009586237282760314", maxPrice: "61369870793672105125740556393" }],
+      },
+    },
+  },
+} as const;
+
+
+export const quoteResponseSchema = {
+  type: "object",
+  description: "The largest feasible size, with the quote at that size",
+  required: [
+    "direction",
+    "maxSize",
+    "currentPrice",
+    "expectedPrice",
+    "collateralAvailable",
+    "requiredCollateral",
+    "maxCollateral",
+    "fillPrice",
+    "priceAfter",
+    "blockNumber",
+    "iterations",
+    "collateralDecimals",
+  ],
+  additionalProperties: false,
+  properties: {
+    direction: {
+      type: "string",
+      enum: ["LONG", "SHORT"],
+      description: "LONG when expectedPrice is above the current price, SHORT when below",
+    },
+    maxSize: { ...signedWei, description: "Largest feasible size in wei: positive for a LONG, negative for a SHORT" },
+    currentPrice: { ...price, description: "Current reference price of the market" },
+    expectedPrice: { ...price, description: "The request's expectedPrice, in canonical form" },
+    collateralAvailable: {
+      ...wei,
+      description: "The request's collateral budget, in wei: 18-decimal units whatever the collateral token's decimals",
+    },
+    requiredCollateral: {
+      ...wei,
+      description:
+        "Collateral needed to open maxSize, in wei: 18-decimal units like collateralAvailable, as the market group's " +
+        "quotes give it. Not the trade's collateral limit on a token with fewer decimals: use maxCollateral",
+    },
+    maxCollateral: {
+      ...wei,
+      description:
+        "requiredCollateral in the collateral token's own units, rounded up: the collateral limit to pass to " +
+        "createTraderPosition with maxSize (one unit less reverts). Equal to requiredCollateral for an 18-decimal " +
+        "token; for USDC (6 decimals) a requiredCollateral of 1000000000000000000000 (1000 USDC) is 1000000000",
+    },
+    fillPrice: { ...price, description: "Average price of the fill at maxSize" },
+    priceAfter: { ...price, description: "Market price once maxSize is filled" },
+    blockNumber: { ...wei, description: "The block every chain read of this quote was pinned to" },
+    iterations: {
+      type: "integer",
+      minimum: 1,
+      description: "Candidates quoted: at most maxIterations for the bisection, EXACT_MAX_CANDIDATES for search=exact",
+    },
+    collateralDecimals: {
+      type: "integer",
+      minimum: 0,
+      maximum: 255,
+      description:
+        "Decimals of the market group's collateral token (getMarketGroup().collateralAsset's decimals(); 18 when " +
+        "either cannot be read)",
+    },
+    exact: {
+      type: "boolean",
+      description:
+        "search=exact only. true: maxSize is proven the largest feasible size (it and one wei more were quoted at " +
+        "blockNumber); false: the candidate bound was reached first, maxSize is the largest feasible size found",
+    },
+    upperBound: {
+      ...signedWei,
+      description: "search=exact with exact: false: the smallest size quoted that is too large (signed like maxSize)",
+    },
+    trace: traceSchema,
+  },
+  "x-examples": {
+    long: {
+      summary: "LONG on demo market 2, bound by expectedPrice",
+      description: demoRequest(2, { expectedPrice: "1030", collateralAvailable: THOUSAND }),
+      value: {
+        direction: "LONG",
+        maxSize: "45898437500000000",
+        currentPrice: "1000",
+        expectedPrice: "1030",
+        collateralAvailable: THOUSAND,
+        requiredCollateral: "23764940199135258254",
+        maxCollateral: "23764940199135258254",
+        fillPrice: "1014.728129736630628353",
+        priceAfter: "1029.673177278800280087",
+        blockNumber: "6",
+        iterations: 10,
+        collateralDecimals: 18,
+      },
+    },
+    short: {
+      summary: "SHORT on demo market 1 (maxSize is negative)",
+      description: demoRequest(1, { expectedPrice: "0.45", collateralAvailable: THOUSAND }),
+      value: {
+        direction: "SHORT",
+        maxSize: "-1998046875000000000000",
+        currentPrice: "0.5",
+        expectedPrice: "0.45",
+        collateralAvailable: THOUSAND,
+        requiredCollateral: "990428569952860089151",
+        maxCollateral: "990428569952860089151",
+        fillPrice: "0.499294580392523114",
+        priceAfter: "0.498590156018691454",
+        blockNumber: "6",
+        iterations: 10,
+        collateralDecimals: 18,
+      },
+    },
+    traced: {
+      summary: "With trace=true: the candidates quoted",
+      description: demoRequest(1, { expectedPrice: "0.55", collateralAvailable: ONE, maxIterations: "2", trace: "true" }),
+      value: {
+        direction: "LONG",
+        maxSize: "1500000000000000000",
+        currentPrice: "0.5",
+        expectedPrice: "0.55",
+        collateralAvailable: ONE,
+        requiredCollateral: "742500803450932312",
+        maxCollateral: "742500803450932312",
+        fillPrice: "0.500000530330648391",
+        priceAfter: "0.500001060661859283",
+        blockNumber: "6",
+        iterations: 2,
+        collateralDecimals: 18,
+        trace: [
+          {
+            size: "1000000000000000000",
+            outcome: "feasible",
+            requiredCollateral: "495000357089177000",
+            fillPrice: "0.500000353553640594",
+            priceAfter: "0.500000707107531188",
+          },
+          {
+            size: "1500000000000000000",
+            outcome: "feasible",
+            requiredCollateral: "742500803450932312",
+            fillPrice: "0.500000530330648391",
+            priceAfter: "0.500001060661859283",
+          },
+        ],
+      },
+    },
+  },
+} as const;

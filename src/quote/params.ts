@@ -1,0 +1,203 @@
+// The quote's parameters, once (semantics §2, §7). Each row says where the parameter is, whether it is required,
+// how its text is read (the parser answers the value or the rule the text broke), its default, and what the
+// documents, the `quoter quote` command and the explorer page show of it. The request parser (request.ts), the
+// route schemas and so the OpenAPI document (src/http/schemas.ts), the command's options
+// (src/cli/quoteOptions.ts) and the explorer's form (src/http/explorer/fields.ts) are all read from this table:
+// a new parameter is a new row (and its field in QuoteRequest, which the table's type then requires).
+import { getAddress, type Address } from "viem";
+import {
+  CHAIN_ID_RULE,
+  DECIMAL_PATTERN,
+  INTEGER_PATTERN,
+  MARKET_ID_RULE,
+  parseChainId,
+  parseDecimalD18,
+  parseMarketId,
+  parseMaxIterations,
+  parseWei,
+  type Parsed,
+} from "./decimal.ts";
+import type { QuoteRequest } from "./request.ts";
+
+/** Every parameter's text is at most this long, whatever its own rule (semantics §2). */
+export const MAX_PARAMETER_LENGTH = 100;
+
+export type ParamLocation = "path" | "query";
+
+export interface QuoteParam<T> {
+  readonly in: ParamLocation;
+  readonly required: boolean;
+  /** Reads one text value of at most MAX_PARAMETER_LENGTH characters: the value, or the rule it broke. */
+  readonly parse: (text: string) => Parsed<T>;
+  /** The value of an optional parameter left out; none: the request has no such field. */
+  readonly default?: T;
+  /** The text's shape for the documents (JSON Schema); the parser checks it and more (ranges, checksums). */
+  readonly pattern?: string;
+  readonly enum?: readonly string[];
+  readonly description: string;
+  readonly example: string;
+  /** `quoter quote`'s option; a path parameter is a positional argument instead. `sends`: a switch that sends this. */
+  readonly cli?: { readonly flag: string; readonly sends?: string };
+  /** The explorer's form field; none where the page has a control of its own (search) or sets it (trace). */
+  readonly explorer?: { readonly label: string; readonly wide?: boolean; readonly placeholder?: string };
+}
+
+/** One row per field of a QuoteRequest, each read as that field's type. */
+type QuoteParams = { readonly [K in keyof QuoteRequest]-?: QuoteParam<NonNullable<QuoteRequest[K]>> };
+
+export type SearchMode = "bisection" | "exact";
+const SEARCH_MODES: readonly SearchMode[] = ["bisection", "exact"];
+const DEFAULT_MAX_ITERATIONS = 10;
+
+/** The embedded demo chain's market group (README): the example of every document. */
+export const DEMO_MARKET_GROUP = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
+
+const ADDRESS_PATTERN = "^0x[0-9a-fA-F]{40}$";
+const ADDRESS = new RegExp(ADDRESS_PATTERN);
+export const ADDRESS_FORMAT_RULE = "must be 0x followed by 40 hexadecimal digits";
+export const ADDRESS_CHECKSUM_RULE = "mixed-case address fails the EIP-55 checksum";
+const PRICE_LIMIT_POSITIVE_RULE = "must be greater than 0";
+const SEARCH_RULE = `must be ${SEARCH_MODES.join(" or ")}`;
+
+/** `0x` + 40 hex digits, all-lower, all-upper, or mixed case with a valid EIP-55 checksum; returned checksummed. */
+export function parseMarketAddress(text: string): Parsed<Address> {
+  if (!ADDRESS.test(text)) return { ok: false, message: ADDRESS_FORMAT_RULE };
+  const hex = text.slice(2);
+  const checksummed = getAddress(`0x${hex.toLowerCase()}`);
+  const singleCase = hex === hex.toLowerCase() || hex === hex.toUpperCase();
+  if (!singleCase && checksummed !== text) {
+    // A wrong checksum often means a typo: the form is offered only for digits the caller has checked.
+    return { ok: false, message: `${ADDRESS_CHECKSUM_RULE}; if its digits are right, its checksummed form is ${checksummed}` };
+  }
+  return { ok: true, value: checksummed };
+}
+
+/** A D18 price limit: a decimal number per §2, and greater than 0. */
+function parsePriceLimit(text: string): Parsed<bigint> {
+  const parsed = parseDecimalD18(text);
+  if (parsed.ok && parsed.value <= 0n) return { ok: false, message: PRICE_LIMIT_POSITIVE_RULE };
+  return parsed;
+}
+
+/** `bisection` or `exact` (§2). */
+function parseSearch(text: string): Parsed<SearchMode> {
+  return (SEARCH_MODES as readonly string[]).includes(text) ? { ok: true, value: text as SearchMode } : { ok: false, message: SEARCH_RULE };
+}
+
+/** `true` only for the exact text "true"; any other value is ignored (§7). */
+function parseTrace(text: string): Parsed<boolean> {
+  return { ok: true, value: text === "true" };
+}
+
+/** "must be a decimal integer from 1 to 10" as the documents say it: "a decimal integer from 1 to 10". */
+const stated = (rule: string) => rule.replace(/^must be /, "");
+
+/**
+ * In the order the parser checks them: the path before the query (a bad path wins), and within each, the order
+ * of the details of a 400.
+ */
+export const QUOTE_PARAMS: QuoteParams = {
+  chainId: {
+    in: "path",
+    required: true,
+    parse: parseChainId,
+    pattern: INTEGER_PATTERN,
+    description: `Chain id, ${stated(CHAIN_ID_RULE)}`,
+    example: "31337",
+    explorer: { label: "Chain id" },
+  },
+  marketAddress: {
+    in: "path",
+    required: true,
+    parse: parseMarketAddress,
+    pattern: ADDRESS_PATTERN,
+    description: "Market group address: 0x and 40 hex digits, all-lower, all-upper or EIP-55 checksummed",
+    example: DEMO_MARKET_GROUP,
+    explorer: { label: "Market group address", wide: true },
+  },
+  marketId: {
+    in: "path",
+    required: true,
+    parse: parseMarketId,
+    pattern: INTEGER_PATTERN,
+    description: `Market id within the group, ${stated(MARKET_ID_RULE)}`,
+    example: "2",
+    explorer: { label: "Market id" },
+  },
+  expectedPrice: {
+    in: "query",
+    required: true,
+    parse: parseDecimalD18,
+    pattern: DECIMAL_PATTERN,
+    description:
+      "Target reference price after the trade (decimal, at most 18 decimals). Above the current price the " +
+      "quote is a LONG, below it a SHORT; equal is an error.",
+    example: "1030",
+    cli: { flag: "expected-price" },
+    explorer: { label: "Expected price" },
+  },
+  collateralAvailable: {
+    in: "query",
+    required: true,
+    parse: parseWei,
+    pattern: INTEGER_PATTERN,
+    description:
+      "Collateral budget in wei, 1 to 2^256-1: 18-decimal units whatever the collateral token's decimals (1000 USDC " +
+      "is 1000000000000000000000). The answer's maxCollateral is the trade's limit in the token's own units. A " +
+      "minimum trade size that a market group enforces on trades is not visible to quotes",
+    example: "1000000000000000000000",
+    cli: { flag: "collateral" },
+    explorer: { label: "Budget: collateralAvailable (wei)", wide: true },
+  },
+  maxIterations: {
+    in: "query",
+    required: false,
+    parse: parseMaxIterations,
+    default: DEFAULT_MAX_ITERATIONS,
+    pattern: INTEGER_PATTERN,
+    description: `Binary search steps, 1 to 10 (default ${DEFAULT_MAX_ITERATIONS})`,
+    example: "10",
+    cli: { flag: "max-iterations" },
+    explorer: { label: "Max iterations" },
+  },
+  priceLimit: {
+    in: "query",
+    required: false,
+    parse: parsePriceLimit,
+    pattern: DECIMAL_PATTERN,
+    description:
+      "Price guardrail (default: the current price); must be greater than 0. A LONG needs " +
+      "priceLimit < priceAfter <= expectedPrice, a SHORT expectedPrice <= priceAfter < priceLimit.",
+    example: "1000",
+    cli: { flag: "price-limit" },
+    explorer: { label: "Price limit", placeholder: "current price" },
+  },
+  trace: {
+    in: "query",
+    required: false,
+    parse: parseTrace,
+    default: false,
+    description: "true adds the list of quoted candidates (any other value is ignored)",
+    example: "true",
+    cli: { flag: "trace", sends: "true" },
+  },
+  search: {
+    in: "query",
+    required: false,
+    parse: parseSearch,
+    default: "bisection",
+    enum: SEARCH_MODES,
+    description:
+      "bisection (default): the interface's search, at most maxIterations halvings of [0, collateralAvailable / " +
+      "currentPrice]. exact: the largest size whose quote meets every rule, from 1000000 wei to 2^255-1, proven " +
+      "by quoting it and one wei more at the same block (exact: true), at most EXACT_MAX_CANDIDATES quotes; " +
+      "maxIterations is still validated but does not bound it",
+    example: "exact",
+    cli: { flag: "search" },
+  },
+};
+
+/** The parameters at one place, in the table's order, with their names. */
+export function paramsIn(location: ParamLocation): [keyof QuoteRequest, QuoteParam<unknown>][] {
+  return (Object.entries(QUOTE_PARAMS) as [keyof QuoteRequest, QuoteParam<unknown>][]).filter(([, param]) => param.in === location);
+}
