@@ -56,9 +56,14 @@ interface RecordedAnswer {
   readonly tail: string;
 }
 
-/** method and params, without jsonrpc and id: the same request always has the same key. */
+/**
+ * method and params, without jsonrpc and id: the same request always has the same key. The block of an eth_call is
+ * left out: the chain never moves while the bench records, so `latest` and the head's number (a quote the service
+ * pinned to the head it knows) are the same block.
+ */
 function requestKey(item: unknown): string {
   const { method, params } = (item ?? {}) as { method?: unknown; params?: unknown };
+  if (method === "eth_call" && Array.isArray(params)) return JSON.stringify([method, params.slice(0, 1)]);
   return JSON.stringify([method, params ?? null]);
 }
 
@@ -350,7 +355,7 @@ async function bench(plan: Plan, out: string): Promise<void> {
 
   // 2. The service on the replay: the warm-up quotes once each, answered exactly as on the chain, then the run.
   const replay = await forkNode<{ ready: string }>("replay", join(BENCH_DIR, "cpu.ts"), ["--replay", recordingFile]);
-  const service = await startNode("service", "src/main.ts", [], { ...SERVICE_ENV, RPC_URL_31337: replay.ready.ready }, SERVICE_READY);
+  const service = await startNode("service", "src/main.ts", [], { ...SERVICE_ENV, RPC_URL_31337: replay.ready.ready }, SERVICE_READY, process.env.CPU_PROF_DIR ? { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${process.env.CPU_PROF_DIR}`] } : {});
   const { serviceRun, served } = await failingOnMisses(replay, async () => {
     const replayed = await getAll(service.match[1]!, warmup, plan.connections);
     const differing = replayed.filter((body, index) => body !== recordedWarmup[index]).length;
