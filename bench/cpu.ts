@@ -322,6 +322,27 @@ function gitCommit(): string {
   }
 }
 
+/** Distinct quotes of the repeated-request run: each is asked again and again while the head stays. */
+const REPEATED_QUOTES = 8;
+
+type CacheCounts = { hit: number; miss: number };
+
+/** The service's answer cache counters, from its /metrics. */
+async function cacheCounts(baseUrl: string): Promise<CacheCounts> {
+  const text = await (await fetch(`${new URL(baseUrl).origin}/metrics`)).text();
+  const count = (result: string) => Number(new RegExp(`quoter_answer_cache_total\\{result="${result}"\\} (\\d+)`).exec(text)?.[1] ?? 0);
+  return { hit: count("hit"), miss: count("miss") };
+}
+
+/** Hits over lookups between two readings of the counters. */
+function cacheRate(before: CacheCounts, after: CacheCounts): { hits: number; misses: number; rate: number } {
+  const hits = after.hit - before.hit;
+  const misses = after.miss - before.miss;
+  return { hits, misses, rate: hits + misses === 0 ? 0 : hits / (hits + misses) };
+}
+
+const percent = (rate: number) => `${(100 * rate).toFixed(1)}%`;
+
 /** npm start's defaults, but on 127.0.0.1, any port, and no rate limit (every quote comes from one address). */
 const SERVICE_ENV = { PORT: "0", HOST: "127.0.0.1", RATE_LIMIT_MAX: "0" };
 const SERVICE_READY = /Quoter listening on (http:\/\/\S+?)\/quoter/;
@@ -356,16 +377,23 @@ async function bench(plan: Plan, out: string): Promise<void> {
   // 2. The service on the replay: the warm-up quotes once each, answered exactly as on the chain, then the run.
   const replay = await forkNode<{ ready: string }>("replay", join(BENCH_DIR, "cpu.ts"), ["--replay", recordingFile]);
   const service = await startNode("service", "src/main.ts", [], { ...SERVICE_ENV, RPC_URL_31337: replay.ready.ready }, SERVICE_READY, process.env.CPU_PROF_DIR ? { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${process.env.CPU_PROF_DIR}`] } : {});
-  const { serviceRun, served } = await failingOnMisses(replay, async () => {
+  const { serviceRun, served, distinctCache, repeatedRun, repeatedCache } = await failingOnMisses(replay, async () => {
     const replayed = await getAll(service.match[1]!, warmup, plan.connections);
     const differing = replayed.filter((body, index) => body !== recordedWarmup[index]).length;
     if (differing > 0) throw new Error(`${differing} of ${warmup.length} replayed answers differ from the chain's`);
     await replayCounters(replay, true);
+    const before = await cacheCounts(service.match[1]!);
     const serviceRun = await measure(service.match[1]!, measured, service.pid, plan);
-    return { serviceRun, served: await replayCounters(replay) };
+    const served = await replayCounters(replay);
+    const afterDistinct = await cacheCounts(service.match[1]!);
+    // The same quotes asked again and again while the head stays (a frontend polling a market): from the cache.
+    const repeatedRun = await measure(service.match[1]!, measured.slice(0, REPEATED_QUOTES), service.pid, plan);
+    const repeatedCache = cacheRate(afterDistinct, await cacheCounts(service.match[1]!));
+    return { serviceRun, served, distinctCache: cacheRate(before, afterDistinct), repeatedRun, repeatedCache };
   });
   await service.stop();
   log(`service: ${serviceRun.quotes} quotes in ${serviceRun.seconds} s, ${serviceRun.cpuMs} ms of CPU: ${serviceRun.quotesPerCpuSecond.toFixed(0)} quotes per CPU-second`);
+  log(`service, ${REPEATED_QUOTES} quotes repeated: ${repeatedRun.quotes} quotes, ${repeatedRun.quotesPerCpuSecond.toFixed(0)} quotes per CPU-second, cache hit rate ${percent(repeatedCache.rate)}`);
 
   // 3. The bare route, driven the same way, answering a recorded quote's answer.
   const bare = await startNode("bare", "bench/cpu.ts", ["--bare"], { BARE_BODY: recordedWarmup[0]! }, /listening on (http:\/\/\S+)/);
@@ -393,7 +421,8 @@ async function bench(plan: Plan, out: string): Promise<void> {
       bareBodyBytes: Buffer.byteLength(recordedWarmup[0]!),
     },
     recording: { seconds: recordingSeconds, rpcRequests: recorder.requests(), distinctRequests: recorder.answers.size },
-    service: { ...serviceRun, rpcRequestsPerQuote: served.requests / serviceRun.quotes, rpcMisses: served.misses },
+    service: { ...serviceRun, rpcRequestsPerQuote: served.requests / serviceRun.quotes, rpcMisses: served.misses, cache: distinctCache },
+    repeated: { distinctQuotes: REPEATED_QUOTES, ...repeatedRun, cache: repeatedCache },
     bare: bareRun,
     ratio,
     baselineRatio: BASELINE_RATIO,
@@ -406,6 +435,7 @@ async function bench(plan: Plan, out: string): Promise<void> {
     [
       `quotes per CPU-second, ${plan.connections} connections, ${plan.seconds} s each, ${measured.length} distinct quotes (${results.setup.exactQuotes} with search=exact)`,
       `  service:    ${serviceRun.quotesPerCpuSecond.toFixed(0).padStart(6)}  (${serviceRun.quotes} quotes, ${(serviceRun.cpuMs / 1000).toFixed(2)} CPU-s, ${serviceRun.quotesPerSecond.toFixed(0)}/s, ${results.service.rpcRequestsPerQuote.toFixed(2)} JSON-RPC requests per quote, ${served.misses} not in the recording)`,
+      `  answer cache hit rate: ${percent(distinctCache.rate)} over the distinct quotes; ${percent(repeatedCache.rate)} when ${REPEATED_QUOTES} quotes are asked again and again (${repeatedRun.quotesPerCpuSecond.toFixed(0)} quotes per CPU-second)`,
       `  bare route: ${bareRun.quotesPerCpuSecond.toFixed(0).padStart(6)}  (${bareRun.quotes} answers, ${(bareRun.cpuMs / 1000).toFixed(2)} CPU-s, ${bareRun.quotesPerSecond.toFixed(0)}/s)`,
       `  ratio:      ${ratio.toFixed(4)}  (baseline ${BASELINE_RATIO.join("-")}; goal >= ${GOAL_RATIO}: ${results.goalMet ? "met" : "missed"})`,
       `  load average ${loadAtStart.map((l) => l.toFixed(1)).join(" ")} at the start, ${results.loadAverage.atEnd.map((l) => l.toFixed(1)).join(" ")} at the end`,
