@@ -35,7 +35,7 @@ const collateralAbi = parseAbi([
 ]);
 
 /** Decimals of a collateral token that cannot be read (semantics §3.6, §10). */
-export const DEFAULT_COLLATERAL_DECIMALS = 18;
+const DEFAULT_COLLATERAL_DECIMALS = 18;
 
 export type MarketCheck = { kind: "found"; settled: boolean } | { kind: "missing"; reason: string };
 
@@ -83,7 +83,7 @@ export function decodeRevert(data: Hex): DecodedRevert | undefined {
 }
 
 /** The custom error's name (or viem's built-in `Error`/`Panic`), or undefined when the data matches nothing. */
-export function decodeErrorName(data: Hex): string | undefined {
+function decodeErrorName(data: Hex): string | undefined {
   return decodeRevert(data)?.name;
 }
 

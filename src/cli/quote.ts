@@ -12,7 +12,7 @@ import { createQuoterFromConfig } from "../service/fromConfig.ts";
 import { QUOTE_HELP } from "./help.ts";
 import { POSITIONAL_COUNT, POSITIONALS, QUOTE_OPTIONS, requestParams } from "./quoteOptions.ts";
 
-export const EXIT = { ok: 0, clientError: 1, usage: 2, serverError: 3 } as const;
+const EXIT = { ok: 0, clientError: 1, usage: 2, serverError: 3 } as const;
 
 type Arguments = ReturnType<typeof requestParams> & { rpc?: string };
 type Setup = { config: Config; rpcUrls?: string[] };

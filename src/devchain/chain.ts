@@ -26,7 +26,7 @@ import { DEVCHAIN_ID } from "./chainId.ts";
 export { DEVCHAIN_ID };
 
 /** Hardhat's first default account (mnemonic "test test ... junk"): the well-known deployer of local chains. */
-export const DEPLOYER_PRIVATE_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80" as const;
+const DEPLOYER_PRIVATE_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80" as const;
 /** Hardhat's second default account, a trader for demos and tests. */
 export const TRADER_PRIVATE_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d" as const;
 
@@ -43,7 +43,7 @@ const devchain = defineChain({
 });
 
 /** The platform package holding the anvil binary, pinned in package.json. */
-export const ANVIL_PACKAGE = "@foundry-rs/anvil-linux-amd64";
+const ANVIL_PACKAGE = "@foundry-rs/anvil-linux-amd64";
 const READY_TIMEOUT_MS = 30_000;
 
 export interface EmbeddedChain {
@@ -77,7 +77,7 @@ export interface EmbeddedChainOptions {
 }
 
 /** The anvil binary inside {@link ANVIL_PACKAGE}; a clear error on a platform it does not serve. */
-export function anvilBinary(): string {
+function anvilBinary(): string {
   if (process.platform !== "linux" || process.arch !== "x64") {
     throw new Error(
       `the embedded chain runs anvil from the npm package ${ANVIL_PACKAGE}, built for linux-x64 only; ` +

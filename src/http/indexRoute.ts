@@ -8,7 +8,7 @@ export const QUOTE_PATH_TEMPLATE =
   `${BASE_PATH}/{chainId}/{marketAddress}/{marketId}?expectedPrice={decimal}&collateralAvailable={wei}` +
   "[&maxIterations={1-10}][&priceLimit={decimal}][&search=exact][&trace=true]";
 
-export const LINKS = {
+const LINKS = {
   docs: DOCS_PATH,
   explorer: EXPLORER_PATH,
   openapi: OPENAPI_PATH,

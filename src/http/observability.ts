@@ -14,7 +14,7 @@ export { QUOTE_ROUTE };
 
 const OPERATIONAL_ROUTES = new Set([HEALTH_PATH, READY_PATH, METRICS_PATH]);
 
-export const REQUEST_ID_HEADER = "x-request-id";
+const REQUEST_ID_HEADER = "x-request-id";
 /** An incoming request id is kept when it looks like one (UUIDs, ULIDs, hex or base64url tokens); else a new UUID. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

@@ -105,7 +105,7 @@ export function serializeTrace(trace: readonly TraceEntry[]): TraceEntryJson[] {
  * The detail naming the revert that stopped the search with no valid size; for a market past its end, when it
  * ended (semantics §9).
  */
-export function revertDetail(revertName: string, revertArgs?: Readonly<Record<string, string>>): { param: string; message: string } {
+function revertDetail(revertName: string, revertArgs?: Readonly<Record<string, string>>): { param: string; message: string } {
   const endTime = revertArgs?.marketEndTime;
   if (revertName === "ExpiredMarketNotSettled" && endTime !== undefined && /^\d+$/.test(endTime)) {
     return { param: "marketId", message: `the market ended at ${describeTime(BigInt(endTime))} and is not settled yet: no position can be opened (quote reverted with ExpiredMarketNotSettled)` };
@@ -126,7 +126,7 @@ function describeTime(seconds: bigint): string {
  * Semantics §10: `requiredCollateral` (18-decimal units) in the token's own units, rounded up: the collateral
  * limit `createTraderPosition` takes. Equal for an 18-decimal token.
  */
-export function toTokenUnits(requiredCollateral: bigint, decimals: number): bigint {
+function toTokenUnits(requiredCollateral: bigint, decimals: number): bigint {
   if (decimals >= 18) return requiredCollateral * 10n ** BigInt(decimals - 18);
   const unit = 10n ** BigInt(18 - decimals);
   return (requiredCollateral + unit - 1n) / unit;

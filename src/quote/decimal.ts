@@ -22,10 +22,10 @@ export const INTEGER_PATTERN = "^[0-9]+$";
 const DECIMAL = new RegExp(DECIMAL_PATTERN);
 const UNSIGNED_INTEGER = new RegExp(INTEGER_PATTERN);
 
-export const DECIMAL_FORMAT_RULE =
+const DECIMAL_FORMAT_RULE =
   "must be a decimal number: optional '-', digits, optional '.' and digits, optional exponent (e.g. 1, 0.5, 1e-7)";
-export const D18_GRANULARITY_RULE = "must be a whole number of 10^-18";
-export const D18_MAGNITUDE_RULE = "must be at most (2^256-1)/10^18";
+const D18_GRANULARITY_RULE = "must be a whole number of 10^-18";
+const D18_MAGNITUDE_RULE = "must be at most (2^256-1)/10^18";
 
 function ok<T>(value: T): Parsed<T> {
   return { ok: true, value };
@@ -100,7 +100,7 @@ export function formatD18(value: bigint): string {
  * Parses a plain decimal integer (digits only, leading zeros allowed) within [min, max].
  * The digit count is checked before any bigint is built.
  */
-export function parseIntegerInRange(text: string, min: bigint, max: bigint, rule: string): Parsed<bigint> {
+function parseIntegerInRange(text: string, min: bigint, max: bigint, rule: string): Parsed<bigint> {
   if (!UNSIGNED_INTEGER.test(text)) return fail(rule);
   const digits = stripLeadingZeros(text);
   if (digits.length > max.toString().length) return fail(rule);

@@ -60,9 +60,9 @@ export type SearchResult =
   | (SearchRecord & { kind: "market-settled"; revertName: string });
 
 /** Reverts that say the market is settled: the search stops and the quote is 400 "Market is settled". */
-export const SETTLED_REVERTS: readonly string[] = ["MarketSettled", "EpochSettled"];
+const SETTLED_REVERTS: readonly string[] = ["MarketSettled", "EpochSettled"];
 /** Reverts that say nothing about size: the search stops with no valid size (semantics §4, §9). */
-export const UNUSABLE_MARKET_REVERTS: readonly string[] = ["InvalidMarket", "ExpiredMarket", "ExpiredMarketNotSettled", "MarketNotStarted"];
+const UNUSABLE_MARKET_REVERTS: readonly string[] = ["InvalidMarket", "ExpiredMarket", "ExpiredMarketNotSettled", "MarketNotStarted"];
 
 /** LONG when the expected price is above the current one, else SHORT (§3.8). */
 export function inferDirection(expectedPrice: bigint, currentPrice: bigint): Direction {
