@@ -9,6 +9,8 @@ export interface AnswerCacheLimits {
 }
 
 export interface AnswerCache<T> {
+  /** False when nothing can be kept: the caller need not size an answer. */
+  readonly enabled: boolean;
   get(chainId: number, blockNumber: bigint, key: string): T | undefined;
   set(chainId: number, blockNumber: bigint, key: string, answer: T, bytes: number): void;
   readonly stats: { hits: number; misses: number; entries: number; bytes: number };
@@ -32,6 +34,7 @@ export function createAnswerCache<T>({ maxEntries, maxBytes }: AnswerCacheLimits
 
   return {
     stats,
+    enabled: maxEntries > 0 && maxBytes > 0,
     get(chainId, blockNumber, key) {
       const id = at(chainId, blockNumber, key);
       const entry = entries.get(id);

@@ -84,7 +84,7 @@ export function createQuoter({
     const answer = await quoteOnChain(chain, request, head);
     const blockNumber = BigInt(answer.blockNumber);
     if (head === undefined) heads.confirm(chain.chainId, blockNumber);
-    answers.set(chain.chainId, blockNumber, key, answer, 2 * (key.length + JSON.stringify(answer).length));
+    if (answers.enabled) answers.set(chain.chainId, blockNumber, key, answer, 2 * (key.length + JSON.stringify(answer).length));
     return answer;
   }
 
