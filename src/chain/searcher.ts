@@ -2,6 +2,7 @@
 // arguments as data, no `to`), for a new search or one resumed where an earlier call stopped, and the facts it
 // answers with (by reverting); and the probe of whether an endpoint runs it at all.
 import { decodeErrorResult, encodeDeployData, zeroAddress, type Address, type Hex } from "viem";
+import { SETTINGS } from "../config.ts";
 import { exactQuoteSearcherAbi, exactQuoteSearcherBytecode, quoteSearcherAbi, quoteSearcherBytecode } from "../generated/contracts.ts";
 import type { ExactState, Known } from "../quote/exactRule.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES } from "../quote/exactSearch.ts";
@@ -12,8 +13,8 @@ import type { ChainEndpoint } from "./client.ts";
 import { ChainUnavailableError, answeredRpcError, classifyCallError } from "./errors.ts";
 import { ChainOverloadedError } from "./limiter.ts";
 
-/** Gas given to each deployless call unless configured otherwise. */
-export const DEFAULT_SEARCH_GAS_CAP = 30_000_000n;
+/** Gas given to each deployless call unless configured otherwise: the setting's default. */
+export const DEFAULT_SEARCH_GAS_CAP = BigInt(SETTINGS.SEARCH_GAS_CAP.default);
 
 /**
  * The endpoint ran the searcher but did not answer with its facts: it cannot run it (an opcode it lacks, a gas

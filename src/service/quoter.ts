@@ -3,6 +3,7 @@
 // failure moves the whole quote to the next endpoint, or ends in 503: it is never a search outcome.
 import type { ChainClient, ChainRegistry } from "../chain/client.ts";
 import { ChainOverloadedError } from "../chain/limiter.ts";
+import { SETTINGS } from "../config.ts";
 import { DEFAULT_SEARCH_GAS_CAP } from "../chain/searcher.ts";
 import { checkExpectedPrice, type QuoteResponseBody } from "../quote/answer.ts";
 import { DEFAULT_RETRY_AFTER_SECONDS, marketNotFound, rpcUnavailable } from "../quote/errors.ts";
@@ -48,7 +49,7 @@ export function createQuoter({
   strategy = "single-call",
   searchGasCap = DEFAULT_SEARCH_GAS_CAP,
   exactMaxCandidates = DEFAULT_EXACT_MAX_CANDIDATES,
-  deadlineMs = 10_000,
+  deadlineMs = SETTINGS.QUOTE_DEADLINE_MS.default,
   logger,
   headMaxAgeMs = 0,
   answerCache = { maxEntries: 0, maxBytes: 0 },
