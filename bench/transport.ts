@@ -1,10 +1,14 @@
-// CPU per JSON-RPC round trip of each HTTP stack under viem's http transport, on the embedded chain: the same
-// deployless search (about 4 KB of facts) sent one at a time, N times each, alternating stacks. Prints numbers.
+// CPU per JSON-RPC round trip of each way to send the searcher's eth_call, on the embedded chain: the same
+// deployless search (about 5 KB of facts) sent one at a time, N times each, alternating ways. Prints numbers.
+// `node --import tsx bench/transport.ts [ROUNDS]`.
 import { createPublicClient, http, numberToHex } from "viem";
+import { Agent, fetch as undiciFetch } from "undici";
+import { ethCall } from "../src/chain/call.ts";
+import { createChainClient } from "../src/chain/client.ts";
+import { DEVCHAIN_ID } from "../src/devchain/chain.ts";
 import { startDevchain } from "../src/devchain/devchain.ts";
 import { DEMO_MARKET_GROUP_ADDRESS } from "../src/devchain/demo.ts";
 import { encodeSearch, DEFAULT_SEARCH_GAS_CAP } from "../src/chain/searcher.ts";
-import { pooledFetch } from "../src/chain/transport.ts";
 import { parseQuoteRequest } from "../src/quote/request.ts";
 
 const ROUNDS = Number(process.argv[2] ?? 400);
@@ -12,28 +16,31 @@ const devchain = await startDevchain();
 const parsed = parseQuoteRequest({ chainId: "31337", marketAddress: DEMO_MARKET_GROUP_ADDRESS, marketId: "1" }, { expectedPrice: "0.55", collateralAvailable: "1000000000000000000000", maxIterations: "10" });
 if (!parsed.ok) throw new Error("request");
 const data = encodeSearch(parsed.value);
-const stacks = {
-  "fetch (viem default)": createPublicClient({ transport: http(devchain.endpoint.url, { retryCount: 0 }) }),
-  "undici request (pooledFetch)": createPublicClient({ transport: http(devchain.endpoint.url, { retryCount: 0, fetchFn: pooledFetch }) }),
+const params = [{ data, gas: numberToHex(DEFAULT_SEARCH_GAS_CAP) }, "latest"] as const;
+
+// viem's http transport over the global fetch, and over undici's keep-alive pool (its `fetchFn`).
+const pool = new Agent({ keepAliveTimeout: 30_000, connections: 256 });
+const pooledFetch = ((input: string | URL | Request, init?: RequestInit) => undiciFetch(input as string, { ...(init as object), dispatcher: pool })) as typeof fetch;
+const viemDefault = createPublicClient({ transport: http(devchain.endpoint.url, { retryCount: 0 }) });
+const viemPooled = createPublicClient({ transport: http(devchain.endpoint.url, { retryCount: 0, fetchFn: pooledFetch }) });
+const [endpoint] = createChainClient(DEVCHAIN_ID, [devchain.endpoint.url], { timeoutMs: 10_000 }).endpoints;
+
+const ways: Record<string, () => Promise<unknown>> = {
+  "viem http (fetch)": () => viemDefault.request({ method: "eth_call", params }),
+  "viem http (undici pool fetchFn)": () => viemPooled.request({ method: "eth_call", params }),
+  "service (src/chain/transport.ts)": () => ethCall(endpoint!, { data, block: "latest", gas: DEFAULT_SEARCH_GAS_CAP, answersByReverting: true }),
 };
-type Client = (typeof stacks)[keyof typeof stacks];
-// viem's `call` action (what the service uses) and a bare `request` of the same eth_call.
-const ways = {
-  request: (client: Client) => client.request({ method: "eth_call", params: [{ data, gas: numberToHex(DEFAULT_SEARCH_GAS_CAP) }, "latest"] }),
-  "call action": (client: Client) => client.call({ data, gas: DEFAULT_SEARCH_GAS_CAP, blockTag: "latest" }),
-};
-const runs = Object.entries(stacks).flatMap(([stack, client]) => Object.entries(ways).map(([way, send]) => [`${stack}, ${way}`, () => send(client)] as const));
-const cpu: Record<string, number[]> = Object.fromEntries(runs.map(([name]) => [name, []]));
 const call = async (send: () => Promise<unknown>) => {
   try {
     await send();
   } catch {
-    // the searcher answers by reverting: an RPC error with its facts
+    // the searcher answers by reverting: through viem, an RPC error with its facts
   }
 };
-for (const [, send] of runs) for (let i = 0; i < 50; i++) await call(send);
+const cpu: Record<string, number[]> = Object.fromEntries(Object.keys(ways).map((name) => [name, []]));
+for (const send of Object.values(ways)) for (let i = 0; i < 50; i++) await call(send);
 for (let round = 0; round < 8; round++) {
-  for (const [name, send] of runs) {
+  for (const [name, send] of Object.entries(ways)) {
     const before = process.cpuUsage();
     for (let i = 0; i < ROUNDS / 8; i++) await call(send);
     const used = process.cpuUsage(before);

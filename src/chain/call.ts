@@ -1,8 +1,12 @@
 // A raw eth_call: its success flag and return (or revert) data. A transport failure throws.
 import { numberToHex, type BlockTag, type Hex } from "viem";
-import { ChainUnavailableError, classifyCallError } from "./errors.ts";
+import { ChainUnavailableError, classifyRpcError } from "./errors.ts";
 import { ChainOverloadedError } from "./limiter.ts";
-import type { ChainEndpoint, RpcMethod, RpcOutcome } from "./client.ts";
+import type { ChainEndpoint, RpcMethod } from "./client.ts";
+import { postJsonRpc, RpcTransportError, type JsonRpcAnswer, type JsonRpcError } from "./transport.ts";
+
+const HEX_DATA = /^0x[0-9a-fA-F]*$/;
+const QUANTITY = /^0x[0-9a-fA-F]+$/;
 
 /** What one call of the market group answered: return data on success, revert data otherwise. */
 export interface RawCall {
@@ -21,10 +25,8 @@ export interface CallRequest {
 }
 
 /**
- * `eth_call`; a revert is an answer (semantics §1), anything else failing throws {@link ChainUnavailableError}.
- * Sent as a bare JSON-RPC request, not through viem's `call` action: the action formats every failure into an
- * error that prints the whole call (the searcher's creation code included), and the searcher answers by failing,
- * so that cost, about 40% of a round trip's CPU, was paid on every quote (bench/transport.ts).
+ * `eth_call`; a revert is an answer (semantics §1), anything else failing throws {@link ChainUnavailableError}:
+ * a transport failure, an error the node answered that is no execution's, or a result that is not hex data.
  */
 export async function ethCall(endpoint: ChainEndpoint, request: CallRequest): Promise<RawCall> {
   const call = {
@@ -33,37 +35,50 @@ export async function ethCall(endpoint: ChainEndpoint, request: CallRequest): Pr
     ...(request.gas === undefined ? {} : { gas: numberToHex(request.gas) }),
   };
   const block = typeof request.block === "bigint" ? numberToHex(request.block) : request.block;
-  try {
-    const data = await endpoint.limiter.run(() => endpoint.client.request({ method: "eth_call", params: [call, block] }));
+  const answer = await send(endpoint, "eth_call", [call, block]);
+  if (answer.error === undefined) {
+    const data = answer.result ?? "0x";
+    if (typeof data !== "string" || !HEX_DATA.test(data)) throw unavailable(endpoint, "eth_call", new RpcTransportError("eth_call answered a result that is not hex data"));
     endpoint.observer?.({ chainId: endpoint.chainId, method: "eth_call", outcome: "ok" });
-    return { success: true, data: data ?? "0x" };
-  } catch (error) {
-    const failure = classifyCallError(error);
-    const outcome = failure.kind === "transport" ? "transport_failure" : request.answersByReverting ? "ok" : "reverted";
-    observeFailure(endpoint, "eth_call", error, outcome);
-    if (failure.kind === "transport") throw asUnavailable(endpoint, error);
-    return { success: false, data: failure.data };
+    return { success: true, data: data as Hex };
   }
+  const failure = classifyRpcError(answer.error);
+  if (failure.kind === "transport") throw unavailable(endpoint, "eth_call", notAnExecution(answer.error));
+  endpoint.observer?.({ chainId: endpoint.chainId, method: "eth_call", outcome: request.answersByReverting ? "ok" : "reverted" });
+  return { success: false, data: failure.data };
 }
 
 /** The latest block number, the pin of every read of one quote (semantics §3.4). */
 export async function latestBlockNumber(endpoint: ChainEndpoint): Promise<bigint> {
+  const answer = await send(endpoint, "eth_blockNumber", []);
+  if (answer.error !== undefined) throw unavailable(endpoint, "eth_blockNumber", notAnExecution(answer.error));
+  if (typeof answer.result !== "string" || !QUANTITY.test(answer.result)) {
+    throw unavailable(endpoint, "eth_blockNumber", new RpcTransportError("eth_blockNumber answered a result that is not a quantity"));
+  }
+  endpoint.observer?.({ chainId: endpoint.chainId, method: "eth_blockNumber", outcome: "ok" });
+  return BigInt(answer.result);
+}
+
+/**
+ * One request through the chain's limiter. A refusal of the limiter passes through as it is; a request sent that
+ * got no answer is reported to the observer and throws {@link ChainUnavailableError}.
+ */
+export async function send(endpoint: ChainEndpoint, method: RpcMethod, params: readonly unknown[]): Promise<JsonRpcAnswer> {
   try {
-    const blockNumber = await endpoint.limiter.run(() => endpoint.client.getBlockNumber({ cacheTime: 0 }));
-    endpoint.observer?.({ chainId: endpoint.chainId, method: "eth_blockNumber", outcome: "ok" });
-    return blockNumber;
+    return await endpoint.limiter.run(() => postJsonRpc(endpoint.target, method, params));
   } catch (error) {
-    observeFailure(endpoint, "eth_blockNumber", error, "transport_failure");
-    throw asUnavailable(endpoint, error);
+    if (error instanceof ChainOverloadedError) throw error;
+    throw unavailable(endpoint, method, error);
   }
 }
 
-/** Reports a failed request to the endpoint's observer, unless the limiter refused it before it was sent. */
-export function observeFailure(endpoint: ChainEndpoint, method: RpcMethod, error: unknown, outcome: RpcOutcome): void {
-  if (!(error instanceof ChainOverloadedError)) endpoint.observer?.({ chainId: endpoint.chainId, method, outcome });
+/** An error the node answered, as a failure of the transport: it tells nothing about the call (semantics §1). */
+export function notAnExecution(error: JsonRpcError): RpcTransportError {
+  return new RpcTransportError(`JSON-RPC error ${error.code}`);
 }
 
-/** Back-pressure refusals pass through as they are; every other failure is the endpoint's. */
-function asUnavailable(endpoint: ChainEndpoint, error: unknown): Error {
-  return error instanceof ChainOverloadedError ? error : new ChainUnavailableError(endpoint.chainId, { cause: error });
+/** Reports the request as a transport failure and gives the error a quote throws for it. */
+export function unavailable(endpoint: ChainEndpoint, method: RpcMethod, cause: unknown): ChainUnavailableError {
+  endpoint.observer?.({ chainId: endpoint.chainId, method, outcome: "transport_failure" });
+  return new ChainUnavailableError(endpoint.chainId, { cause });
 }

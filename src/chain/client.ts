@@ -1,15 +1,15 @@
-// The RPC endpoints of each configured chain: one viem public client per URL, in fallback order, sharing
-// one limiter of in-flight requests per chain.
-import { createPublicClient, http, type PublicClient, type Transport } from "viem";
+// The RPC endpoints of each configured chain: one JSON-RPC target per URL, in fallback order, sharing one
+// limiter of in-flight requests per chain.
 import { SETTINGS, redactUrl } from "../config.ts";
 import { createLimiter, type Limiter } from "./limiter.ts";
-import { pooledFetch } from "./transport.ts";
+import { rpcTarget, type RpcTarget } from "./transport.ts";
 
 export interface ChainEndpoint {
   readonly chainId: number;
   /** For logs: the URL without credentials, path or query (they often carry API keys). */
   readonly label: string;
-  readonly client: PublicClient<Transport>;
+  /** Where its JSON-RPC requests go (src/chain/transport.ts). */
+  readonly target: RpcTarget;
   /** Shared by every endpoint of the chain. */
   readonly limiter: Limiter;
   /** Told of every JSON-RPC request this endpoint made, once it has an outcome (metrics, per-quote counts). */
@@ -51,9 +51,9 @@ export interface ChainClientOptions {
 }
 
 /**
- * Retries are off: a quote must be pinned to one block and answered promptly, so a failing endpoint is the
- * next URL of the list (for the whole quote) or a 503, never a silent second try. CCIP-Read is off: the
- * quoter only ever calls the market group.
+ * No retries: a quote must be pinned to one block and answered promptly, so a failing endpoint is the next URL
+ * of the list (for the whole quote) or a 503, never a silent second try. No CCIP-Read either: the quoter only
+ * ever calls the market group.
  */
 export function createChainClient(chainId: number, urls: readonly string[], options: ChainClientOptions): ChainClient {
   const limiter = createLimiter(
@@ -64,12 +64,7 @@ export function createChainClient(chainId: number, urls: readonly string[], opti
   const endpoints = urls.map((url) => ({
     chainId,
     label: redactUrl(url),
-    client: createPublicClient({
-      // The answer's size is bounded by the pool (MAX_RESPONSE_BYTES), so viem reads it whole, without a stream.
-      transport: http(url, { retryCount: 0, timeout: options.timeoutMs, fetchFn: pooledFetch, maxResponseBodySize: false }),
-      ccipRead: false,
-      cacheTime: 0,
-    }),
+    target: rpcTarget(url, options.timeoutMs),
     limiter,
     ...(options.observer ? { observer: options.observer } : {}),
   }));

@@ -1,7 +1,8 @@
 // How a failed JSON-RPC call is read: a revert (the contract said no) or a transport failure (the chain
 // could not be asked). Semantics §1: a JSON-RPC error carrying revert data, code 3, or a node's words for an
 // EVM execution failure (out of gas, invalid opcode...) is a revert; every other failure is the transport's.
-import { BaseError, HttpRequestError, RpcRequestError, type Hex } from "viem";
+import { BaseError, RpcRequestError, type Hex } from "viem";
+import { RpcTransportError, type JsonRpcError } from "./transport.ts";
 
 /**
  * The chain could not be reached or did not answer properly: never a search outcome (semantics §6).
@@ -22,13 +23,7 @@ export class ChainUnavailableError extends Error {
 
 /** A short, URL-free description of a transport failure, for logs. */
 function describeFailure(cause: unknown): string {
-  if (cause instanceof BaseError) {
-    const rpc = cause.walk((inner) => inner instanceof RpcRequestError) as RpcRequestError | null;
-    if (rpc) return `JSON-RPC error ${rpc.code}${rpc.status ? ` (HTTP ${rpc.status})` : ""}`;
-    const http = cause.walk((inner) => inner instanceof HttpRequestError) as HttpRequestError | null;
-    if (http?.status) return `HTTP ${http.status}`;
-    return cause.shortMessage;
-  }
+  if (cause instanceof RpcTransportError) return cause.reason;
   return cause instanceof Error ? cause.name : "unknown failure";
 }
 
@@ -37,10 +32,10 @@ export type CallFailure = { kind: "reverted"; data: Hex } | { kind: "transport" 
 const HEX = /^0x[0-9a-fA-F]*$/;
 
 /**
- * The JSON-RPC error object the endpoint answered with, when that is what a viem call failed on: an answer,
- * not an HTTP error (a JSON-RPC error body on a non-2xx response counts as an HTTP error).
+ * The JSON-RPC error a viem client's call failed on, when the endpoint answered one: an answer, not an HTTP error
+ * (a JSON-RPC error body on a non-2xx response counts as an HTTP error). For tools and tests that call through viem.
  */
-export function answeredRpcError(error: unknown): RpcRequestError | undefined {
+function answeredRpcError(error: unknown): RpcRequestError | undefined {
   const rpcError =
     error instanceof RpcRequestError
       ? error
@@ -61,15 +56,19 @@ export function answeredRpcError(error: unknown): RpcRequestError | undefined {
 const EXECUTION_FAILURE =
   /\b(?:EVM error (?:\w*OOG|OutOfGas|\w*Opcode\w*|InvalidJump|NotActivated|Stack\w+|OutOfOffset|CallTooDeep|StateChangeDuringStaticCall|CallNotAllowedInsideStatic|CreateContractSizeLimit|\w*Overflow\w*)\b|out of gas|invalid opcode|opcode not (?:found|defined|activated)|undefined opcode|stack (?:underflow|overflow|limit)|invalid jump|call depth|memory limit)/i;
 
-/** Classifies an error thrown by a viem call. Hardhat/EDR: code -32603 with `data.data`; geth: code 3 with `data`. */
+/** Classifies an endpoint's JSON-RPC error. Hardhat/EDR: code -32603 with `data.data`; geth: code 3 with `data`. */
+export function classifyRpcError(error: JsonRpcError): CallFailure {
+  const data = revertData(error.data);
+  if (data !== undefined) return { kind: "reverted", data };
+  if (error.code === 3) return { kind: "reverted", data: "0x" };
+  if (EXECUTION_FAILURE.test(error.message)) return { kind: "reverted", data: "0x" };
+  return { kind: "transport" };
+}
+
+/** {@link classifyRpcError} of an error thrown by a viem client's call (tools and tests); anything unanswered is the transport's. */
 export function classifyCallError(error: unknown): CallFailure {
   const rpcError = answeredRpcError(error);
-  if (!rpcError) return { kind: "transport" };
-  const data = revertData(rpcError.data);
-  if (data !== undefined) return { kind: "reverted", data };
-  if (rpcError.code === 3) return { kind: "reverted", data: "0x" };
-  if (EXECUTION_FAILURE.test(rpcError.details) || EXECUTION_FAILURE.test(rpcError.shortMessage)) return { kind: "reverted", data: "0x" };
-  return { kind: "transport" };
+  return rpcError ? classifyRpcError({ code: rpcError.code, message: rpcError.details, data: rpcError.data }) : { kind: "transport" };
 }
 
 function revertData(data: unknown): Hex | undefined {

@@ -1,9 +1,10 @@
 // The three market group calls of a quote (semantics §1): how each is encoded, and how its raw answer reads.
 // Both search strategies go through these pure functions, so they read the same bytes the same way.
-import { decodeErrorResult, decodeFunctionResult, encodeFunctionData, parseAbi, type Hex } from "viem";
+import { decodeAbiParameters, encodeFunctionData, getAbiItem, parseAbi, type Hex } from "viem";
 import { marketGroupAbi } from "../generated/contracts.ts";
 import type { Evaluation } from "../quote/search.ts";
 import type { RawCall } from "./call.ts";
+import { bytesOf, decodeError, errorsBySelector } from "./decode.ts";
 
 export { marketGroupAbi };
 
@@ -11,7 +12,7 @@ export { marketGroupAbi };
  * Errors decoded by name: the real Sapience market group's (semantics §9, signatures exact), `EpochSettled()` of
  * the epoch-era groups, and the reference group's own. `Error(string)` and `Panic(uint256)` viem knows already.
  */
-const errorAbi = [
+const knownErrors = errorsBySelector([
   ...parseAbi([
     "error InvalidData(string message)",
     "error InvalidMarket()",
@@ -26,13 +27,20 @@ const errorAbi = [
     "error InvalidInternalTradeSize(uint256 tradeSize)",
   ]),
   ...marketGroupAbi.filter((item) => item.type === "error"),
-];
+]);
+
+/** The outputs of the calls a quote reads, looked up once. */
+const getMarketOutputs = getAbiItem({ abi: marketGroupAbi, name: "getMarket" }).outputs;
+const getReferencePriceOutputs = getAbiItem({ abi: marketGroupAbi, name: "getReferencePrice" }).outputs;
+const quoteOutputs = getAbiItem({ abi: marketGroupAbi, name: "quoteCreateTraderPosition" }).outputs;
 
 /** The collateral reads of semantics §10: the group's collateral token, and its decimals. */
 const collateralAbi = parseAbi([
   "function getMarketGroup() view returns (address owner, address collateralAsset, address feeCollectorNFT, (uint24 feeRate, uint64 assertionLiveness, uint256 bondAmount, address bondCurrency, address uniswapPositionManager, address uniswapSwapRouter, address uniswapQuoter, address optimisticOracleV3) marketParams)",
   "function decimals() view returns (uint8)",
 ]);
+
+const decimalsOutputs = getAbiItem({ abi: collateralAbi, name: "decimals" }).outputs;
 
 /** Decimals of a collateral token that cannot be read (semantics §3.6, §10). */
 const DEFAULT_COLLATERAL_DECIMALS = 18;
@@ -49,10 +57,10 @@ export const encodeQuote = (marketId: bigint, signedSize: bigint): Hex =>
   encodeFunctionData({ abi: marketGroupAbi, functionName: "quoteCreateTraderPosition", args: [marketId, signedSize] });
 
 /** Decodes a successful answer; one that cannot be decoded counts as a revert (semantics §1). */
-function decodeSuccess<T>(raw: RawCall, decode: (data: Hex) => T): T | undefined {
+function decodeSuccess<T>(raw: RawCall, decode: (data: Uint8Array) => T): T | undefined {
   if (!raw.success) return undefined;
   try {
-    return decode(raw.data);
+    return decode(bytesOf(raw.data));
   } catch {
     return undefined;
   }
@@ -67,16 +75,14 @@ export type DecodedRevert = { name: string; args: Record<string, string> };
 
 /** The error's name and arguments (custom, or viem's built-in `Error`/`Panic`); undefined when nothing matches. */
 export function decodeRevert(data: Hex): DecodedRevert | undefined {
-  if (data.length < 10) return undefined;
   try {
-    const decoded = decodeErrorResult({ abi: errorAbi, data });
-    const inputs = decoded.abiItem.type === "error" ? decoded.abiItem.inputs : [];
-    const values = (decoded.args ?? []) as readonly unknown[];
+    const decoded = decodeError(knownErrors, data);
+    if (decoded === undefined) return undefined;
     const args: Record<string, string> = {};
-    inputs.forEach((input, index) => {
-      args[input.name || `arg${index}`] = String(values[index]);
+    decoded.error.inputs.forEach((input, index) => {
+      args[input.name || `arg${index}`] = String(decoded.args[index]);
     });
-    return { name: decoded.errorName, args };
+    return { name: decoded.error.name, args };
   } catch {
     return undefined;
   }
@@ -92,7 +98,7 @@ function decodeErrorName(data: Hex): string | undefined {
  * than the one asked for, or a zero `startTime` (never created) mean the market does not exist.
  */
 export function interpretMarket(raw: RawCall, marketId: bigint): MarketCheck {
-  const decoded = decodeSuccess(raw, (data) => decodeFunctionResult({ abi: marketGroupAbi, functionName: "getMarket", data }));
+  const decoded = decodeSuccess(raw, (data) => decodeAbiParameters(getMarketOutputs, data));
   if (decoded === undefined) {
     if (raw.success && raw.data === "0x") return { kind: "missing", reason: "no market group at this address" };
     const name = raw.success ? undefined : decodeErrorName(raw.data);
@@ -106,15 +112,13 @@ export function interpretMarket(raw: RawCall, marketId: bigint): MarketCheck {
 
 /** Semantics §3.6: the D18 reference price, or undefined when `getReferencePrice` reverts or returns 0. */
 export function interpretReferencePrice(raw: RawCall): bigint | undefined {
-  const price = decodeSuccess(raw, (data) => decodeFunctionResult({ abi: marketGroupAbi, functionName: "getReferencePrice", data }));
+  const price = decodeSuccess(raw, (data) => decodeAbiParameters(getReferencePriceOutputs, data)[0]);
   return price === undefined || price === 0n ? undefined : price;
 }
 
 /** One candidate's quote, or its revert with the decoded error (name and arguments) that the search classifies. */
 export function interpretQuote(raw: RawCall): Evaluation {
-  const decoded = decodeSuccess(raw, (data) =>
-    decodeFunctionResult({ abi: marketGroupAbi, functionName: "quoteCreateTraderPosition", data }),
-  );
+  const decoded = decodeSuccess(raw, (data) => decodeAbiParameters(quoteOutputs, data));
   if (decoded === undefined) {
     const error = raw.success ? undefined : decodeRevert(raw.data);
     return error === undefined
@@ -137,6 +141,6 @@ export function interpretCollateralAsset(raw: RawCall): Hex | undefined {
 /** Semantics §3.6, §10: the token's `decimals()`, or 18 when it reverts or answers something else. */
 export function interpretCollateralDecimals(raw: RawCall | undefined): number {
   if (raw === undefined) return DEFAULT_COLLATERAL_DECIMALS;
-  const decimals = decodeSuccess(raw, (data) => decodeFunctionResult({ abi: collateralAbi, functionName: "decimals", data }));
+  const decimals = decodeSuccess(raw, (data) => decodeAbiParameters(decimalsOutputs, data)[0]);
   return decimals ?? DEFAULT_COLLATERAL_DECIMALS;
 }

@@ -1,17 +1,17 @@
 // The searcher's call: contracts/QuoteSearcher.sol run as a deployless eth_call (its creation code and
 // arguments as data, no `to`), for a new search or one resumed where an earlier call stopped, and the facts it
 // answers with (by reverting); and the probe of whether an endpoint runs it at all.
-import { decodeErrorResult, encodeDeployData, zeroAddress, type Address, type Hex } from "viem";
+import { decodeAbiParameters, encodeDeployData, getAbiItem, numberToHex, zeroAddress, type Address, type Hex } from "viem";
 import { SETTINGS } from "../config.ts";
 import { exactQuoteSearcherAbi, exactQuoteSearcherBytecode, quoteSearcherAbi, quoteSearcherBytecode } from "../generated/contracts.ts";
 import type { ExactState, Known } from "../quote/exactRule.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES } from "../quote/exactSearch.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import type { SearchPoint } from "../quote/search.ts";
-import { ethCall, observeFailure, type RawCall } from "./call.ts";
+import { ethCall, notAnExecution, send, unavailable, type RawCall } from "./call.ts";
 import type { ChainEndpoint } from "./client.ts";
-import { ChainUnavailableError, answeredRpcError, classifyCallError } from "./errors.ts";
-import { ChainOverloadedError } from "./limiter.ts";
+import { bytesOf, errorSelector } from "./decode.ts";
+import { classifyRpcError } from "./errors.ts";
 
 /** Gas given to each deployless call unless configured otherwise: the setting's default. */
 export const DEFAULT_SEARCH_GAS_CAP = BigInt(SETTINGS.SEARCH_GAS_CAP.default);
@@ -98,12 +98,15 @@ export type Facts = {
   candidates: readonly { size: bigint; success: boolean; data: Hex; gasUsed: bigint }[];
 };
 
+/** Both searchers answer with SearcherBase's `SearchFacts(Facts)`. */
+const searchFacts = getAbiItem({ abi: quoteSearcherAbi, name: "SearchFacts" });
+const SEARCH_FACTS_SELECTOR = errorSelector(searchFacts);
+
 /** The searcher's facts from its answer; anything else means the endpoint cannot run it. */
 export function decodeFacts(answer: RawCall): Facts {
-  if (!answer.success) {
+  if (!answer.success && answer.data.slice(0, 10).toLowerCase() === SEARCH_FACTS_SELECTOR) {
     try {
-      const decoded = decodeErrorResult({ abi: quoteSearcherAbi, data: answer.data });
-      if (decoded.errorName === "SearchFacts") return decoded.args[0];
+      return decodeAbiParameters(searchFacts.inputs, bytesOf(answer.data, 4))[0];
     } catch {
       // not the searcher's answer
     }
@@ -135,27 +138,23 @@ const INVALID_PARAMS = -32602;
  * Any other failure decides nothing (semantics §7) and throws {@link ChainUnavailableError}.
  */
 export async function probeDeployless(endpoint: ChainEndpoint, gasCap: bigint): Promise<boolean> {
-  let answer: RawCall;
-  try {
-    const { data } = await endpoint.limiter.run(() =>
-      endpoint.client.call({ data: encodeSearch(PROBE_REQUEST), gas: gasCap, blockTag: "latest" }),
-    );
-    answer = { success: true, data: data ?? "0x" };
-  } catch (error) {
-    if (error instanceof ChainOverloadedError) throw error;
-    const failure = classifyCallError(error);
+  const answer = await send(endpoint, "eth_call", [{ data: encodeSearch(PROBE_REQUEST), gas: numberToHex(gasCap) }, "latest"]);
+  let raw: RawCall;
+  if (answer.error === undefined) {
+    raw = { success: true, data: typeof answer.result === "string" ? (answer.result as Hex) : "0x" };
+  } else {
+    const failure = classifyRpcError(answer.error);
     if (failure.kind === "transport") {
-      const refusal = answeredRpcError(error);
-      const refused = refusal !== undefined && (refusal.code === INVALID_PARAMS || REFUSAL.test(refusal.details));
-      observeFailure(endpoint, "eth_call", error, refused ? "refused" : "transport_failure");
-      if (refused) return false;
-      throw new ChainUnavailableError(endpoint.chainId, { cause: error });
+      const refused = answer.error.code === INVALID_PARAMS || REFUSAL.test(answer.error.message);
+      if (!refused) throw unavailable(endpoint, "eth_call", notAnExecution(answer.error));
+      endpoint.observer?.({ chainId: endpoint.chainId, method: "eth_call", outcome: "refused" });
+      return false;
     }
-    answer = { success: false, data: failure.data };
+    raw = { success: false, data: failure.data };
   }
   endpoint.observer?.({ chainId: endpoint.chainId, method: "eth_call", outcome: "ok" });
   try {
-    decodeFacts(answer);
+    decodeFacts(raw);
     return true;
   } catch (error) {
     if (error instanceof SearcherUnsupportedError) return false;

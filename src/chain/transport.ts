@@ -1,7 +1,8 @@
-// The HTTP under each JSON-RPC endpoint: viem's http transport over undici's keep-alive connection pool, its
-// `request` API rather than fetch. A quote is one or a few small POSTs to the same node, so the cost that matters is
-// the CPU of each round trip, and fetch's web streams cost about three times undici's plain request (measured in
-// bench/transport.ts).
+// JSON-RPC over HTTP for every request the quoter sends: one JSON-RPC 2.0 request per POST, through undici's
+// keep-alive connection pool (its `request` API), the answer read whole as JSON. A quote is one to a few POSTs to
+// the same node, so what matters is the CPU of each round trip. viem's http transport on the same pool cost about
+// twice as much (its fetch Response and web streams, and an error object printing the whole request for every
+// reverting call, which the searcher always is): bench/transport.ts measures both.
 import { Agent, request } from "undici";
 
 /** Bytes of one JSON-RPC answer past which it is not read (a searcher's facts are a few KB). */
@@ -10,24 +11,101 @@ export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 /** One pool of keep-alive connections per origin, shared by every endpoint of the process. */
 const agent = new Agent({ keepAliveTimeout: 30_000, connections: 256, maxResponseSize: MAX_RESPONSE_BYTES });
 
+/** The `error` member of a JSON-RPC answer: the node answered, and said no. */
+export interface JsonRpcError {
+  /** Absent when the node sent none (JSON-RPC requires one; some nodes still omit it). */
+  readonly code: number | undefined;
+  readonly message: string;
+  readonly data?: unknown;
+}
+
+/** A JSON-RPC answer: its `result`, or its `error`. */
+export type JsonRpcAnswer = { readonly result: unknown; readonly error?: undefined } | { readonly error: JsonRpcError };
+
 /**
- * A fetch for viem's `fetchFn`: the POST viem prepared, sent through undici's pool; the answer buffered whole (the
- * pool bounds its size) and handed back as a standard Response.
+ * The request got no JSON-RPC answer: the connection failed or timed out, the HTTP status was not 2xx, or the body
+ * was not a JSON-RPC answer. `reason` names which and is safe to log: it never holds the URL.
  */
-export async function pooledFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-  const answer = await request(typeof input === "string" || input instanceof URL ? input : input.url, {
-    method: (init?.method ?? "GET") as "POST",
-    headers: init?.headers as Record<string, string> | undefined,
-    body: init?.body as string | undefined,
-    signal: init?.signal ?? undefined,
-    dispatcher: agent,
-  });
-  const body = await answer.body.arrayBuffer();
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(answer.headers)) {
-    if (value === undefined) continue;
-    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+export class RpcTransportError extends Error {
+  override name = "RpcTransportError";
+  constructor(
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(reason, options);
   }
-  const empty = answer.statusCode === 204 || answer.statusCode === 304;
-  return new Response(empty ? null : body, { status: answer.statusCode, headers });
+}
+
+/** Where one endpoint's requests go: the URL without credentials, and the headers that carry them. */
+export interface RpcTarget {
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The most one request may take, answer read included, in milliseconds. */
+  readonly timeoutMs: number;
+}
+
+/** A URL's `user:password@`, if any, becomes HTTP Basic authentication, as browsers and viem send it. */
+export function rpcTarget(url: string, timeoutMs: number): RpcTarget {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  if (!parsed?.username) return { url, headers, timeoutMs };
+  headers.authorization = `Basic ${btoa(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`)}`;
+  parsed.username = "";
+  parsed.password = "";
+  return { url: parsed.toString(), headers, timeoutMs };
+}
+
+let lastId = 0;
+
+/** Sends one JSON-RPC request; an answered `error` is returned, every failure to get an answer throws {@link RpcTransportError}. */
+export async function postJsonRpc(target: RpcTarget, method: string, params: readonly unknown[]): Promise<JsonRpcAnswer> {
+  const signal = AbortSignal.timeout(target.timeoutMs);
+  let status: number;
+  let text: string;
+  try {
+    const answer = await request(target.url, {
+      method: "POST",
+      headers: target.headers,
+      body: JSON.stringify({ jsonrpc: "2.0", id: ++lastId, method, params }),
+      signal,
+      dispatcher: agent,
+    });
+    status = answer.statusCode;
+    text = await answer.body.text();
+  } catch (error) {
+    throw new RpcTransportError(signal.aborted ? `timed out after ${target.timeoutMs} ms` : `request failed (${failureCode(error)})`, { cause: error });
+  }
+  return readAnswer(status, text);
+}
+
+/** The answer of a 2xx response whose body is one JSON-RPC answer; anything else is the transport's failure. */
+function readAnswer(status: number, text: string): JsonRpcAnswer {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const error = errorMember(body);
+  if (status < 200 || status > 299) {
+    throw new RpcTransportError(error ? `JSON-RPC error ${error.code} (HTTP ${status})` : `HTTP ${status}`);
+  }
+  if (error) return { error };
+  if (body !== null && typeof body === "object" && "result" in body) return { result: body.result };
+  throw new RpcTransportError(body === undefined ? "the answer is not JSON" : "the answer is not a JSON-RPC answer");
+}
+
+function errorMember(body: unknown): JsonRpcError | undefined {
+  if (body === null || typeof body !== "object" || !("error" in body)) return undefined;
+  const error = body.error;
+  if (error === null || typeof error !== "object") return undefined;
+  const { code, message, data } = error as Record<string, unknown>;
+  return { code: typeof code === "number" ? code : undefined, message: typeof message === "string" ? message : "", data };
+}
+
+/** undici's error code (`ECONNREFUSED`, `UND_ERR_SOCKET`…) or the error's name: never its message, which may hold the URL. */
+function failureCode(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === "string") return code;
+  return error instanceof Error ? error.name : "unknown failure";
 }
