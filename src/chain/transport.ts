@@ -3,6 +3,7 @@
 // the same node, so what matters is the CPU of each round trip. viem's http transport on the same pool cost about
 // twice as much (its fetch Response and web streams, and an error object printing the whole request for every
 // reverting call, which the searcher always is): bench/transport.ts measures both.
+import { EventEmitter } from "node:events";
 import { Agent, request } from "undici";
 
 /** Bytes of one JSON-RPC answer past which it is not read (a searcher's facts are a few KB). */
@@ -59,7 +60,14 @@ let lastId = 0;
 
 /** Sends one JSON-RPC request; an answered `error` is returned, every failure to get an answer throws {@link RpcTransportError}. */
 export async function postJsonRpc(target: RpcTarget, method: string, params: readonly unknown[]): Promise<JsonRpcAnswer> {
-  const signal = AbortSignal.timeout(target.timeoutMs);
+  // undici takes an EventEmitter as the abort signal (documented): with a plain timer it costs about 0.5 µs of
+  // CPU per request, where AbortSignal.timeout and its listener cost 13-16 µs (measured side by side).
+  const abort = new EventEmitter();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    abort.emit("abort");
+  }, target.timeoutMs);
   let status: number;
   let text: string;
   try {
@@ -67,13 +75,15 @@ export async function postJsonRpc(target: RpcTarget, method: string, params: rea
       method: "POST",
       headers: target.headers,
       body: JSON.stringify({ jsonrpc: "2.0", id: ++lastId, method, params }),
-      signal,
+      signal: abort,
       dispatcher: agent,
     });
     status = answer.statusCode;
     text = await answer.body.text();
   } catch (error) {
-    throw new RpcTransportError(signal.aborted ? `timed out after ${target.timeoutMs} ms` : `request failed (${failureCode(error)})`, { cause: error });
+    throw new RpcTransportError(timedOut ? `timed out after ${target.timeoutMs} ms` : `request failed (${failureCode(error)})`, { cause: error });
+  } finally {
+    clearTimeout(timer);
   }
   return readAnswer(status, text);
 }

@@ -100,10 +100,18 @@ export function formatD18(value: bigint): string {
  * Parses a plain decimal integer (digits only, leading zeros allowed) within [min, max].
  * The digit count is checked before any bigint is built.
  */
+/** Decimal digits of each bound seen, counted once (a bound of 2^256-1 has 78). */
+const digitsOfBound = new Map<bigint, number>();
+function decimalDigits(bound: bigint): number {
+  let digits = digitsOfBound.get(bound);
+  if (digits === undefined) digitsOfBound.set(bound, (digits = bound.toString().length));
+  return digits;
+}
+
 function parseIntegerInRange(text: string, min: bigint, max: bigint, rule: string): Parsed<bigint> {
   if (!UNSIGNED_INTEGER.test(text)) return fail(rule);
   const digits = stripLeadingZeros(text);
-  if (digits.length > max.toString().length) return fail(rule);
+  if (digits.length > decimalDigits(max)) return fail(rule);
   const value = BigInt(digits === "" ? "0" : digits);
   if (value < min || value > max) return fail(rule);
   return ok(value);

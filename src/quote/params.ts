@@ -198,6 +198,14 @@ export const QUOTE_PARAMS: QuoteParams = {
 };
 
 /** The parameters at one place, in the table's order, with their names. */
-export function paramsIn(location: ParamLocation): [keyof QuoteRequest, QuoteParam<unknown>][] {
-  return (Object.entries(QUOTE_PARAMS) as [keyof QuoteRequest, QuoteParam<unknown>][]).filter(([, param]) => param.in === location);
+export function paramsIn(location: ParamLocation): readonly ParamEntry[] {
+  return PARAMS_BY_LOCATION[location];
 }
+
+type ParamEntry = [keyof QuoteRequest, QuoteParam<unknown>];
+const PARAM_ENTRIES = Object.entries(QUOTE_PARAMS) as ParamEntry[];
+/** The table split once by location: every request reads it. */
+const PARAMS_BY_LOCATION: Record<ParamLocation, readonly ParamEntry[]> = {
+  path: PARAM_ENTRIES.filter(([, param]) => param.in === "path"),
+  query: PARAM_ENTRIES.filter(([, param]) => param.in === "query"),
+};
