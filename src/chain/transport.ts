@@ -4,13 +4,18 @@
 // twice as much (its fetch Response and web streams, and an error object printing the whole request for every
 // reverting call, which the searcher always is): bench/transport.ts measures both.
 import { EventEmitter } from "node:events";
-import { Agent, request } from "undici";
+import { Agent, interceptors, request } from "undici";
 
 /** Bytes of one JSON-RPC answer past which it is not read (a searcher's facts are a few KB). */
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
+/** Redirects followed per request: a provider that moved its endpoint answers 307 or 308, as fetch would follow. */
+const MAX_REDIRECTIONS = 3;
+
 /** One pool of keep-alive connections per origin, shared by every endpoint of the process. */
-const agent = new Agent({ keepAliveTimeout: 30_000, connections: 256, maxResponseSize: MAX_RESPONSE_BYTES });
+const agent = new Agent({ keepAliveTimeout: 30_000, connections: 256, maxResponseSize: MAX_RESPONSE_BYTES }).compose(
+  interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS }),
+);
 
 /** The `error` member of a JSON-RPC answer: the node answered, and said no. */
 export interface JsonRpcError {

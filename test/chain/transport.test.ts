@@ -106,3 +106,35 @@ test("what is sent: one JSON-RPC 2.0 request per POST, the URL's credentials as 
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 });
+
+test("a moved endpoint: 307 and 308 are followed with the same request, a few times at most (then the 3xx is the failure)", async () => {
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      const hop = /^\/hop\/(\d+)$/.exec(request.url ?? "");
+      if (hop) {
+        response.writeHead(308, { location: `/hop/${Number(hop[1]) + 1}` });
+        return void response.end();
+      }
+      if (request.url !== "/moved/here") {
+        response.writeHead(request.url === "/old" ? 307 : 308, { location: request.url === "/old" ? "/moved" : "/moved/here" });
+        return void response.end();
+      }
+      const body = JSON.parse(Buffer.concat(chunks).toString()) as { id: number; method: string };
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify({ jsonrpc: "2.0", id: body.id, result: body.method === "eth_blockNumber" && request.method === "POST" ? "0x7" : "0x0" }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    const { port } = server.address() as { port: number };
+    const [moved] = createChainClient(1, [`http://127.0.0.1:${port}/old`], { timeoutMs: 2_000 }).endpoints;
+    assert.equal(await latestBlockNumber(moved!), 7n);
+    const [endless] = createChainClient(1, [`http://127.0.0.1:${port}/hop/0`], { timeoutMs: 2_000 }).endpoints;
+    await assert.rejects(latestBlockNumber(endless!), (error: unknown) => error instanceof ChainUnavailableError && error.reason === "HTTP 308");
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+});
