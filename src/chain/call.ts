@@ -38,7 +38,9 @@ export async function ethCall(endpoint: ChainEndpoint, request: CallRequest): Pr
   const answer = await send(endpoint, "eth_call", [call, block]);
   if (answer.error === undefined) {
     const data = answer.result ?? "0x";
-    if (typeof data !== "string" || !HEX_DATA.test(data)) throw unavailable(endpoint, "eth_call", new RpcTransportError("eth_call answered a result that is not hex data"));
+    if (typeof data !== "string" || !HEX_DATA.test(data)) {
+      throw unavailable(endpoint, "eth_call", new RpcTransportError("eth_call answered a result that is not hex data"));
+    }
     endpoint.observer?.({ chainId: endpoint.chainId, method: "eth_call", outcome: "ok" });
     return { success: true, data: data as Hex };
   }

@@ -10,7 +10,7 @@ export { marketGroupAbi };
 
 /**
  * Errors decoded by name: the real Sapience market group's (semantics §9, signatures exact), `EpochSettled()` of
- * the epoch-era groups, and the reference group's own. `Error(string)` and `Panic(uint256)` viem knows already.
+ * the epoch-era groups, and the reference group's own; Solidity's `Error(string)` and `Panic(uint256)` come with them.
  */
 const knownErrors = errorsBySelector([
   ...parseAbi([
