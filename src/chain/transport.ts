@@ -50,9 +50,15 @@ export interface RpcTarget {
   readonly timeoutMs: number;
 }
 
+/**
+ * The headers of every request, a user agent among them as fetch (under viem's transport) sent one: bot filters in
+ * front of an endpoint may refuse a request without it.
+ */
+const HEADERS = { "content-type": "application/json", accept: "application/json", "user-agent": "quoter" } as const;
+
 /** A URL's `user:password@`, if any, becomes HTTP Basic authentication, as browsers and viem send it. */
 export function rpcTarget(url: string, timeoutMs: number): RpcTarget {
-  const headers: Record<string, string> = { "content-type": "application/json" };
+  const headers: Record<string, string> = { ...HEADERS };
   const parsed = URL.canParse(url) ? new URL(url) : undefined;
   if (!parsed?.username) return { url, headers, timeoutMs };
   headers.authorization = `Basic ${btoa(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`)}`;

@@ -95,6 +95,8 @@ test("what is sent: one JSON-RPC 2.0 request per POST, the URL's credentials as 
       assert.equal(request.url, "/v3/key?x=1");
       assert.equal(request.headers.authorization, `Basic ${Buffer.from("alice:p@ss").toString("base64")}`);
       assert.equal(request.headers["content-type"], "application/json");
+      assert.equal(request.headers.accept, "application/json");
+      assert.equal(request.headers["user-agent"], "quoter");
       assert.equal(request.body.jsonrpc, "2.0");
       assert.equal(typeof request.body.id, "number");
     }
