@@ -2,8 +2,12 @@
 // candidates, block) and by the RPC observer (requests made), through the async context of the quote. The HTTP
 // layer opens a context per request; outside one (the CLI, start-up probes) nothing is recorded.
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { FastifyBaseLogger } from "fastify";
 import type { Direction } from "../quote/search.ts";
+
+/** All a quote logs is warnings: pino's loggers (a request's among them) have `warn`. */
+export interface QuoteLogger {
+  warn(fields: Record<string, unknown>, message: string): void;
+}
 
 export interface QuoteStats {
   /** JSON-RPC requests sent for this quote, every endpoint tried included. */
@@ -17,7 +21,7 @@ export interface QuoteStats {
   /** Whether an identical request's answer at the chain's head was kept (semantics of the answer cache). */
   cache?: "hit" | "miss";
   /** The logger of the request that asked for the quote: warnings during the quote carry its request id. */
-  log?: Pick<FastifyBaseLogger, "warn" | "error">;
+  log?: QuoteLogger;
 }
 
 const context = new AsyncLocalStorage<QuoteStats>();

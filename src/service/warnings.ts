@@ -1,10 +1,8 @@
 // Where the service's warnings go. All it logs is warnings, so it asks for no more of a logger than `warn`
 // (pino's loggers, Fastify's request loggers among them, have it).
-import { currentQuoteStats } from "../observability/quoteStats.ts";
+import { currentQuoteStats, type QuoteLogger } from "../observability/quoteStats.ts";
 
-export interface ServiceLogger {
-  warn(fields: Record<string, unknown>, message: string): void;
-}
+export type ServiceLogger = QuoteLogger;
 
 export type Warn = (fields: Record<string, unknown>, message: string) => void;
 
