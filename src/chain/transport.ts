@@ -1,8 +1,8 @@
 // JSON-RPC over HTTP for every request the quoter sends: one JSON-RPC 2.0 request per POST, through undici's
 // keep-alive connection pool (its `request` API), the answer read whole as JSON. A quote is one to a few POSTs to
-// the same node, so what matters is the CPU of each round trip. viem's http transport on the same pool cost about
-// twice as much (its fetch Response and web streams, and an error object printing the whole request for every
-// reverting call, which the searcher always is): bench/transport.ts measures both.
+// the same node, so what matters is the CPU of each round trip. viem's http transport, on fetch or on the same pool,
+// cost about two and a half times as much (its fetch Response and web streams, and an error object printing the
+// whole request for every reverting call, which the searcher always is): bench/transport.ts measures them.
 import { EventEmitter } from "node:events";
 import { Agent, interceptors, request } from "undici";
 
@@ -92,7 +92,8 @@ export async function postJsonRpc(target: RpcTarget, method: string, params: rea
     status = answer.statusCode;
     text = await answer.body.text();
   } catch (error) {
-    throw new RpcTransportError(timedOut ? `timed out after ${target.timeoutMs} ms` : `request failed (${failureCode(error)})`, { cause: error });
+    const reason = timedOut ? `timed out after ${target.timeoutMs} ms` : `request failed (${failureCode(error)})`;
+    throw new RpcTransportError(reason, { cause: error });
   } finally {
     clearTimeout(timer);
   }

@@ -96,10 +96,6 @@ export function formatD18(value: bigint): string {
   return negative ? `-${unsigned}` : unsigned;
 }
 
-/**
- * Parses a plain decimal integer (digits only, leading zeros allowed) within [min, max].
- * The digit count is checked before any bigint is built.
- */
 /** Decimal digits of each bound seen, counted once (a bound of 2^256-1 has 78). */
 const digitsOfBound = new Map<bigint, number>();
 function decimalDigits(bound: bigint): number {
@@ -108,6 +104,10 @@ function decimalDigits(bound: bigint): number {
   return digits;
 }
 
+/**
+ * Parses a plain decimal integer (digits only, leading zeros allowed) within [min, max].
+ * The digit count is checked before any bigint is built.
+ */
 function parseIntegerInRange(text: string, min: bigint, max: bigint, rule: string): Parsed<bigint> {
   if (!UNSIGNED_INTEGER.test(text)) return fail(rule);
   const digits = stripLeadingZeros(text);
