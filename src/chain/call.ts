@@ -1,11 +1,10 @@
 // A raw eth_call: its success flag and return (or revert) data. A transport failure throws.
-import { numberToHex, type BlockTag, type Hex } from "viem";
+import { isHex, numberToHex, type BlockTag, type Hex } from "viem";
 import { ChainUnavailableError, classifyRpcError } from "./errors.ts";
 import { ChainOverloadedError } from "./limiter.ts";
 import type { ChainEndpoint, RpcMethod } from "./client.ts";
 import { postJsonRpc, RpcTransportError, type JsonRpcAnswer, type JsonRpcError } from "./transport.ts";
 
-const HEX_DATA = /^0x[0-9a-fA-F]*$/;
 const QUANTITY = /^0x[0-9a-fA-F]+$/;
 
 /** What one call of the market group answered: return data on success, revert data otherwise. */
@@ -38,11 +37,11 @@ export async function ethCall(endpoint: ChainEndpoint, request: CallRequest): Pr
   const answer = await send(endpoint, "eth_call", [call, block]);
   if (answer.error === undefined) {
     const data = answer.result ?? "0x";
-    if (typeof data !== "string" || !HEX_DATA.test(data)) {
+    if (!isHex(data)) {
       throw unavailable(endpoint, "eth_call", new RpcTransportError("eth_call answered a result that is not hex data"));
     }
     endpoint.observer?.({ chainId: endpoint.chainId, method: "eth_call", outcome: "ok" });
-    return { success: true, data: data as Hex };
+    return { success: true, data };
   }
   const failure = classifyRpcError(answer.error);
   if (failure.kind === "transport") throw unavailable(endpoint, "eth_call", notAnExecution(answer.error));

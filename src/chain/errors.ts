@@ -1,7 +1,7 @@
 // How a failed JSON-RPC call is read: a revert (the contract said no) or a transport failure (the chain
 // could not be asked). Semantics §1: a JSON-RPC error carrying revert data, code 3, or a node's words for an
 // EVM execution failure (out of gas, invalid opcode...) is a revert; every other failure is the transport's.
-import { BaseError, RpcRequestError, type Hex } from "viem";
+import { BaseError, RpcRequestError, isHex, type Hex } from "viem";
 import { RpcTransportError, type JsonRpcError } from "./transport.ts";
 
 /**
@@ -28,8 +28,6 @@ function describeFailure(cause: unknown): string {
 }
 
 export type CallFailure = { kind: "reverted"; data: Hex } | { kind: "transport" };
-
-const HEX = /^0x[0-9a-fA-F]*$/;
 
 /**
  * The JSON-RPC error a viem client's call failed on, when the endpoint answered one: an answer, not an HTTP error
@@ -72,10 +70,10 @@ export function classifyCallError(error: unknown): CallFailure {
 }
 
 function revertData(data: unknown): Hex | undefined {
-  if (typeof data === "string") return HEX.test(data) ? (data as Hex) : undefined;
+  if (typeof data === "string") return isHex(data) ? data : undefined;
   if (data !== null && typeof data === "object" && "data" in data) {
     const inner = (data as { data: unknown }).data;
-    if (typeof inner === "string" && HEX.test(inner)) return inner as Hex;
+    if (isHex(inner)) return inner;
   }
   return undefined;
 }

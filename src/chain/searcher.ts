@@ -139,20 +139,21 @@ const INVALID_PARAMS = -32602;
  */
 export async function probeDeployless(endpoint: ChainEndpoint, gasCap: bigint): Promise<boolean> {
   const answer = await send(endpoint, "eth_call", [{ data: encodeSearch(PROBE_REQUEST), gas: numberToHex(gasCap) }, "latest"]);
-  let raw: RawCall;
+  const observeOk = () => endpoint.observer?.({ chainId: endpoint.chainId, method: "eth_call", outcome: "ok" });
   if (answer.error === undefined) {
-    raw = { success: true, data: typeof answer.result === "string" ? (answer.result as Hex) : "0x" };
-  } else {
-    const failure = classifyRpcError(answer.error);
-    if (failure.kind === "transport") {
-      const refused = answer.error.code === INVALID_PARAMS || REFUSAL.test(answer.error.message);
-      if (!refused) throw unavailable(endpoint, "eth_call", notAnExecution(answer.error));
-      endpoint.observer?.({ chainId: endpoint.chainId, method: "eth_call", outcome: "refused" });
-      return false;
-    }
-    raw = { success: false, data: failure.data };
+    // The searcher never returns: a result means the endpoint did not run it.
+    observeOk();
+    return false;
   }
-  endpoint.observer?.({ chainId: endpoint.chainId, method: "eth_call", outcome: "ok" });
+  const failure = classifyRpcError(answer.error);
+  if (failure.kind === "transport") {
+    const refused = answer.error.code === INVALID_PARAMS || REFUSAL.test(answer.error.message);
+    if (!refused) throw unavailable(endpoint, "eth_call", notAnExecution(answer.error));
+    endpoint.observer?.({ chainId: endpoint.chainId, method: "eth_call", outcome: "refused" });
+    return false;
+  }
+  observeOk();
+  const raw: RawCall = { success: false, data: failure.data };
   try {
     decodeFacts(raw);
     return true;

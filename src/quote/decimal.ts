@@ -96,22 +96,14 @@ export function formatD18(value: bigint): string {
   return negative ? `-${unsigned}` : unsigned;
 }
 
-/** Decimal digits of each bound seen, counted once (a bound of 2^256-1 has 78). */
-const digitsOfBound = new Map<bigint, number>();
-function decimalDigits(bound: bigint): number {
-  let digits = digitsOfBound.get(bound);
-  if (digits === undefined) digitsOfBound.set(bound, (digits = bound.toString().length));
-  return digits;
-}
-
 /**
- * Parses a plain decimal integer (digits only, leading zeros allowed) within [min, max].
- * The digit count is checked before any bigint is built.
+ * Parses a plain decimal integer (digits only, leading zeros allowed) within [min, max] (max at most 2^256-1).
+ * The digit count is checked before any bigint is built: more digits than 2^256-1 has is out of every range.
  */
 function parseIntegerInRange(text: string, min: bigint, max: bigint, rule: string): Parsed<bigint> {
   if (!UNSIGNED_INTEGER.test(text)) return fail(rule);
   const digits = stripLeadingZeros(text);
-  if (digits.length > decimalDigits(max)) return fail(rule);
+  if (digits.length > MAX_UINT256_DIGITS) return fail(rule);
   const value = BigInt(digits === "" ? "0" : digits);
   if (value < min || value > max) return fail(rule);
   return ok(value);
