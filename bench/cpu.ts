@@ -1,6 +1,7 @@
 // Quotes per CPU-second: how much of a core one quote costs the service when the chain answers instantly, beside
-// the same figure for a bare Fastify route in the same run. The JSON-RPC endpoint replays answers recorded from
-// the embedded chain, so that neither the node's time nor its CPU is in the figure, only the service's own work.
+// the same figure for a bare Fastify route in the same run, and for that route forwarding one recorded search per
+// answer (bench/passThrough.ts: the floor of any quoter on this stack). The JSON-RPC endpoint replays answers
+// recorded from the embedded chain, so that neither the node's time nor its CPU is in the figure, only the service's.
 // Prints numbers and never asserts a speed: it fails only when the measurement itself is wrong (a request the
 // recording lacks, an answer other than 200, a replayed answer that differs from the recorded one).
 //
@@ -322,6 +323,19 @@ function gitCommit(): string {
   }
 }
 
+/** The searches of the recording (its eth_calls), as the pass-through forwards them: each at the latest block. */
+function recordedSearches(answers: ReadonlyMap<string, RecordedAnswer>): { method: string; params: unknown[] }[] {
+  const searches: { method: string; params: unknown[] }[] = [];
+  for (const key of answers.keys()) {
+    const [method, params] = JSON.parse(key) as [string, unknown[]];
+    if (method === "eth_call") searches.push({ method, params: [params[0], "latest"] });
+  }
+  return searches;
+}
+
+/** CPU per quote of the service above the pass-through's per answer, in µs: the quote's own work. */
+const ownWorkMicros = (service: Measured, passThrough: Measured) => 1e6 / service.quotesPerCpuSecond - 1e6 / passThrough.quotesPerCpuSecond;
+
 /** Distinct quotes of the repeated-request run: each is asked again and again while the head stays. */
 const REPEATED_QUOTES = 8;
 
@@ -401,10 +415,29 @@ async function bench(plan: Plan, out: string): Promise<void> {
   if (bareAnswers.some((body) => body !== recordedWarmup[0])) throw new Error("the bare route answered another body");
   const bareRun = await measure(bare.match[1]!, measured, bare.pid, plan);
   await bare.stop();
-  await replay.stop();
   log(`bare route: ${bareRun.quotes} answers in ${bareRun.seconds} s, ${bareRun.cpuMs} ms of CPU: ${bareRun.quotesPerCpuSecond.toFixed(0)} per CPU-second`);
 
+  // 4. The floor: the bare route forwarding each of the recorded searches to the replay in turn, through the
+  // service's transport (bench/passThrough.ts). What one JSON-RPC round trip per quote costs, with no quote work.
+  const forwardedFile = join(LOG_DIR, "forwarded.json");
+  writeFileSync(forwardedFile, JSON.stringify(recordedSearches(recorder.answers)));
+  const passThrough = await startNode(
+    "pass-through",
+    "bench/passThrough.ts",
+    [],
+    { PASS_THROUGH_RPC_URL: replay.ready.ready, PASS_THROUGH_REQUESTS: forwardedFile, PASS_THROUGH_BODY: recordedWarmup[0]! },
+    /listening on (http:\/\/\S+)/,
+  );
+  const passThroughRun = await failingOnMisses(replay, async () => {
+    await getAll(passThrough.match[1]!, warmup, plan.connections);
+    return measure(passThrough.match[1]!, measured, passThrough.pid, plan);
+  });
+  await passThrough.stop();
+  await replay.stop();
+  log(`pass-through: ${passThroughRun.quotes} answers in ${passThroughRun.seconds} s, ${passThroughRun.cpuMs} ms of CPU: ${passThroughRun.quotesPerCpuSecond.toFixed(0)} per CPU-second`);
+
   const ratio = serviceRun.quotesPerCpuSecond / bareRun.quotesPerCpuSecond;
+  const passThroughRatio = passThroughRun.quotesPerCpuSecond / bareRun.quotesPerCpuSecond;
   const results = {
     mode: plan.name,
     date: new Date().toISOString(),
@@ -424,7 +457,10 @@ async function bench(plan: Plan, out: string): Promise<void> {
     service: { ...serviceRun, rpcRequestsPerQuote: served.requests / serviceRun.quotes, rpcMisses: served.misses, cache: distinctCache },
     repeated: { distinctQuotes: REPEATED_QUOTES, ...repeatedRun, cache: repeatedCache },
     bare: bareRun,
+    passThrough: { ...passThroughRun, forwardedRequests: recordedSearches(recorder.answers).length },
     ratio,
+    passThroughRatio,
+    serviceOwnWorkMicrosPerQuote: ownWorkMicros(serviceRun, passThroughRun),
     baselineRatio: BASELINE_RATIO,
     goalRatio: GOAL_RATIO,
     goalMet: ratio >= GOAL_RATIO,
@@ -438,6 +474,7 @@ async function bench(plan: Plan, out: string): Promise<void> {
       `  answer cache hit rate: ${percent(distinctCache.rate)} over the distinct quotes; ${percent(repeatedCache.rate)} when ${REPEATED_QUOTES} quotes are asked again and again (${repeatedRun.quotesPerCpuSecond.toFixed(0)} quotes per CPU-second)`,
       `  bare route: ${bareRun.quotesPerCpuSecond.toFixed(0).padStart(6)}  (${bareRun.quotes} answers, ${(bareRun.cpuMs / 1000).toFixed(2)} CPU-s, ${bareRun.quotesPerSecond.toFixed(0)}/s)`,
       `  ratio:      ${ratio.toFixed(4)}  (baseline ${BASELINE_RATIO.join("-")}; goal >= ${GOAL_RATIO}: ${results.goalMet ? "met" : "missed"})`,
+      `  floor: a pass-through route, one JSON-RPC round trip per answer and no quote work: ${passThroughRun.quotesPerCpuSecond.toFixed(0)} per CPU-second, ratio ${passThroughRatio.toFixed(4)}; the service's own work per quote: ${ownWorkMicros(serviceRun, passThroughRun).toFixed(0)} µs of CPU`,
       `  load average ${loadAtStart.map((l) => l.toFixed(1)).join(" ")} at the start, ${results.loadAverage.atEnd.map((l) => l.toFixed(1)).join(" ")} at the end`,
       `wrote ${out}`,
     ].join("\n"),

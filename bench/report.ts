@@ -124,7 +124,16 @@ export interface BenchResults {
   commit: string;
   setup: Record<string, unknown>;
   latency: LatencyCell[];
-  overhead: { delayMs: number; service: LatencySummary; bare: LatencySummary; ratioP50: number; serviceCpuMsPerQuote?: number };
+  overhead: {
+    delayMs: number;
+    service: LatencySummary;
+    bare: LatencySummary;
+    ratioP50: number;
+    /** The same searches forwarded by bench/passThrough.ts: the floor of a service in a process of its own. */
+    passThrough?: LatencySummary;
+    passThroughRatioP50?: number;
+    serviceCpuMsPerQuote?: number;
+  };
   throughput: ThroughputCell[];
   memory: MemoryResult;
   exact: { quotes: ExactQuote[]; summary: ExactSummary[] };
@@ -264,6 +273,15 @@ export function renderTable(results: BenchResults): string {
     "",
     fmt(overhead.bare.p50, 2),
   ]);
+  if (overhead.passThrough !== undefined && overhead.passThroughRatioP50 !== undefined) {
+    rows.push([
+      `overhead floor: a pass-through route, p50 at ${overhead.delayMs} ms, ms (same runs)`,
+      "",
+      `${fmt(overhead.passThrough.p50, 2)} (${fmt(overhead.passThroughRatioP50, 3)}× bare)`,
+      "",
+      "",
+    ]);
+  }
   const points = `before / after ${memory.checkpointQuotes.toLocaleString("en")} / after ${memory.totalQuotes.toLocaleString("en")} quotes`;
   const series = (value: (reading: MemoryReading) => number) =>
     [memory.before, memory.afterCheckpoint, memory.afterAll].map((reading) => fmt(value(reading) / MIB)).join(" / ");
@@ -427,7 +445,9 @@ export function renderMarkdown(results: BenchResults, table: string, exactTable:
     "- Throughput: fixed-duration runs at 0 ms delay after a short warm-up at the same concurrency; 2xx per second.",
     "  The bare eth_call column is the node's own rate for the same searches: the ceiling of the single-call service.",
     "- Overhead: the same searches (the `encodeSearch` calldata, the service's gas cap, `latest`) POSTed by autocannon",
-    "  as bare `eth_call`s to the same proxy, alternating with runs of single-call quotes, at concurrency 1.",
+    "  as bare `eth_call`s to the same proxy, alternating with runs of single-call quotes, at concurrency 1. The floor:",
+    "  the same searches forwarded by `bench/passThrough.ts` (Fastify's defaults, one route, the service's transport,",
+    "  no quote work) in the same rounds: what a service in a process of its own adds before any work of its own.",
     "- Memory: VmRSS (`/proc/<pid>/status`) of a freshly started single-call service, 1 s after it is idle, as it is",
     "  and 1 s after full garbage collections until the heap stops shrinking (`--expose-gc` and the preload",
     "  `bench/gcProbe.ts`, on SIGUSR2; it logs `process.memoryUsage()`). The target is judged on the latter, as growth",

@@ -378,6 +378,19 @@ async function startService(
   return { child, url: child.match[1]! };
 }
 
+/**
+ * bench/passThrough.ts forwarding the mix's searches, in the mix's order, to `rpcUrl` and answering `body`: a
+ * quote's round trip through a process of its own, with no quote work.
+ */
+async function startPassThrough(rpcUrl: string, body: string): Promise<{ child: Child; url: string }> {
+  const file = join(LOG_DIR, "pass-through-requests.json");
+  const forwarded = MIX.map((entry, index) => JSON.parse(bareSearchBody(entry, index)) as { method: string; params: unknown[] });
+  writeFileSync(file, JSON.stringify(forwarded.map(({ method, params }) => ({ method, params }))));
+  const env = { PASS_THROUGH_RPC_URL: rpcUrl, PASS_THROUGH_REQUESTS: file, PASS_THROUGH_BODY: body };
+  const child = await startNode("pass-through", "bench/passThrough.ts", [], env, /listening on (http:\/\/\S+)/, { timeoutMs: 60_000 });
+  return { child, url: child.match[1]! };
+}
+
 async function main(): Promise<BenchResults> {
   const loadAtStart = os.loadavg();
   log(`${plan.name} run, ${os.availableParallelism()} cores, Node ${process.version}; writing to ${outDir}`);
@@ -525,30 +538,42 @@ async function main(): Promise<BenchResults> {
     }
   }
 
-  // The service's own overhead: the same searches as bare eth_calls through the same proxy, alternating.
+  // The service's own overhead: the same searches as bare eth_calls through the same proxy, alternating; and, as
+  // the floor of any service in a process of its own, the same searches forwarded by a route that does nothing else.
   await proxy.setDelay(plan.overheadDelayMs);
+  const passThrough = await startPassThrough(proxy.url, answers.get("single-call")![0]!);
   const serviceSamples: number[] = [];
   const bareSamples: number[] = [];
+  const passThroughSamples: number[] = [];
   const serviceCpu: number[] = [];
   const perSide = Math.ceil((plan.overheadSecondsPerSide * 1000) / (plan.overheadDelayMs + 2));
   for (let round = 0; round < plan.overheadRounds; round++) {
     const bare = await amountRun(`bare eth_call @${plan.overheadDelayMs}ms #${round + 1}`, proxy.url, bareRequests(), perSide, 1, 120);
     requireAllOk(bare, `bare eth_call round ${round + 1}`);
+    const forwarded = await amountRun(`pass-through @${plan.overheadDelayMs}ms #${round + 1}`, passThrough.url, quoteRequests(), perSide, 1, 120);
+    requireAllOk(forwarded, `pass-through round ${round + 1}`);
     const single = services.get("single-call")!;
     const service = await amountRun(`single-call @${plan.overheadDelayMs}ms #${round + 1}`, single.url, quoteRequests(), perSide, 1, 120, single.child.pid);
     requireAllOk(service, `single-call overhead round ${round + 1}`);
     bareSamples.push(...bare.samples);
+    passThroughSamples.push(...forwarded.samples);
     serviceSamples.push(...service.samples);
     if (service.cpuMsPerResponse !== undefined) serviceCpu.push(service.cpuMsPerResponse);
   }
+  await passThrough.child.stop();
   const overhead = {
     delayMs: plan.overheadDelayMs,
     service: summarize(serviceSamples),
     bare: summarize(bareSamples),
     ratioP50: summarize(serviceSamples).p50 / summarize(bareSamples).p50,
+    passThrough: summarize(passThroughSamples),
+    passThroughRatioP50: summarize(passThroughSamples).p50 / summarize(bareSamples).p50,
     serviceCpuMsPerQuote: serviceCpu.length ? serviceCpu.reduce((a, b) => a + b, 0) / serviceCpu.length : undefined,
   };
-  log(`overhead @${plan.overheadDelayMs}ms: single-call p50 ${overhead.service.p50.toFixed(2)} ms, bare eth_call p50 ${overhead.bare.p50.toFixed(2)} ms, ratio ${overhead.ratioP50.toFixed(3)}`);
+  log(
+    `overhead @${plan.overheadDelayMs}ms: single-call p50 ${overhead.service.p50.toFixed(2)} ms, bare eth_call p50 ${overhead.bare.p50.toFixed(2)} ms, ` +
+      `ratio ${overhead.ratioP50.toFixed(3)}; pass-through p50 ${overhead.passThrough.p50.toFixed(2)} ms, ratio ${overhead.passThroughRatioP50.toFixed(3)}`,
+  );
 
   // Throughput at 0 ms delay.
   await proxy.setDelay(0);
