@@ -384,8 +384,11 @@ async function startService(
  */
 async function startPassThrough(rpcUrl: string, body: string): Promise<{ child: Child; url: string }> {
   const file = join(LOG_DIR, "pass-through-requests.json");
-  const forwarded = MIX.map((entry, index) => JSON.parse(bareSearchBody(entry, index)) as { method: string; params: unknown[] });
-  writeFileSync(file, JSON.stringify(forwarded.map(({ method, params }) => ({ method, params }))));
+  const forwarded = MIX.map((entry, index) => {
+    const { method, params } = JSON.parse(bareSearchBody(entry, index)) as { method: string; params: unknown[] };
+    return { method, params };
+  });
+  writeFileSync(file, JSON.stringify(forwarded));
   const env = { PASS_THROUGH_RPC_URL: rpcUrl, PASS_THROUGH_REQUESTS: file, PASS_THROUGH_BODY: body };
   const child = await startNode("pass-through", "bench/passThrough.ts", [], env, /listening on (http:\/\/\S+)/, { timeoutMs: 60_000 });
   return { child, url: child.match[1]! };
@@ -542,6 +545,7 @@ async function main(): Promise<BenchResults> {
   // the floor of any service in a process of its own, the same searches forwarded by a route that does nothing else.
   await proxy.setDelay(plan.overheadDelayMs);
   const passThrough = await startPassThrough(proxy.url, answers.get("single-call")![0]!);
+  requireAllOk(await amountRun("warm-up pass-through", passThrough.url, quoteRequests(), plan.warmupQuotes / 4, 1, 60), "pass-through warm-up");
   const serviceSamples: number[] = [];
   const bareSamples: number[] = [];
   const passThroughSamples: number[] = [];
