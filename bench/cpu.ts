@@ -420,7 +420,8 @@ async function bench(plan: Plan, out: string): Promise<void> {
   // 4. The floor: the bare route forwarding each of the recorded searches to the replay in turn, through the
   // service's transport (bench/passThrough.ts). What one JSON-RPC round trip per quote costs, with no quote work.
   const forwardedFile = join(LOG_DIR, "forwarded.json");
-  writeFileSync(forwardedFile, JSON.stringify(recordedSearches(recorder.answers)));
+  const searches = recordedSearches(recorder.answers);
+  writeFileSync(forwardedFile, JSON.stringify(searches));
   const passThrough = await startNode(
     "pass-through",
     "bench/passThrough.ts",
@@ -457,7 +458,7 @@ async function bench(plan: Plan, out: string): Promise<void> {
     service: { ...serviceRun, rpcRequestsPerQuote: served.requests / serviceRun.quotes, rpcMisses: served.misses, cache: distinctCache },
     repeated: { distinctQuotes: REPEATED_QUOTES, ...repeatedRun, cache: repeatedCache },
     bare: bareRun,
-    passThrough: { ...passThroughRun, forwardedRequests: recordedSearches(recorder.answers).length },
+    passThrough: { ...passThroughRun, forwardedRequests: searches.length },
     ratio,
     passThroughRatio,
     serviceOwnWorkMicrosPerQuote: ownWorkMicros(serviceRun, passThroughRun),
