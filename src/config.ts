@@ -59,16 +59,22 @@ export const SETTINGS = {
     256,
     "the most candidates one `search=exact` quote quotes; past it the answer is the largest size found with `exact: false` and `upperBound`",
   ),
-  HEAD_MAX_AGE_MS: integer(
+  HEAD_POLL_MS: integer(
     1000,
-    0,
-    600_000,
-    "how long a chain's head, once a quote read it as the latest block, pins the quotes that follow, in ms (identical requests at that block are answered from the cache); `0`: every quote reads the latest block",
+    50,
+    60_000,
+    "for a chain without `RPC_WS_URL_<chainId>`: the longest interval between two reads of its latest block while it is asked about, in ms (half the block time when that is shorter, at least 100 ms apart); polling stops 30 s after the chain's last quote",
   ),
   ANSWER_CACHE_ENTRIES: integer(10_000, 0, 10_000_000, "answers kept by chain, block and request (`0` turns the cache off)"),
   ANSWER_CACHE_BYTES: integer(64 * 1024 * 1024, 0, 2 ** 40, "memory the kept answers may take, in bytes (each counted as its JSON text)"),
   RPC_MAX_IN_FLIGHT: integer(64, 1, 10_000, "JSON-RPC requests in flight per chain"),
   RPC_MAX_QUEUED: integer(1024, 0, 1_000_000, "JSON-RPC requests waiting per chain; beyond, new quotes get 503 at once"),
+  RPC_MAX_RESPONSE_BYTES: integer(
+    1024 * 1024,
+    1024,
+    1024 * 1024 * 1024,
+    "the most bytes one JSON-RPC answer may have (a search's is a few KB); a larger one is cut off unread and counts as a failure of the endpoint",
+  ),
   RATE_LIMIT_MAX: integer(
     1200,
     0,
@@ -91,6 +97,7 @@ export const SETTINGS = {
 export type SettingName = keyof typeof SETTINGS;
 
 const RPC_URL_PREFIX = "RPC_URL_";
+const RPC_WS_URL_PREFIX = "RPC_WS_URL_";
 
 /** RPC_URL_<chainId>, the one setting whose name varies, as the docs list it. */
 export const RPC_URL_SETTING = {
@@ -99,6 +106,16 @@ export const RPC_URL_SETTING = {
   meaning:
     "JSON-RPC endpoint(s) of a chain, e.g. `RPC_URL_1=https://…`; a comma-separated list is tried in order. " +
     "With none set, `npm start` starts the embedded chain and serves chain 31337 on it.",
+};
+
+/** RPC_WS_URL_<chainId>: where a chain's new heads are pushed. */
+export const RPC_WS_URL_SETTING = {
+  name: `${RPC_WS_URL_PREFIX}<chainId>`,
+  accepts: "a ws:// or wss:// URL",
+  meaning:
+    "WebSocket JSON-RPC endpoint of a chain that also has `RPC_URL_<chainId>`: the service subscribes to its new heads " +
+    "(`eth_subscribe` newHeads, reconnected with a backoff), so that a quote is answered at a block within milliseconds " +
+    "of its arrival; the calls still go over `RPC_URL_<chainId>`. Without it the latest block is polled (`HEAD_POLL_MS`).",
 };
 
 export class ConfigError extends Error {
@@ -127,6 +144,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   return {
     /** RPC endpoints per chain id, in fallback order. Empty: serve chain 31337 on the embedded chain. */
     rpcUrls: readRpcUrls(env),
+    /** The WebSocket endpoint of each chain that has one: where its new heads are pushed. */
+    rpcWsUrls: readRpcWsUrls(env),
     host: read(env, "HOST"),
     port: read(env, "PORT"),
     rpcTimeoutMs: read(env, "RPC_TIMEOUT_MS"),
@@ -137,7 +156,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     searchGasCap: BigInt(read(env, "SEARCH_GAS_CAP")),
     exactMaxCandidates: read(env, "EXACT_MAX_CANDIDATES"),
     quoteDeadlineMs: read(env, "QUOTE_DEADLINE_MS"),
-    headMaxAgeMs: read(env, "HEAD_MAX_AGE_MS"),
+    headPollMs: read(env, "HEAD_POLL_MS"),
+    rpcMaxResponseBytes: read(env, "RPC_MAX_RESPONSE_BYTES"),
     answerCacheEntries: read(env, "ANSWER_CACHE_ENTRIES"),
     answerCacheMaxBytes: read(env, "ANSWER_CACHE_BYTES"),
     rpcMaxInFlight: read(env, "RPC_MAX_IN_FLIGHT"),
@@ -164,6 +184,24 @@ function readRpcUrls(env: NodeJS.ProcessEnv): ReadonlyMap<number, readonly strin
     rpcUrls.set(chainId, parseRpcUrlList(name, value));
   }
   return rpcUrls;
+}
+
+const RPC_WS_URL_VARIABLE = /^RPC_WS_URL_(\d+)$/;
+
+function readRpcWsUrls(env: NodeJS.ProcessEnv): ReadonlyMap<number, string> {
+  const urls = new Map<number, string>();
+  for (const [name, value] of Object.entries(env)) {
+    if (!name.startsWith(RPC_WS_URL_PREFIX) || value === undefined || value.trim() === "") continue;
+    const match = RPC_WS_URL_VARIABLE.exec(name);
+    if (!match) throw new ConfigError(name, `WebSocket endpoints are set as ${RPC_WS_URL_PREFIX}<chainId>, with a decimal chain id (e.g. RPC_WS_URL_1)`);
+    const url = value.trim();
+    if (!isWebSocketUrl(url)) throw new ConfigError(name, `must be ${RPC_WS_URL_SETTING.accepts}`);
+    if (env[`${RPC_URL_PREFIX}${match[1]}`] === undefined) {
+      throw new ConfigError(name, `needs ${RPC_URL_PREFIX}${match[1]} too: the quotes' calls go over HTTP, the WebSocket only pushes new heads`);
+    }
+    urls.set(Number(match[1]), url);
+  }
+  return urls;
 }
 
 /** Loads a configuration, or prints "<program>: invalid configuration: <VARIABLE>: <rule>" and exits 1. */
@@ -194,6 +232,15 @@ export function parseRpcUrlList(name: string, value: string): string[] {
     throw new ConfigError(name, `must be ${RPC_URL_SETTING.accepts}`);
   }
   return urls;
+}
+
+function isWebSocketUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === "ws:" || url.protocol === "wss:";
+  } catch {
+    return false;
+  }
 }
 
 function isHttpUrl(text: string): boolean {

@@ -6,6 +6,7 @@ import type { Devchain } from "./devchain/devchain.ts";
 import { buildApp } from "./http/app.ts";
 import { createLogger } from "./observability/logger.ts";
 import { createMetrics } from "./observability/metrics.ts";
+import { checkEndpoints, wrongChainLine } from "./service/endpointCheck.ts";
 import { createQuoterFromConfig } from "./service/fromConfig.ts";
 
 const config = loadOrExit("quoter", () => loadConfig());
@@ -21,7 +22,38 @@ if (rpcUrls.size === 0) {
 
 const metrics = createMetrics({ processMetrics: true });
 const logger = createLogger({ level: config.logLevel, format: config.logFormat });
-const { chains, quoter } = createQuoterFromConfig(config, rpcUrls, { observer: metrics.observeRpc, logger });
+const { chains, quoter } = createQuoterFromConfig(config, rpcUrls, {
+  observer: metrics.observeRpc,
+  logger,
+  // The embedded chain's node serves JSON-RPC over WebSocket on its HTTP port: its new heads are pushed.
+  ...(devchain ? { webSocketUrls: new Map([[DEVCHAIN_ID, devchain.endpoint.webSocketUrl]]) } : {}),
+});
+
+// Every endpoint must serve the chain it is configured for: a node of another chain would answer for it.
+const checks = await checkEndpoints(chains);
+await quoter.start();
+const wrong = [
+  ...checks.flatMap((check) => (check.kind === "wrong-chain" ? [wrongChainLine(check)] : [])),
+  ...quoter.heads().flatMap((head) =>
+    head.webSocket === "wrong-chain" && head.webSocketChainId !== undefined
+      ? [wrongChainLine({ chainId: head.chainId, source: `RPC_WS_URL_${head.chainId}`, other: head.webSocketChainId })]
+      : [],
+  ),
+];
+if (wrong.length > 0) {
+  for (const line of wrong) console.error(`quoter: ${line}`);
+  await quoter.close();
+  await devchain?.close();
+  process.exit(1);
+}
+for (const check of checks) {
+  if (check.kind === "unreachable") {
+    logger.warn(
+      { chainId: check.chainId, endpoint: check.label, reason: check.reason },
+      `${check.source} did not answer eth_chainId at start-up: quotes on chain ${check.chainId} fail over to the next URL or answer 503 until it does`,
+    );
+  }
+}
 await quoter.probe();
 const app = buildApp({
   quoter,
@@ -30,14 +62,21 @@ const app = buildApp({
   metrics,
   chains,
   readyTimeoutMs: config.readyTimeoutMs,
+  heads: () => quoter.heads(),
 });
 const address = await app.listen({ host: config.host, port: config.port });
 
 const demoMarkets = devchain ? (await import("./devchain/demo.ts")).DEMO_MARKETS : undefined;
+const checked = (chainId: number) => checks.filter((check) => check.chainId === chainId && check.kind === "ok").length;
 const banner = bannerLines({
   address,
   strategy: config.searchStrategy,
-  chains: [...rpcUrls].map(([chainId, urls]) => [chainId, devchain ? "embedded demo chain" : urls.map(redactUrl).join(", ")] as const),
+  chains: [...rpcUrls].map(([chainId, urls]) => {
+    const endpoints = devchain ? "embedded demo chain" : urls.map(redactUrl).join(", ");
+    const ws = chains.get(chainId)?.webSocket;
+    const heads = ws ? `new heads pushed over ${devchain ? "its WebSocket" : ws.label}` : `new heads polled (at most ${config.headPollMs} ms apart while asked)`;
+    return [chainId, `${endpoints}; chain id checked on ${checked(chainId)} of ${urls.length}; ${heads}`] as const;
+  }),
   ...(demoMarkets ? { demoMarkets } : {}),
 });
 for (const line of banner) console.log(line);
@@ -48,6 +87,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     logger.info({ signal }, "shutting down: finishing in-flight quotes");
     app
       .close()
+      .then(() => quoter.close())
       .then(() => devchain?.close())
       .then(
         () => process.exit(0),

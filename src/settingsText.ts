@@ -1,6 +1,6 @@
 // The settings table of src/config.ts as text: the README's configuration table, .env.example and the list in
 // `quoter serve --help`. `npm run settings` writes the first two; a test fails when either is stale.
-import { RPC_URL_SETTING, SETTINGS, type SettingName } from "./config.ts";
+import { RPC_URL_SETTING, RPC_WS_URL_SETTING, SETTINGS, type SettingName } from "./config.ts";
 
 const NAMES = Object.keys(SETTINGS) as SettingName[];
 const WIDTH = 110;
@@ -27,6 +27,7 @@ export function readmeSettingsTable(): string {
     row(["variable", "default", "accepts", "meaning"]),
     "|---|---|---|---|",
     row([`\`${RPC_URL_SETTING.name}\``, "none", RPC_URL_SETTING.accepts, RPC_URL_SETTING.meaning]),
+    row([`\`${RPC_WS_URL_SETTING.name}\``, "none", RPC_WS_URL_SETTING.accepts, RPC_WS_URL_SETTING.meaning]),
     ...NAMES.map((name) => row([`\`${name}\``, `\`${SETTINGS[name].default}\``, SETTINGS[name].accepts, SETTINGS[name].meaning])),
   ].join("\n");
 }
@@ -45,6 +46,10 @@ export function envExample(): string {
       ...wrap(`${sentence(RPC_URL_SETTING.meaning.replace(/\.$/, ""))} ${sentence(RPC_URL_SETTING.accepts)}`, "# "),
       "# RPC_URL_1=https://mainnet.example/v3/your-key,https://fallback.example",
       "# RPC_URL_31337=http://127.0.0.1:8545",
+    ],
+    [
+      ...wrap(`${sentence(RPC_WS_URL_SETTING.meaning.replace(/\.$/, ""))} ${sentence(RPC_WS_URL_SETTING.accepts)}`, "# "),
+      "# RPC_WS_URL_1=wss://mainnet.example/ws/v3/your-key",
     ],
     ...NAMES.map((name) => [
       ...wrap(`${sentence(SETTINGS[name].meaning)} ${sentence(SETTINGS[name].accepts)}`, "# "),
@@ -65,11 +70,15 @@ export function settingsHelp(): string {
   const plain = (text: string) => text.replaceAll("`", "");
   const column = " ".repeat(32);
   const entry = (label: string, text: string) => {
-    const [first, ...rest] = wrap(plain(text), column);
+    const lines = wrap(plain(text), column);
+    // A label too long for its column stands on a line of its own, the text under it.
+    if (label.length > column.length - 3) return [`  ${label}`, ...lines].join("\n");
+    const [first, ...rest] = lines;
     return [`  ${label.padEnd(column.length - 2)}${first!.slice(column.length)}`, ...rest].join("\n");
   };
   return [
     entry(RPC_URL_SETTING.name, `${RPC_URL_SETTING.meaning} ${sentence(RPC_URL_SETTING.accepts)}`),
+    entry(RPC_WS_URL_SETTING.name, `${RPC_WS_URL_SETTING.meaning} ${sentence(RPC_WS_URL_SETTING.accepts)}`),
     ...NAMES.map((name) => entry(`${name}=${SETTINGS[name].default}`, `${sentence(SETTINGS[name].meaning)} ${sentence(SETTINGS[name].accepts)}`)),
   ].join("\n");
 }

@@ -1,7 +1,8 @@
-// A raw eth_call: its success flag and return (or revert) data. A transport failure throws.
+// A raw eth_call: its success flag and return (or revert) data, at a block named by its hash. A transport failure
+// throws; so does a node that does not have the block (BlockUnknownError), which is not a failure of the node.
 import { isHex, numberToHex, type BlockTag, type Hex } from "viem";
-import { ChainUnavailableError, classifyRpcError } from "./errors.ts";
-import { ChainOverloadedError } from "./limiter.ts";
+import { BlockUnknownError, ChainUnavailableError, EndpointRestingError, classifyRpcError } from "./errors.ts";
+import { ChainOverloadedError, RequestAbandonedError } from "./limiter.ts";
 import type { ChainEndpoint, RpcMethod } from "./client.ts";
 import { postJsonRpc, RpcTransportError, type JsonRpcAnswer, type JsonRpcError } from "./transport.ts";
 
@@ -13,19 +14,36 @@ export interface RawCall {
   readonly data: Hex;
 }
 
+/** One block, by number and hash: every read of a quote names it by its hash (EIP-1898), so that it is that block's. */
+export interface BlockPin {
+  readonly number: bigint;
+  readonly hash: Hex;
+}
+
 export interface CallRequest {
   /** Omitted for a deployless call: `data` is then creation code. */
   readonly to?: Hex;
   readonly data: Hex;
-  readonly block: bigint | BlockTag;
+  /** A pinned block (by its hash), a block number, or a tag. */
+  readonly block: BlockPin | bigint | BlockTag;
   readonly gas?: bigint;
   /** The call answers by reverting (the deployless searcher): a revert is then counted as `ok`. */
   readonly answersByReverting?: boolean;
+  /** Once aborted (the quote's deadline passed), the request is not sent, or is abandoned. */
+  readonly signal?: AbortSignal;
+}
+
+/** The JSON-RPC form of a block: `{ blockHash }` for a pinned block (EIP-1898), a quantity, or the tag. */
+export function blockParam(block: BlockPin | bigint | BlockTag): unknown {
+  if (typeof block === "bigint") return numberToHex(block);
+  if (typeof block === "string") return block;
+  return { blockHash: block.hash };
 }
 
 /**
- * `eth_call`; a revert is an answer (semantics §1), anything else failing throws {@link ChainUnavailableError}:
- * a transport failure, an error the node answered that is no execution's, or a result that is not hex data.
+ * `eth_call`; a revert is an answer (semantics §1). A node that does not have the block throws
+ * {@link BlockUnknownError}; anything else failing throws {@link ChainUnavailableError}: a transport failure, an error
+ * the node answered that is no execution's, or a result that is not hex data.
  */
 export async function ethCall(endpoint: ChainEndpoint, request: CallRequest): Promise<RawCall> {
   const call = {
@@ -33,8 +51,7 @@ export async function ethCall(endpoint: ChainEndpoint, request: CallRequest): Pr
     data: request.data,
     ...(request.gas === undefined ? {} : { gas: numberToHex(request.gas) }),
   };
-  const block = typeof request.block === "bigint" ? numberToHex(request.block) : request.block;
-  const answer = await send(endpoint, "eth_call", [call, block]);
+  const answer = await send(endpoint, "eth_call", [call, blockParam(request.block)], request.signal);
   if (answer.error === undefined) {
     const data = answer.result ?? "0x";
     if (!isHex(data)) {
@@ -44,31 +61,50 @@ export async function ethCall(endpoint: ChainEndpoint, request: CallRequest): Pr
     return { success: true, data };
   }
   const failure = classifyRpcError(answer.error);
+  if (failure.kind === "unknown-block") throw blockUnknown(endpoint, "eth_call", request.block, answer.error);
   if (failure.kind === "transport") throw unavailable(endpoint, "eth_call", notAnExecution(answer.error));
   endpoint.observer?.({ chainId: endpoint.chainId, method: "eth_call", outcome: request.answersByReverting ? "ok" : "reverted" });
   return { success: false, data: failure.data };
 }
 
-/** The latest block number, the pin of every read of one quote (semantics §3.4). */
-export async function latestBlockNumber(endpoint: ChainEndpoint): Promise<bigint> {
-  const answer = await send(endpoint, "eth_blockNumber", []);
+/** The latest block number (readiness). */
+export async function latestBlockNumber(endpoint: ChainEndpoint, signal?: AbortSignal): Promise<bigint> {
+  const answer = await send(endpoint, "eth_blockNumber", [], signal);
   if (answer.error !== undefined) throw unavailable(endpoint, "eth_blockNumber", notAnExecution(answer.error));
-  if (typeof answer.result !== "string" || !QUANTITY.test(answer.result)) {
+  const number = quantity(answer.result);
+  if (number === undefined) {
     throw unavailable(endpoint, "eth_blockNumber", new RpcTransportError("eth_blockNumber answered a result that is not a quantity"));
   }
   endpoint.observer?.({ chainId: endpoint.chainId, method: "eth_blockNumber", outcome: "ok" });
-  return BigInt(answer.result);
+  return number;
+}
+
+/** A JSON-RPC quantity (`0x` and hex digits) as a number; undefined for anything else. */
+export function quantity(value: unknown): bigint | undefined {
+  return typeof value === "string" && QUANTITY.test(value) ? BigInt(value) : undefined;
 }
 
 /**
  * One request through the chain's limiter. A refusal of the limiter passes through as it is; a request sent that
- * got no answer is reported to the observer and throws {@link ChainUnavailableError}.
+ * got no answer is reported to the observer and throws {@link ChainUnavailableError}. An endpoint resting after a
+ * rate limit is not asked at all; one that answered "rate limited" rests for its `Retry-After`; one that failed
+ * is asked its chain id again before it serves another quote (it may have come back as another node).
  */
-export async function send(endpoint: ChainEndpoint, method: RpcMethod, params: readonly unknown[]): Promise<JsonRpcAnswer> {
+export async function send(endpoint: ChainEndpoint, method: RpcMethod, params: readonly unknown[], signal?: AbortSignal): Promise<JsonRpcAnswer> {
+  const rest = endpoint.state.restingUntil - Date.now();
+  if (rest > 0) {
+    const resting = new EndpointRestingError(endpoint.chainId, rest);
+    resting.source = endpoint.source;
+    throw resting;
+  }
   try {
-    return await endpoint.limiter.run(() => postJsonRpc(endpoint.target, method, params));
+    return await endpoint.limiter.run(() => postJsonRpc(endpoint.target, method, params, signal), signal);
   } catch (error) {
-    if (error instanceof ChainOverloadedError) throw error;
+    if (error instanceof ChainOverloadedError || error instanceof RequestAbandonedError) throw error;
+    if (error instanceof RpcTransportError && error.restMs !== undefined) {
+      endpoint.state.restingUntil = Math.max(endpoint.state.restingUntil, Date.now() + error.restMs);
+    }
+    if (!signal?.aborted) endpoint.state.chainId = "unchecked";
     throw unavailable(endpoint, method, error);
   }
 }
@@ -81,5 +117,16 @@ export function notAnExecution(error: JsonRpcError): RpcTransportError {
 /** Reports the request as a transport failure and gives the error a quote throws for it. */
 export function unavailable(endpoint: ChainEndpoint, method: RpcMethod, cause: unknown): ChainUnavailableError {
   endpoint.observer?.({ chainId: endpoint.chainId, method, outcome: "transport_failure" });
-  return new ChainUnavailableError(endpoint.chainId, { cause });
+  const error = new ChainUnavailableError(endpoint.chainId, { cause });
+  error.source = endpoint.source;
+  return error;
+}
+
+/** The node does not have the block: counted apart (`unknown_block`), since the endpoint did not fail. */
+function blockUnknown(endpoint: ChainEndpoint, method: RpcMethod, block: CallRequest["block"], error: JsonRpcError): BlockUnknownError {
+  endpoint.observer?.({ chainId: endpoint.chainId, method, outcome: "unknown_block" });
+  const named = typeof block === "object" ? `block ${block.number} (${block.hash})` : `block ${String(block)}`;
+  const unknown = new BlockUnknownError(endpoint.chainId, `${endpoint.source} does not have ${named} yet (JSON-RPC error ${error.code})`);
+  unknown.source = endpoint.source;
+  return unknown;
 }

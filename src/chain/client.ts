@@ -4,10 +4,28 @@ import { SETTINGS, redactUrl } from "../config.ts";
 import { createLimiter, type Limiter } from "./limiter.ts";
 import { rpcTarget, type RpcTarget } from "./transport.ts";
 
+/**
+ * What the service has learnt of one endpoint while using it: whether it serves the configured chain (checked
+ * with eth_chainId before its first use and again after it failed), and until when it asked to be left alone
+ * (a rate limit's `Retry-After`).
+ */
+export interface EndpointState {
+  /** `ok` once eth_chainId named the configured chain; the other chain's id when it named another. */
+  chainId: "unchecked" | "ok" | { readonly other: number };
+  /** The check in flight, shared by the quotes that wait for it, and when the last one ended (epoch ms). */
+  checking?: Promise<void> | undefined;
+  checkedAt?: number;
+  /** Epoch ms before which no request is sent to it. */
+  restingUntil: number;
+}
+
 export interface ChainEndpoint {
   readonly chainId: number;
   /** For logs: the URL without credentials, path or query (they often carry API keys). */
   readonly label: string;
+  /** Where it is configured, for messages a user acts on: `RPC_URL_10`, or `RPC_URL_10 (URL 2 of 3)`. */
+  readonly source: string;
+  readonly state: EndpointState;
   /** Where its JSON-RPC requests go (src/chain/transport.ts). */
   readonly target: RpcTarget;
   /** Shared by every endpoint of the chain. */
@@ -16,14 +34,15 @@ export interface ChainEndpoint {
   readonly observer?: RpcObserver;
 }
 
-/** The JSON-RPC methods the quoter sends. */
-export type RpcMethod = "eth_call" | "eth_blockNumber";
+/** The JSON-RPC methods the quoter sends: a quote's, and its head follower's (the block headers and the chain id). */
+export type RpcMethod = "eth_call" | "eth_blockNumber" | "eth_getBlockByNumber" | "eth_getBlockByHash" | "eth_chainId" | "eth_subscribe";
 
 /**
  * How one JSON-RPC request ended: answered (`ok`), answered with a revert (semantics §1), answered with a
- * refusal of a deployless call (the probe only, semantics §7), or not answered properly (`transport_failure`).
+ * refusal of a deployless call (the probe only, semantics §7), answered that the node does not have the block
+ * (`unknown_block`: it lags, or the block was replaced), or not answered properly (`transport_failure`).
  */
-export type RpcOutcome = "ok" | "reverted" | "refused" | "transport_failure";
+export type RpcOutcome = "ok" | "reverted" | "refused" | "unknown_block" | "transport_failure";
 
 export interface RpcEvent {
   readonly chainId: number;
@@ -37,6 +56,8 @@ export interface ChainClient {
   readonly chainId: number;
   /** In the order of RPC_URL_<chainId>: a quote that cannot reach one moves to the next. */
   readonly endpoints: readonly ChainEndpoint[];
+  /** RPC_WS_URL_<chainId>: where the chain's new heads are pushed, when configured. */
+  readonly webSocket?: { readonly url: string; readonly label: string; readonly source: string };
 }
 
 export interface ChainClientOptions {
@@ -48,6 +69,12 @@ export interface ChainClientOptions {
   readonly maxQueued?: number;
   /** Told of every JSON-RPC request made (not of those the limiter refused before sending). */
   readonly observer?: RpcObserver;
+  /** The most bytes one JSON-RPC answer may have (RPC_MAX_RESPONSE_BYTES's default when absent). */
+  readonly maxResponseBytes?: number;
+  /** RPC_WS_URL_<chainId> of each chain that has one. */
+  readonly webSocketUrls?: ReadonlyMap<number, string>;
+  /** Where the URLs come from, as messages name it (default `RPC_URL_<chainId>`; `--rpc` for the command line). */
+  readonly source?: string;
 }
 
 /**
@@ -61,14 +88,18 @@ export function createChainClient(chainId: number, urls: readonly string[], opti
     options.maxInFlight ?? SETTINGS.RPC_MAX_IN_FLIGHT.default,
     options.maxQueued ?? SETTINGS.RPC_MAX_QUEUED.default,
   );
-  const endpoints = urls.map((url) => ({
+  const variable = options.source ?? `RPC_URL_${chainId}`;
+  const endpoints = urls.map((url, index) => ({
     chainId,
     label: redactUrl(url),
-    target: rpcTarget(url, options.timeoutMs),
+    source: urls.length === 1 ? variable : `${variable} (URL ${index + 1} of ${urls.length})`,
+    state: { chainId: "unchecked", restingUntil: 0 } satisfies EndpointState as EndpointState,
+    target: rpcTarget(url, options.timeoutMs, options.maxResponseBytes ?? SETTINGS.RPC_MAX_RESPONSE_BYTES.default),
     limiter,
     ...(options.observer ? { observer: options.observer } : {}),
   }));
-  return { chainId, endpoints };
+  const ws = options.webSocketUrls?.get(chainId);
+  return { chainId, endpoints, ...(ws ? { webSocket: { url: ws, label: redactUrl(ws), source: `RPC_WS_URL_${chainId}` } } : {}) };
 }
 
 export type ChainRegistry = ReadonlyMap<number, ChainClient>;

@@ -2,6 +2,8 @@
 // could not be asked). Semantics §1: a JSON-RPC error carrying revert data, code 3, or a node's words for an
 // EVM execution failure (out of gas, invalid opcode...) is a revert; every other failure is the transport's.
 import { BaseError, RpcRequestError, isHex, type Hex } from "viem";
+import { DEFAULT_RETRY_AFTER_SECONDS, type ErrorDetail } from "../quote/errors.ts";
+import type { ChainEndpoint } from "./client.ts";
 import { RpcTransportError, type JsonRpcError } from "./transport.ts";
 
 /**
@@ -11,6 +13,8 @@ import { RpcTransportError, type JsonRpcError } from "./transport.ts";
 export class ChainUnavailableError extends Error {
   override name = "ChainUnavailableError";
   readonly reason: string;
+  /** Where the endpoint is configured (`RPC_URL_10`), once known: what a user's message names. */
+  source?: string;
   constructor(
     readonly chainId: number,
     options?: { cause?: unknown; reason?: string },
@@ -21,13 +25,90 @@ export class ChainUnavailableError extends Error {
   }
 }
 
+/**
+ * The endpoint does not have the block the quote is pinned to: a node behind the chain's head (a lagging backend
+ * of a load balancer), or a block a reorg replaced. Not a failure of the endpoint: the quote tries again at the
+ * chain's head once the endpoint has it (semantics §11).
+ */
+export class BlockUnknownError extends ChainUnavailableError {
+  override name = "BlockUnknownError";
+  constructor(chainId: number, reason: string) {
+    super(chainId, { reason });
+  }
+}
+
+/** The endpoint serves another chain than the one it is configured for: it never answers a quote. */
+export class WrongChainError extends ChainUnavailableError {
+  override name = "WrongChainError";
+  constructor(
+    chainId: number,
+    override readonly source: string,
+    readonly other: number,
+  ) {
+    super(chainId, { reason: `${source} serves chain ${other}, not ${chainId}` });
+  }
+}
+
+/** The endpoint asked to be left alone (a rate limit's `Retry-After`) for `restMs` more: no request was sent. */
+export class EndpointRestingError extends ChainUnavailableError {
+  override name = "EndpointRestingError";
+  constructor(
+    chainId: number,
+    readonly restMs: number,
+  ) {
+    super(chainId, { reason: `rate limited: resting for ${Math.ceil(restMs / 1000)} s more, as its Retry-After asked (no request sent)` });
+  }
+}
+
+export interface EndpointFailure {
+  readonly endpoint: ChainEndpoint;
+  readonly error: ChainUnavailableError;
+}
+
+/** No endpoint of the chain answered: each one's failure, for the 503's details and for what to do next. */
+export class EndpointsFailedError extends Error {
+  override name = "EndpointsFailedError";
+  constructor(
+    readonly chainId: number,
+    readonly failures: readonly EndpointFailure[],
+  ) {
+    super(`chain ${chainId}: no endpoint answered`);
+  }
+
+  /** An endpoint did not have the block yet: worth asking again at the chain's head (semantics §11). */
+  get lagging(): boolean {
+    return this.failures.some((failure) => failure.error instanceof BlockUnknownError);
+  }
+
+  /** How long a client should wait: until the first rate-limited endpoint rests no more, else the default. */
+  get retryAfterSeconds(): number {
+    const rests = this.failures.flatMap((failure) => (failure.error instanceof EndpointRestingError ? [failure.error.restMs] : []));
+    const all = rests.length === this.failures.length && rests.length > 0;
+    return all ? Math.max(1, Math.ceil(Math.min(...rests) / 1000)) : DEFAULT_RETRY_AFTER_SECONDS;
+  }
+
+  /** One detail per endpoint: where it is configured, what failed, and what to check (never its URL). */
+  details(): ErrorDetail[] {
+    return this.failures.map(({ error }) => ({ param: "chainId", message: failureDetail(error) }));
+  }
+}
+
+/** What a user reads of one endpoint's failure: where it is configured, what failed, what to check. */
+function failureDetail(error: ChainUnavailableError): string {
+  if (error instanceof WrongChainError) {
+    return `${error.reason}: point ${error.source.replace(/ \(.*\)$/, "")} at a node of chain ${error.chainId}`;
+  }
+  if (error instanceof BlockUnknownError) return error.reason;
+  return `${error.source ?? `chain ${error.chainId}`}: ${error.reason}`;
+}
+
 /** A short, URL-free description of a transport failure, for logs. */
 function describeFailure(cause: unknown): string {
   if (cause instanceof RpcTransportError) return cause.reason;
   return cause instanceof Error ? cause.name : "unknown failure";
 }
 
-export type CallFailure = { kind: "reverted"; data: Hex } | { kind: "transport" };
+export type CallFailure = { kind: "reverted"; data: Hex } | { kind: "unknown-block" } | { kind: "transport" };
 
 /**
  * The JSON-RPC error a viem client's call failed on, when the endpoint answered one: an answer, not an HTTP error
@@ -54,19 +135,29 @@ function answeredRpcError(error: unknown): RpcRequestError | undefined {
 const EXECUTION_FAILURE =
   /\b(?:EVM error (?:\w*OOG|OutOfGas|\w*Opcode\w*|InvalidJump|NotActivated|Stack\w+|OutOfOffset|CallTooDeep|StateChangeDuringStaticCall|CallNotAllowedInsideStatic|CreateContractSizeLimit|\w*Overflow\w*)\b|out of gas|invalid opcode|opcode not (?:found|defined|activated)|undefined opcode|stack (?:underflow|overflow|limit)|invalid jump|call depth|memory limit)/i;
 
+/**
+ * How nodes say they do not have the block a request names: geth's `header not found` (by number) and `header for
+ * hash not found`, anvil's `Resource not found` (EIP-1474's -32001, for a hash) and `BlockOutOfRangeError` (a
+ * number past its head), erigon's and besu's `block not found`, nethermind's `Block … could not be found`,
+ * `unknown block`. Not a failure of the endpoint: it lags, or the block was replaced (semantics §11).
+ */
+const UNKNOWN_BLOCK = /header (?:for hash )?not found|unknown block|block (?:\S+ )?not found|block \S* ?could not be found|BlockOutOfRange|resource not found/i;
+
 /** Classifies an endpoint's JSON-RPC error. Hardhat/EDR: code -32603 with `data.data`; geth: code 3 with `data`. */
 export function classifyRpcError(error: JsonRpcError): CallFailure {
   const data = revertData(error.data);
   if (data !== undefined) return { kind: "reverted", data };
   if (error.code === 3) return { kind: "reverted", data: "0x" };
   if (EXECUTION_FAILURE.test(error.message)) return { kind: "reverted", data: "0x" };
+  if (error.code === -32001 || UNKNOWN_BLOCK.test(error.message)) return { kind: "unknown-block" };
   return { kind: "transport" };
 }
 
 /** {@link classifyRpcError} of an error thrown by a viem client's call (tools and tests); anything unanswered is the transport's. */
-export function classifyCallError(error: unknown): CallFailure {
+export function classifyCallError(error: unknown): { kind: "reverted"; data: Hex } | { kind: "transport" } {
   const rpcError = answeredRpcError(error);
-  return rpcError ? classifyRpcError({ code: rpcError.code, message: rpcError.details, data: rpcError.data }) : { kind: "transport" };
+  const failure = rpcError ? classifyRpcError({ code: rpcError.code, message: rpcError.details, data: rpcError.data }) : undefined;
+  return failure?.kind === "reverted" ? failure : { kind: "transport" };
 }
 
 function revertData(data: unknown): Hex | undefined {

@@ -2,7 +2,7 @@
 import type { ExactState } from "../quote/exactRule.ts";
 import type { SearchPoint } from "../quote/search.ts";
 import type { Hex } from "viem";
-import type { RawCall } from "./call.ts";
+import type { BlockPin, RawCall } from "./call.ts";
 
 /** Where a search stands when it asks for a candidate: the bisection's point, or the exact search's state. */
 export type SearchPosition = { readonly search: "bisection"; readonly point: SearchPoint } | { readonly search: "exact"; readonly state: ExactState };
@@ -13,7 +13,8 @@ export type SearchPosition = { readonly search: "bisection"; readonly point: Sea
  * search on chain when a call stopped short of its end.
  */
 export interface MarketReader {
-  readonly blockNumber: bigint;
+  /** The block every read is made at, by number and hash. */
+  readonly block: BlockPin;
   market(): Promise<RawCall>;
   referencePrice(): Promise<RawCall>;
   /** `getMarketGroup()` of the market group (semantics §10). */

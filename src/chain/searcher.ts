@@ -8,10 +8,10 @@ import type { ExactState, Known } from "../quote/exactRule.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES } from "../quote/exactSearch.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import type { SearchPoint } from "../quote/search.ts";
-import { ethCall, notAnExecution, send, unavailable, type RawCall } from "./call.ts";
+import { ethCall, notAnExecution, send, unavailable, type BlockPin, type RawCall } from "./call.ts";
 import type { ChainEndpoint } from "./client.ts";
 import { bytesOf, errorSelector } from "./decode.ts";
-import { classifyRpcError } from "./errors.ts";
+import { ChainUnavailableError, classifyRpcError } from "./errors.ts";
 
 /** Gas given to each deployless call unless configured otherwise: the setting's default. */
 export const DEFAULT_SEARCH_GAS_CAP = BigInt(SETTINGS.SEARCH_GAS_CAP.default);
@@ -114,8 +114,18 @@ export function decodeFacts(answer: RawCall): Facts {
   throw new SearcherUnsupportedError(answer);
 }
 
-export async function runSearcher(endpoint: ChainEndpoint, data: Hex, block: bigint | "latest", gasCap: bigint): Promise<Facts> {
-  return decodeFacts(await ethCall(endpoint, { data, block, gas: gasCap, answersByReverting: true }));
+/**
+ * The searcher's facts at the pinned block. The block number the searcher read (`block.number`) must be the pin's:
+ * a node that ran the call elsewhere did not answer the question asked.
+ */
+export async function runSearcher(endpoint: ChainEndpoint, data: Hex, block: BlockPin, gasCap: bigint, signal?: AbortSignal): Promise<Facts> {
+  const facts = decodeFacts(await ethCall(endpoint, { data, block, gas: gasCap, answersByReverting: true, ...(signal ? { signal } : {}) }));
+  if (facts.blockNumber !== block.number) {
+    throw new ChainUnavailableError(endpoint.chainId, {
+      reason: `${endpoint.source} ran the search at block ${facts.blockNumber}, not at block ${block.number} (${block.hash}) as asked`,
+    });
+  }
+  return facts;
 }
 
 /** A search of nothing (no code at the zero address): the searcher's shortest run, to see an endpoint runs it. */
@@ -146,6 +156,7 @@ export async function probeDeployless(endpoint: ChainEndpoint, gasCap: bigint): 
     return false;
   }
   const failure = classifyRpcError(answer.error);
+  if (failure.kind === "unknown-block") throw unavailable(endpoint, "eth_call", notAnExecution(answer.error));
   if (failure.kind === "transport") {
     const refused = answer.error.code === INVALID_PARAMS || REFUSAL.test(answer.error.message);
     if (!refused) throw unavailable(endpoint, "eth_call", notAnExecution(answer.error));

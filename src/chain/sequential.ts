@@ -1,6 +1,6 @@
-// The sequential strategy: one eth_call per read and per candidate, each pinned to the latest block.
+// The sequential strategy: one eth_call per read and per candidate, each pinned to the quote's block by its hash.
 import type { Address } from "viem";
-import { ethCall, latestBlockNumber } from "./call.ts";
+import { ethCall, type BlockPin } from "./call.ts";
 import type { ChainEndpoint } from "./client.ts";
 import { encodeDecimals, encodeGetMarket, encodeGetMarketGroup, encodeGetReferencePrice, encodeQuote } from "./marketGroup.ts";
 import type { MarketReader } from "./marketReader.ts";
@@ -10,17 +10,15 @@ export async function sequentialReader(
   endpoint: ChainEndpoint,
   address: Address,
   marketId: bigint,
-  signal?: AbortSignal,
-  block?: bigint,
+  signal: AbortSignal | undefined,
+  block: BlockPin,
 ): Promise<MarketReader> {
-  // Pinned to `block` when the service knows the chain's head; else to the latest block, read first.
-  const blockNumber = block ?? (await latestBlockNumber(endpoint));
   const call = (data: `0x${string}`, to: `0x${string}` = address) => {
     signal?.throwIfAborted();
-    return ethCall(endpoint, { to, data, block: blockNumber });
+    return ethCall(endpoint, { to, data, block, ...(signal ? { signal } : {}) });
   };
   return {
-    blockNumber,
+    block,
     market: () => call(encodeGetMarket(marketId)),
     referencePrice: () => call(encodeGetReferencePrice(marketId)),
     collateralGroup: () => call(encodeGetMarketGroup()),

@@ -1,9 +1,8 @@
 // The single-call strategy: the whole quote (market, price, every candidate) in one deployless eth_call of
 // contracts/QuoteSearcher.sol, whose facts are then replayed through the same decisions as the sequential one.
 // A search heavier than the gas cap continues, at the same block, in further calls (semantics §7).
-import { DEFAULT_EXACT_MAX_CANDIDATES } from "../quote/exactSearch.ts";
 import type { QuoteRequest } from "../quote/request.ts";
-import { ethCall, type RawCall } from "./call.ts";
+import { ethCall, type BlockPin, type RawCall } from "./call.ts";
 import type { ChainEndpoint } from "./client.ts";
 import { encodeQuote, interpretReferencePrice } from "./marketGroup.ts";
 import type { MarketReader, SearchPosition } from "./marketReader.ts";
@@ -21,10 +20,11 @@ type SearchCall = {
   readonly gasCap: bigint;
   readonly signal: AbortSignal | undefined;
   readonly exactMaxCandidates: number;
+  readonly block: BlockPin;
 };
 
 /**
- * The facts of one deployless call at `block` (the latest by default), as a {@link MarketReader} that checks each read was
+ * The facts of one deployless call at `block`, as a {@link MarketReader} that checks each read was
  * made. When the search asks for a candidate past the recorded ones (the call stopped to stay within its
  * gas), the reader continues the search from that point in another call at the same block; when a call
  * could not record even that one candidate (it needs more gas than a whole call has), the candidate is quoted
@@ -34,18 +34,16 @@ type SearchCall = {
 export async function singleCallReader(
   endpoint: ChainEndpoint,
   request: QuoteRequest,
-  gasCap: bigint,
-  signal?: AbortSignal,
-  exactMaxCandidates = DEFAULT_EXACT_MAX_CANDIDATES,
-  block: bigint | "latest" = "latest",
+  options: { readonly gasCap: bigint; readonly signal?: AbortSignal | undefined; readonly exactMaxCandidates: number; readonly block: BlockPin },
 ): Promise<MarketReader> {
-  const facts = await runSearcher(endpoint, encodeSearch(request, undefined, exactMaxCandidates), block, gasCap);
-  return new ReplayingReader({ endpoint, request, gasCap, signal, exactMaxCandidates }, facts);
+  const { gasCap, signal, exactMaxCandidates, block } = options;
+  const facts = await runSearcher(endpoint, encodeSearch(request, undefined, exactMaxCandidates), block, gasCap, signal);
+  return new ReplayingReader({ endpoint, request, gasCap, signal, exactMaxCandidates, block }, facts);
 }
 
 /** Replays the recorded facts in order, checking that the service asks for exactly what the searcher quoted. */
 class ReplayingReader implements MarketReader {
-  readonly blockNumber: bigint;
+  readonly block: BlockPin;
   private candidates: Facts["candidates"];
   private next = 0;
   private replayed = 0;
@@ -54,7 +52,7 @@ class ReplayingReader implements MarketReader {
     private readonly call: SearchCall,
     private readonly facts: Facts,
   ) {
-    this.blockNumber = facts.blockNumber;
+    this.block = call.block;
     this.candidates = facts.candidates;
   }
 
@@ -102,10 +100,7 @@ class ReplayingReader implements MarketReader {
     const { endpoint, request, gasCap, signal, exactMaxCandidates } = this.call;
     signal?.throwIfAborted();
     const data = encodeSearch(request, this.resumeAt(signedSize, at), exactMaxCandidates);
-    const resumed = await runSearcher(endpoint, data, this.blockNumber, gasCap);
-    if (resumed.blockNumber !== this.blockNumber) {
-      throw new SearcherMismatchError(`a resumed search ran at block ${resumed.blockNumber}, not ${this.blockNumber}`);
-    }
+    const resumed = await runSearcher(endpoint, data, this.block, gasCap, signal);
     this.candidates = resumed.candidates;
     this.next = 0;
     return this.candidates.length > 0 ? this.take(signedSize) : this.quoteAlone(signedSize);
@@ -122,6 +117,6 @@ class ReplayingReader implements MarketReader {
   private quoteAlone(signedSize: bigint): Promise<RawCall> {
     const { endpoint, request, signal } = this.call;
     signal?.throwIfAborted();
-    return ethCall(endpoint, { to: request.marketAddress, data: encodeQuote(request.marketId, signedSize), block: this.blockNumber });
+    return ethCall(endpoint, { to: request.marketAddress, data: encodeQuote(request.marketId, signedSize), block: this.block, ...(signal ? { signal } : {}) });
   }
 }

@@ -22,7 +22,8 @@ Settings (environment variables, with their defaults):
 ${settingsHelp()}`;
 
 export const QUOTE_HELP = `Usage: quoter quote <chainId> <marketAddress> <marketId> --expected-price P --collateral C
-                    [--price-limit L] [--max-iterations N] [--search exact] [--rpc URL[,URL...]] [--trace]
+                    [--price-limit L] [--max-iterations N] [--search exact] [--min-block B]
+                    [--rpc URL[,URL...]] [--trace]
 
 Quotes once, as GET ${BASE_PATH}/<chainId>/<marketAddress>/<marketId> would, without starting an HTTP server, and
 prints the API's JSON body on stdout (one line): the 200 body, or the error body {"error", "details"?} of the
@@ -33,6 +34,7 @@ status the API would answer. Values are read by the API's rules (docs/semantics:
   --price-limit L      priceLimit (default: the current price)
   --max-iterations N   maxIterations, 1 to 10 (default 10)
   --search S           bisection (default: the interface's search) or exact (the largest size, proven)
+  --min-block B        minBlock: answer at block B or later (after a trade: its receipt's block number)
   --rpc URL[,URL...]   the chain's JSON-RPC endpoint(s), in fallback order. Default: RPC_URL_<chainId>; for
                        chain 31337 with neither, an embedded demo chain is started (as npm start does)
   --trace              add the search's candidates (trace=true)

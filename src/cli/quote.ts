@@ -78,8 +78,13 @@ async function quoteOnce({ config, rpcUrls }: Setup, request: QuoteRequest): Pro
     devchain = await startDevchain();
     urls = [devchain.endpoint.url];
   }
+  // One quote needs no pushed heads: the latest block is read once, as a quote on an idle chain does.
+  const { quoter } = createQuoterFromConfig(config, urls === undefined ? new Map() : new Map([[id, urls]]), {
+    logger,
+    webSocketUrls: new Map(),
+    ...(rpcUrls ? { source: "--rpc" } : {}),
+  });
   try {
-    const { quoter } = createQuoterFromConfig(config, urls === undefined ? new Map() : new Map([[id, urls]]), { logger });
     print(await quoter.quote(request));
     return EXIT.ok;
   } catch (error) {
@@ -87,6 +92,7 @@ async function quoteOnce({ config, rpcUrls }: Setup, request: QuoteRequest): Pro
     logger.error({ err: error }, "quote failed");
     return answerError(internalError());
   } finally {
+    await quoter.close();
     await devchain?.close();
   }
 }

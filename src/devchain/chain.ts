@@ -33,6 +33,12 @@ export const TRADER_PRIVATE_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88
 /** Balance of each of the two accounts, in ether (anvil's unit): 10^24 wei, as before. */
 const GENESIS_BALANCE_ETHER = 1_000_000;
 const BLOCK_GAS_LIMIT = 60_000_000;
+/**
+ * The genesis block's time, 2026-01-01T00:00:00Z: with the demo's blocks mined at fixed times after it, every
+ * embedded chain has the same blocks, hashes included, so that documented answers (which name their block by
+ * hash) are what a new chain answers. The chain's clock runs on from there.
+ */
+export const GENESIS_TIMESTAMP = 1_767_225_600;
 
 /** Defined here: importing viem/chains (every chain viem knows) costs about a second of start-up. */
 const devchain = defineChain({
@@ -113,6 +119,7 @@ export async function startEmbeddedChain(options: EmbeddedChainOptions = {}): Pr
     "--balance", String(GENESIS_BALANCE_ETHER),
     "--gas-limit", String(BLOCK_GAS_LIMIT),
     "--hardfork", "prague",
+    "--timestamp", String(GENESIS_TIMESTAMP),
     "--silent",
   ];
   // Its own process group: a Ctrl-C meant for the service must not stop the chain under in-flight quotes;

@@ -2,7 +2,7 @@
 // behaviour of the quoter.
 import { getAddress, getContractAddress, stringToHex, type Address, type Hash, type Hex } from "viem";
 import { marketGroupAbi, marketGroupBytecode } from "../generated/contracts.ts";
-import type { EmbeddedChain } from "./chain.ts";
+import { GENESIS_TIMESTAMP, type EmbeddedChain } from "./chain.ts";
 
 const E18 = 10n ** 18n;
 const HOUR = 3600n;
@@ -210,15 +210,18 @@ function call(chain: EmbeddedChain, address: Address, functionName: "createMarke
 
 /**
  * Sends `steps` in order with consecutive nonces and mines them into one block (automining off meanwhile,
- * with evm_setAutomine and evm_mine, which Hardhat's EVM and anvil both answer); every one must succeed.
+ * with evm_setAutomine and evm_mine), every one of which must succeed. Block N is mined at the genesis time plus
+ * N seconds, so that the demo's blocks and their hashes are the same on every embedded chain.
  */
 async function mineBlock(chain: EmbeddedChain, steps: readonly Step[]): Promise<void> {
   const { publicClient, walletClient, provider } = chain;
   const first = await publicClient.getTransactionCount({ address: walletClient.account.address });
+  const { number } = await publicClient.getBlock(); // not getBlockNumber: viem caches it for a polling interval
   const hashes: Hash[] = [];
   await provider.request({ method: "evm_setAutomine", params: [false] });
   try {
     for (const [i, step] of steps.entries()) hashes.push(await step(first + i));
+    await provider.request({ method: "evm_setNextBlockTimestamp", params: [GENESIS_TIMESTAMP + Number(number) + 1] } as never);
     await provider.request({ method: "evm_mine", params: [] });
   } finally {
     await provider.request({ method: "evm_setAutomine", params: [true] });

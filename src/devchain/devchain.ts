@@ -5,6 +5,8 @@ import { deployDemo } from "./demo.ts";
 
 export interface JsonRpcEndpoint {
   readonly url: string;
+  /** The same node's JSON-RPC over WebSocket (anvil serves both on one port): where new heads are pushed. */
+  readonly webSocketUrl: string;
   close(): Promise<void>;
 }
 
@@ -20,7 +22,7 @@ export async function startDevchain(options: { host?: string; port?: number } = 
   const chain = await startEmbeddedChain({ host: options.host ?? "127.0.0.1", port: options.port ?? 0 });
   try {
     const marketGroup = await deployDemo(chain);
-    const endpoint = { url: chain.url, close: () => chain.close() };
+    const endpoint = { url: chain.url, webSocketUrl: chain.url.replace(/^http/, "ws"), close: () => chain.close() };
     return { chain, marketGroup, endpoint, close: () => chain.close() };
   } catch (error) {
     await chain.close();

@@ -7,6 +7,7 @@ import { docsPlugin } from "./openapi.ts";
 import { DEFAULT_PROTECTION, protectionPlugin, type ProtectionOptions } from "./protection.ts";
 import { quoteRoute } from "./quoteRoute.ts";
 import type { ChainRegistry } from "../chain/client.ts";
+import type { HeadStatus } from "../chain/headFollower.ts";
 import { createMetrics, type Metrics } from "../observability/metrics.ts";
 import { createReadinessCheck } from "../observability/readiness.ts";
 import { observabilityPlugin, requestIdFor } from "./observability.ts";
@@ -24,9 +25,11 @@ export interface AppOptions {
   /** The chains /ready checks (each must answer eth_blockNumber within readyTimeoutMs) and /quoter lists; none by default. */
   readonly chains?: ChainRegistry;
   readonly readyTimeoutMs?: number;
+  /** Each chain's head and how it is followed, for /health, /ready and /metrics (the quoter service's `heads`). */
+  readonly heads?: () => readonly HeadStatus[];
 }
 
-export function buildApp({ quoter, logger, protection, metrics, chains, readyTimeoutMs }: AppOptions): FastifyInstance {
+export function buildApp({ quoter, logger, protection, metrics, chains, readyTimeoutMs, heads }: AppOptions): FastifyInstance {
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     // A caller's sane x-request-id is kept (and echoed); the hooks of observability.ts log one line per answer.
@@ -41,9 +44,12 @@ export function buildApp({ quoter, logger, protection, metrics, chains, readyTim
   installErrorHandling(app);
   const isClosing = closeConnectionsWhenDone(app);
   void app.register(protectionPlugin, { ...DEFAULT_PROTECTION, ...protection });
+  const appMetrics = metrics ?? createMetrics();
+  if (heads) appMetrics.observeHeads(heads);
   void app.register(observabilityPlugin, {
-    metrics: metrics ?? createMetrics(),
+    metrics: appMetrics,
     isClosing,
+    ...(heads ? { heads } : {}),
     ...(chains ? { readiness: createReadinessCheck(chains, readyTimeoutMs === undefined ? {} : { timeoutMs: readyTimeoutMs }) } : {}),
   });
   void app.register(docsPlugin); // before the routes it documents

@@ -10,3 +10,6 @@ export const THOUSAND = "1000000000000000000000";
 export function demoRequest(marketId: number, query: Record<string, string>): string {
   return `GET ${BASE_PATH}/31337/${DEMO_MARKET_GROUP}/${marketId}?${new URLSearchParams(query)}`;
 }
+
+/** The demo chain's block 6, where its answers are until something trades: the same on every embedded chain. */
+export const DEMO_BLOCK_HASH = "0x5b877415d5e64a605cf8d3bd3ed1d3cb32f19114683ba9a4e03074b68b6af5b8";

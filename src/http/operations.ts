@@ -1,6 +1,7 @@
 // The operational routes, /health, /ready and /metrics: at the root, outside the quote API, and exempt from the
 // rate limit, since probes and scrapers call them all the time.
 import type { FastifyPluginAsync } from "fastify";
+import type { HeadStatus } from "../chain/headFollower.ts";
 import type { Metrics } from "../observability/metrics.ts";
 import type { Readiness } from "../observability/readiness.ts";
 import { HEALTH_PATH, METRICS_PATH, READY_PATH } from "./paths.ts";
@@ -11,19 +12,34 @@ export interface OperationsOptions {
   readonly readiness?: () => Promise<Readiness>;
   /** Whether the server is shutting down: then /ready says so, whatever the chains. */
   readonly isClosing: () => boolean;
+  /** Each chain's head and how it is followed; none configured: /health says only that the process is up. */
+  readonly heads?: () => readonly HeadStatus[];
 }
 
-export const operationsRoutes: FastifyPluginAsync<OperationsOptions> = async (routes, { metrics, readiness, isClosing }) => {
+/** What /health and /ready say of a chain's head: its block, how old it is, and how it is followed. */
+function headOf(status: HeadStatus) {
+  return {
+    followedBy: status.followedBy,
+    ...(status.webSocket ? { webSocket: status.webSocket } : {}),
+    ...(status.head ? { head: status.head } : {}),
+  };
+}
+
+export const operationsRoutes: FastifyPluginAsync<OperationsOptions> = async (routes, { metrics, readiness, isClosing, heads }) => {
   const exempt = { rateLimit: false } as const;
-  routes.get(HEALTH_PATH, { config: exempt, schema: healthSchema }, async () => ({ status: "ok" }));
+  routes.get(HEALTH_PATH, { config: exempt, schema: healthSchema }, async () =>
+    heads === undefined ? { status: "ok" } : { status: "ok", chains: heads().map((status) => ({ chainId: status.chainId, ...headOf(status) })) },
+  );
   routes.get(READY_PATH, { config: exempt, schema: readySchema }, async (_request, reply) => {
     if (isClosing()) return reply.code(503).send({ error: "Not ready", details: [{ param: "server", message: "shutting down" }] });
     const report = (await readiness?.()) ?? { ready: true, chains: [] };
-    if (report.ready) return { status: "ready", chains: report.chains };
+    const followed = new Map((heads?.() ?? []).map((status) => [status.chainId, headOf(status)]));
+    const chains = report.chains.map((chain) => ({ ...chain, ...followed.get(chain.chainId) }));
+    if (report.ready) return { status: "ready", chains };
     const details = report.chains
       .filter((chain) => !chain.ready)
       .map((chain) => ({ param: "chainId", message: `chain ${chain.chainId} does not answer` }));
-    return reply.code(503).send({ error: "Not ready", details, chains: report.chains });
+    return reply.code(503).send({ error: "Not ready", details, chains });
   });
   routes.get(METRICS_PATH, { config: exempt, schema: metricsSchema }, async (_request, reply) => {
     const text = await metrics.registry.metrics();
@@ -33,16 +49,45 @@ export const operationsRoutes: FastifyPluginAsync<OperationsOptions> = async (ro
 
 const tags = ["operations"];
 
+/** A chain's head as /health and /ready show it. */
+const followedProperties = {
+  followedBy: {
+    type: "string",
+    enum: ["subscription", "polling", "idle"],
+    description:
+      "How the chain's head is followed now: subscription (new heads pushed over RPC_WS_URL_<chainId>), polling " +
+      "(the latest block read at most HEAD_POLL_MS apart while the chain is asked about), idle (nobody asked lately)",
+  },
+  webSocket: { type: "string", enum: ["connected", "connecting", "wrong-chain"], description: "RPC_WS_URL_<chainId>'s state, when set" },
+  head: {
+    type: "object",
+    required: ["blockNumber", "blockHash", "ageMs"],
+    additionalProperties: false,
+    description: "The newest block seen: new quotes are answered at it (semantics §11)",
+    properties: {
+      blockNumber: { type: "string" },
+      blockHash: { type: "string", pattern: "^0x[0-9a-f]{64}$" },
+      ageMs: { type: "integer", description: "Milliseconds since it was last seen (pushed, polled or read)" },
+    },
+  },
+} as const;
+
 const healthSchema = {
   tags,
-  summary: "Liveness: the process is up",
+  summary: "Liveness: the process is up; each chain's head and how it is followed",
   response: {
     200: {
       description: "Always, while the process serves HTTP",
       type: "object",
       required: ["status"],
       additionalProperties: false,
-      properties: { status: { type: "string", enum: ["ok"] } },
+      properties: {
+        status: { type: "string", enum: ["ok"] },
+        chains: {
+          type: "array",
+          items: { type: "object", required: ["chainId", "followedBy"], additionalProperties: false, properties: { chainId: { type: "integer" }, ...followedProperties } },
+        },
+      },
     },
   },
 } as const;
@@ -57,6 +102,7 @@ const chainReadinessSchema = {
     endpoints: { type: "integer", description: "RPC endpoints configured for the chain (never their URLs)" },
     answering: { type: "integer", description: "Endpoints that answered in time" },
     blockNumber: { type: "string", description: "The highest latest block among them" },
+    ...followedProperties,
   },
 } as const;
 

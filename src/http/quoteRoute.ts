@@ -7,6 +7,11 @@ import { sendQuoteError } from "./errors.ts";
 import { methodNotAllowed } from "./httpErrors.ts";
 import { QUOTE_PATH } from "./paths.ts";
 
+/** `Cache-Control: no-cache` (semantics §11): the answer is not a kept one, and the endpoint's latest block is read. */
+function asksNoCache(header: string | undefined): boolean {
+  return header !== undefined && header.split(",").some((directive) => directive.trim().toLowerCase() === "no-cache");
+}
+
 export const quoteRoute: FastifyPluginAsync<{ quoter: Quoter }> = async (app, { quoter }) => {
   app.get(QUOTE_PATH, {
     schema: {
@@ -32,7 +37,7 @@ export const quoteRoute: FastifyPluginAsync<{ quoter: Quoter }> = async (app, { 
     handler: async (request, reply) => {
       const parsed = parseQuoteRequest(request.params as Record<string, unknown>, request.query as Record<string, unknown>);
       if (!parsed.ok) return sendQuoteError(reply, parsed.error);
-      return reply.send(await quoter.quote(parsed.value));
+      return reply.send(await quoter.quote(parsed.value, { noCache: asksNoCache(request.headers["cache-control"]) }));
     },
   });
   app.route({

@@ -1,6 +1,6 @@
 // The 200 answer of the quote operation as the OpenAPI document states it (src/http/openapi.ts), with named
 // examples. Annotations only: they change no serialized byte.
-import { ONE, THOUSAND, demoRequest } from "./docExamples.ts";
+import { DEMO_BLOCK_HASH, ONE, THOUSAND, demoRequest } from "./docExamples.ts";
 
 const signedWei = { type: "string", pattern: "^-?(0|[1-9][0-9]*)$" } as const;
 const wei = { type: "string", pattern: "^(0|[1-9][0-9]*)$" } as const;
@@ -60,6 +60,7 @@ export const quoteResponseSchema = {
     "fillPrice",
     "priceAfter",
     "blockNumber",
+    "blockHash",
     "iterations",
     "collateralDecimals",
   ],
@@ -92,7 +93,19 @@ export const quoteResponseSchema = {
     },
     fillPrice: { ...price, description: "Average price of the fill at maxSize" },
     priceAfter: { ...price, description: "Market price once maxSize is filled" },
-    blockNumber: { ...wei, description: "The block every chain read of this quote was pinned to" },
+    blockNumber: {
+      ...wei,
+      description:
+        "The block every chain read of this quote was made at: the newest block the service had seen when the request " +
+        "arrived, or later (at least minBlock). An answer is a statement about this one block",
+    },
+    blockHash: {
+      type: "string",
+      pattern: "^0x[0-9a-f]{64}$",
+      description:
+        "That block's hash (lower case): the block is named by it, so that an answer is never of a block the chain " +
+        "replaced (a reorg). Compare it with your receipt's or your node's block at blockNumber",
+    },
     iterations: {
       type: "integer",
       minimum: 1,
@@ -133,6 +146,7 @@ export const quoteResponseSchema = {
         fillPrice: "1014.728129736630628353",
         priceAfter: "1029.673177278800280087",
         blockNumber: "6",
+        blockHash: DEMO_BLOCK_HASH,
         iterations: 10,
         collateralDecimals: 18,
       },
@@ -151,6 +165,7 @@ export const quoteResponseSchema = {
         fillPrice: "0.499294580392523114",
         priceAfter: "0.498590156018691454",
         blockNumber: "6",
+        blockHash: DEMO_BLOCK_HASH,
         iterations: 10,
         collateralDecimals: 18,
       },
@@ -169,6 +184,7 @@ export const quoteResponseSchema = {
         fillPrice: "0.500000530330648391",
         priceAfter: "0.500001060661859283",
         blockNumber: "6",
+        blockHash: DEMO_BLOCK_HASH,
         iterations: 2,
         collateralDecimals: 18,
         trace: [

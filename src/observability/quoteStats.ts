@@ -54,3 +54,8 @@ export function adoptSearchFacts(into: QuoteStats, from: QuoteStats): void {
   if (from.blockNumber !== undefined) into.blockNumber = from.blockNumber;
   if (from.cache !== undefined) into.cache = from.cache;
 }
+
+/** Runs `fn` (and everything it starts: timers, sockets) outside any quote's record: work of the service itself. */
+export function outsideQuote<T>(fn: () => T): T {
+  return context.exit(fn);
+}

@@ -44,6 +44,7 @@ export type QuoteResponseBody = {
   fillPrice: string;
   priceAfter: string;
   blockNumber: string;
+  blockHash: `0x${string}`;
   iterations: number;
   collateralDecimals: number;
   /** search=exact only: whether maxSize is proven the largest (§4b), and if not the smallest size quoted too large. */
@@ -132,11 +133,14 @@ function toTokenUnits(requiredCollateral: bigint, decimals: number): bigint {
   return (requiredCollateral + unit - 1n) / unit;
 }
 
+/** The block every read of a quote was made at (§3.4, §11): its number, and its hash in lower case. */
+export type AnswerBlock = { readonly number: bigint; readonly hash: `0x${string}` };
+
 /** Maps a finished search to the 200 body (fields in the order of §5) or to its error. */
 export function buildAnswer(
   request: QuoteRequest,
   currentPrice: bigint,
-  blockNumber: bigint,
+  block: AnswerBlock,
   direction: Direction,
   result: SearchResult | ExactSearchResult,
   collateralDecimals: number,
@@ -158,7 +162,8 @@ export function buildAnswer(
         maxCollateral: toTokenUnits(result.quote.requiredCollateral, collateralDecimals).toString(),
         fillPrice: formatD18(result.quote.fillPrice),
         priceAfter: formatD18(result.quote.priceAfter),
-        blockNumber: blockNumber.toString(),
+        blockNumber: block.number.toString(),
+        blockHash: block.hash,
         iterations: result.iterations,
         collateralDecimals,
       };

@@ -113,6 +113,7 @@ export const WEI_RULE = "must be a decimal integer from 1 to 2^256-1 (wei)";
 export const CHAIN_ID_RULE = "must be a decimal integer from 1 to 2^53-1";
 export const MARKET_ID_RULE = "must be a decimal integer from 0 to 2^256-1";
 export const MAX_ITERATIONS_RULE = "must be a decimal integer from 1 to 10";
+export const BLOCK_NUMBER_RULE = "must be a decimal integer from 0 to 2^64-1 (a block number)";
 
 /** A wei amount: 1 .. 2^256-1. */
 export function parseWei(text: string): Parsed<bigint> {
@@ -128,6 +129,11 @@ export function parseChainId(text: string): Parsed<number> {
 /** A market id within its group: 0 .. 2^256-1. */
 export function parseMarketId(text: string): Parsed<bigint> {
   return parseIntegerInRange(text, 0n, MAX_UINT256, MARKET_ID_RULE);
+}
+
+/** A block number: 0 .. 2^64-1, the range of an EVM block number. */
+export function parseBlockNumber(text: string): Parsed<bigint> {
+  return parseIntegerInRange(text, 0n, 2n ** 64n - 1n, BLOCK_NUMBER_RULE);
 }
 
 /** The number of search iterations: 1 .. 10, as a number. */

@@ -10,6 +10,8 @@ import {
   DECIMAL_PATTERN,
   INTEGER_PATTERN,
   MARKET_ID_RULE,
+  BLOCK_NUMBER_RULE,
+  parseBlockNumber,
   parseChainId,
   parseDecimalD18,
   parseMarketId,
@@ -194,6 +196,19 @@ export const QUOTE_PARAMS: QuoteParams = {
       "maxIterations is still validated but does not bound it",
     example: "exact",
     cli: { flag: "search" },
+  },
+  minBlock: {
+    in: "query",
+    required: false,
+    parse: parseBlockNumber,
+    pattern: INTEGER_PATTERN,
+    description:
+      `The answer is at this block or later, ${stated(BLOCK_NUMBER_RULE)}: after a trade, its receipt's block number, ` +
+      "so that the quote sees the trade (read-your-writes). The quote waits for the block up to its deadline; if the " +
+      "chain does not reach it, 503. Absent: the newest block the service has seen",
+    example: "6",
+    cli: { flag: "min-block" },
+    explorer: { label: "At block (minBlock)", placeholder: "the newest seen" },
   },
 };
 

@@ -20,6 +20,8 @@ export type QuoteRequest = {
   trace: boolean;
   /** §4: the interface's bisection (default), or §4b: the largest size, proven. */
   search: SearchMode;
+  /** §11: the answer is at this block or later (read-your-writes after a trade); absent: the newest block seen. */
+  minBlock?: bigint;
 };
 
 export type RequestParse = { ok: true; value: QuoteRequest } | { ok: false; error: QuoteError };

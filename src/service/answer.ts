@@ -23,7 +23,7 @@ export async function answerFrom(
   // This endpoint's reads replace whatever an endpoint tried before recorded (its RPC requests still count).
   const stats = currentQuoteStats();
   if (stats) {
-    stats.blockNumber = reader.blockNumber;
+    stats.blockNumber = reader.block.number;
     delete stats.direction;
     delete stats.candidates;
   }
@@ -52,7 +52,7 @@ export async function answerFrom(
         )
       : await runSearch(plan.value, (size, point) => quote(size, { search: "bisection", point }));
   reader.done?.();
-  const answer = buildAnswer(request, currentPrice, reader.blockNumber, plan.value.direction, result, collateralDecimals);
+  const answer = buildAnswer(request, currentPrice, reader.block, plan.value.direction, result, collateralDecimals);
   if (!answer.ok) throw answer.error;
   return answer.value;
 }

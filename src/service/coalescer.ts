@@ -1,34 +1,83 @@
-// Identical requests in flight together share one search, and so its block (the latest when that search
-// started, at most one round trip earlier). Once it is answered, the next identical request is a new search.
+// Identical requests about the same block share one search (semantics §11): the key names the block by its hash.
+// The search runs for as long as one of the quotes that share it still waits: once every one of them has given up
+// (its deadline passed), its signal aborts and it makes no further call. Once it is answered, the next identical
+// request is a new search (or the answer cache's).
 import { adoptSearchFacts, currentQuoteStats, type QuoteStats } from "../observability/quoteStats.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 
 export interface Coalescer<T> {
-  /** The answer of the request `key` in flight, or else of `start()`, which other requests with that key then share. */
-  run(key: string, start: () => Promise<T>): Promise<T>;
+  /**
+   * The answer of the search `key` in flight, or else of `start(signal)`, which later callers with that key share.
+   * The caller stops waiting when its own `signal` aborts (rejected with its reason).
+   */
+  run(key: string, start: (signal: AbortSignal) => Promise<T>, signal: AbortSignal): Promise<T>;
 }
+
+type Search<T> = { answer: Promise<T>; abandon: AbortController; waiting: number; stats: QuoteStats | undefined };
 
 export function createCoalescer<T>(): Coalescer<T> {
   // The stats are those of the quote that started the search: joiners take its search facts from them.
-  const inFlight = new Map<string, { answer: Promise<T>; stats: QuoteStats | undefined }>();
+  const inFlight = new Map<string, Search<T>>();
   return {
-    run(key, start) {
-      const running = inFlight.get(key);
-      if (running) {
-        const stats = currentQuoteStats();
-        if (stats === undefined) return running.answer;
+    run(key, start, signal) {
+      signal.throwIfAborted();
+      let search = inFlight.get(key);
+      const stats = currentQuoteStats();
+      if (search === undefined) {
+        const abandon = new AbortController();
+        const started: Search<T> = { answer: start(abandon.signal), abandon, waiting: 0, stats };
+        started.answer
+          .finally(() => {
+            if (inFlight.get(key) === started) inFlight.delete(key);
+          })
+          .catch(() => undefined);
+        inFlight.set(key, started);
+        search = started;
+      } else if (stats !== undefined) {
         // A joiner made no RPC request: its record says so, and takes the direction, candidates and block.
         stats.coalesced = true;
-        return running.answer.finally(() => running.stats && adoptSearchFacts(stats, running.stats));
       }
-      const answer = start().finally(() => inFlight.delete(key));
-      inFlight.set(key, { answer, stats: currentQuoteStats() });
-      return answer;
+      const shared = search;
+      const joined = shared.stats !== stats;
+      shared.waiting++;
+      return new Promise<T>((resolve, reject) => {
+        let done = false;
+        const leave = () => {
+          if (done) return;
+          done = true;
+          signal.removeEventListener("abort", gaveUp);
+          if (--shared.waiting === 0) shared.abandon.abort();
+        };
+        const gaveUp = () => {
+          leave();
+          reject(signal.reason);
+        };
+        signal.addEventListener("abort", gaveUp, { once: true });
+        shared.answer.then(
+          (answer) => {
+            if (done) return;
+            done = true;
+            signal.removeEventListener("abort", gaveUp);
+            if (joined && stats && shared.stats) adoptSearchFacts(stats, shared.stats);
+            resolve(answer);
+          },
+          (error: unknown) => {
+            if (done) return;
+            done = true;
+            signal.removeEventListener("abort", gaveUp);
+            if (joined && stats && shared.stats) adoptSearchFacts(stats, shared.stats);
+            reject(error);
+          },
+        );
+      });
     },
   };
 }
 
-/** Requests are identical when every parsed parameter is. */
+/**
+ * Requests are identical when every parsed parameter that shapes the answer is: `minBlock` only says which blocks
+ * may answer, and the block is the other half of the key.
+ */
 export function quoteKey(request: QuoteRequest): string {
-  return JSON.stringify(request, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value));
+  return JSON.stringify(request, (key, value: unknown) => (key === "minBlock" ? undefined : typeof value === "bigint" ? value.toString() : value));
 }

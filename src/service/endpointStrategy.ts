@@ -2,6 +2,7 @@
 // call. Decided once per endpoint and remembered, with one warning: by a probe (at start-up, or at the
 // endpoint's first quote), or by a quote's deployless call answering something else than the searcher's facts.
 // A transport failure decides nothing.
+import type { BlockPin } from "../chain/call.ts";
 import type { ChainEndpoint } from "../chain/client.ts";
 import { ChainUnavailableError } from "../chain/errors.ts";
 import { ChainOverloadedError } from "../chain/limiter.ts";
@@ -21,12 +22,14 @@ export interface EndpointStrategyOptions {
 }
 
 export interface EndpointStrategy {
-  /** `answer` over the reads of `request` at `endpoint`, fetched in the way the endpoint is known (or probed) to take. */
-  /** The quote's reads at `block`, or at the latest block when it is undefined. */
+  /**
+   * `answer` over the reads of `request` at `endpoint` and `block`, fetched in the way the endpoint is known (or
+   * probed) to take.
+   */
   answerAt<T>(
     endpoint: ChainEndpoint,
     request: QuoteRequest,
-    block: bigint | undefined,
+    block: BlockPin,
     signal: AbortSignal,
     answer: (reader: MarketReader) => Promise<T>,
   ): Promise<T>;
@@ -62,7 +65,7 @@ export function createEndpointStrategy({ singleCall, searchGasCap, exactMaxCandi
     async answerAt(endpoint, request, block, signal, answer) {
       if (await canRunSingleCall(endpoint)) {
         try {
-          return await answer(await singleCallReader(endpoint, request, searchGasCap, signal, exactMaxCandidates, block ?? "latest"));
+          return await answer(await singleCallReader(endpoint, request, { gasCap: searchGasCap, signal, exactMaxCandidates, block }));
         } catch (error) {
           if (!(error instanceof SearcherUnsupportedError)) throw error;
           quoteSequentially(endpoint, "a quote's answer", error);

@@ -7,10 +7,20 @@ import { createQuoter, type QuoterOptions } from "./quoter.ts";
 export function createQuoterFromConfig(
   config: Config,
   rpcUrls: ReadonlyMap<number, readonly string[]>,
-  options: { readonly observer?: RpcObserver; readonly logger?: QuoterOptions["logger"] } = {},
+  options: {
+    readonly observer?: RpcObserver;
+    readonly logger?: QuoterOptions["logger"];
+    /** The WebSocket endpoints to use instead of the configuration's (the embedded chain's own). */
+    readonly webSocketUrls?: ReadonlyMap<number, string>;
+    /** Where the URLs come from, when not from RPC_URL_<chainId> (the command line's `--rpc`). */
+    readonly source?: string;
+  } = {},
 ): { chains: ChainRegistry; quoter: QuoterService } {
   const chains = createChainRegistry(rpcUrls, {
     timeoutMs: config.rpcTimeoutMs,
+    maxResponseBytes: config.rpcMaxResponseBytes,
+    webSocketUrls: options.webSocketUrls ?? config.rpcWsUrls,
+    ...(options.source ? { source: options.source } : {}),
     maxInFlight: config.rpcMaxInFlight,
     maxQueued: config.rpcMaxQueued,
     ...(options.observer ? { observer: options.observer } : {}),
@@ -21,7 +31,8 @@ export function createQuoterFromConfig(
     searchGasCap: config.searchGasCap,
     exactMaxCandidates: config.exactMaxCandidates,
     deadlineMs: config.quoteDeadlineMs,
-    headMaxAgeMs: config.headMaxAgeMs,
+    headPollMs: config.headPollMs,
+    rpcTimeoutMs: config.rpcTimeoutMs,
     answerCache: { maxEntries: config.answerCacheEntries, maxBytes: config.answerCacheMaxBytes },
     ...(options.logger ? { logger: options.logger } : {}),
   });

@@ -59,7 +59,7 @@ describe("no answer is a transport failure, named", () => {
       const read = await failure({ body: { jsonrpc: "2.0", result } }, latestBlockNumber);
       assert.match(read.reason, /not a quantity/);
     }
-    assert.match((await failure(rpcError({ code: -32000, message: "header not found" }), latestBlockNumber)).reason, /^JSON-RPC error -32000$/);
+    assert.match((await failure(rpcError({ code: -32000, message: "internal error" }), latestBlockNumber)).reason, /^JSON-RPC error -32000$/);
   });
 });
 

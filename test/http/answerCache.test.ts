@@ -1,6 +1,7 @@
-// Answers by block: quotes pin to the chain's head while it is fresh (HEAD_MAX_AGE_MS), and an identical request
-// at that block is answered from the cache, byte for byte what a search at that block answers. Real chain, real
-// HTTP to it, a recording proxy counting the JSON-RPC requests that reach the node.
+// Answers by block (semantics §11): quotes are answered at the chain's head, named by its hash, and an identical
+// request at that block is answered from the cache, byte for byte what a search at that block answers. Real chain,
+// real HTTP to it, a recording proxy counting the JSON-RPC requests that reach the node; the head is pushed over the
+// node's own WebSocket, so that the proxy sees the quotes' requests (and each endpoint's one eth_chainId).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { FastifyInstance } from "fastify";
@@ -29,13 +30,16 @@ const path = (marketId: number, query: Record<string, string>) =>
 const QUOTE = { expectedPrice: "1030", collateralAvailable: "1000000000000000000000", trace: "true" };
 
 async function withApp<T>(options: Parameters<typeof quoterApp>[0], run: (app: FastifyInstance) => Promise<T>): Promise<T> {
-  const app = await quoterApp({ probe: true, ...options });
+  const app = await quoterApp({ probe: true, webSocketUrls: new Map([[DEVCHAIN_ID, devchain.endpoint.webSocketUrl]]), ...options });
   try {
     return await run(app);
   } finally {
     await app.close();
   }
 }
+
+/** The quotes' requests: what the proxy saw but the endpoint's chain id, asked once before its first use. */
+const quoteMethods = () => proxy.methods.filter((method) => method !== "eth_chainId");
 
 async function trade(): Promise<void> {
   const { traderClient, publicClient } = devchain.chain;
@@ -53,14 +57,14 @@ describe("answers cached per block", () => {
     test(`${strategy}: 20 identical requests within one block reach the node as one quote's requests, each answer byte for byte a search's`, async () => {
       const url = path(2, QUOTE);
       const searched = await withApp({ rpc: devchain.endpoint.url, strategy }, (app) => app.inject({ url }));
-      await withApp({ rpc: proxy.url, strategy, headMaxAgeMs: 60_000, answerCache: CACHE }, async (app) => {
+      await withApp({ rpc: proxy.url, strategy, answerCache: CACHE }, async (app) => {
         proxy.clear();
         const one = await app.inject({ url });
-        const requestsOfOne = proxy.requests.length;
+        const requestsOfOne = quoteMethods().length;
         const answers = [one];
         for (let i = 0; i < 19; i++) answers.push(await app.inject({ url }));
-        assert.equal(proxy.requests.length, requestsOfOne, "the 19 repeats reach the node not at all");
-        if (strategy === "single-call") assert.deepEqual(proxy.methods, ["eth_call"]);
+        assert.equal(quoteMethods().length, requestsOfOne, "the 19 repeats reach the node not at all");
+        if (strategy === "single-call") assert.deepEqual(quoteMethods(), ["eth_call"]);
         for (const answer of answers) assert.equal(answer.body, searched.body);
         const metrics = (await app.inject({ url: "/metrics" })).body;
         assert.match(metrics, /quoter_answer_cache_total\{result="hit"\} 19/);
@@ -70,38 +74,54 @@ describe("answers cached per block", () => {
   }
 
   test("concurrent identical requests share one search, later ones the cache; another request is its own search", async () => {
-    await withApp({ rpc: proxy.url, headMaxAgeMs: 60_000, answerCache: CACHE }, async (app) => {
+    await withApp({ rpc: proxy.url, answerCache: CACHE }, async (app) => {
       proxy.clear();
       const url = path(1, { expectedPrice: "0.55", collateralAvailable: "1000000000000000000000" });
       const first = await Promise.all(Array.from({ length: 10 }, () => app.inject({ url })));
       const again = await Promise.all(Array.from({ length: 10 }, () => app.inject({ url })));
-      assert.deepEqual(proxy.methods, ["eth_call"]);
+      assert.deepEqual(quoteMethods(), ["eth_call"]);
       for (const answer of [...first, ...again]) assert.equal(answer.body, first[0]!.body);
       await app.inject({ url: `${url}1` }); // one wei more: another request
-      assert.deepEqual(proxy.methods, ["eth_call", "eth_call"]);
+      assert.deepEqual(quoteMethods(), ["eth_call", "eth_call"]);
+      const minBlock = await app.inject({ url: `${url}&minBlock=0` }); // any block will do: the same request
+      assert.equal(minBlock.body, first[0]!.body);
+      assert.deepEqual(quoteMethods(), ["eth_call", "eth_call"]);
     });
   });
 
-  test("after a trade, quotes stay at the head they know until it is HEAD_MAX_AGE_MS old, then read the new block", async () => {
-    await withApp({ rpc: devchain.endpoint.url, headMaxAgeMs: 300, answerCache: CACHE }, async (app) => {
+  test("a trade moves the head: the next quote is a new search at the new block, never the kept answer of the old one", async () => {
+    await withApp({ rpc: proxy.url, answerCache: CACHE }, async (app) => {
       const url = path(2, QUOTE);
       const before = (await app.inject({ url })).json();
       await trade();
-      const pinned = (await app.inject({ url })).json();
-      assert.deepEqual(pinned, before, "within HEAD_MAX_AGE_MS: the head the service knows, and its cached answer");
-      await new Promise((resolve) => setTimeout(resolve, 350));
+      await waitFor(async () => BigInt((await app.inject({ url: "/health" })).json().chains[0].head.blockNumber) > BigInt(before.blockNumber));
       const after = (await app.inject({ url })).json();
-      assert.ok(BigInt(after.blockNumber) > BigInt(before.blockNumber), "past it: the latest block");
-      assert.notEqual(after.maxSize, before.maxSize);
+      assert.ok(BigInt(after.blockNumber) > BigInt(before.blockNumber));
+      assert.notEqual(after.blockHash, before.blockHash);
+      assert.notEqual(after.maxSize, before.maxSize, "the trade moved the price: another answer");
     });
   });
 
-  test("HEAD_MAX_AGE_MS=0: every quote reads the latest block; a cache without pinning never answers", async () => {
-    await withApp({ rpc: proxy.url, headMaxAgeMs: 0, answerCache: CACHE }, async (app) => {
-      proxy.clear();
+  test("Cache-Control: no-cache: never the kept answer; the endpoint's latest block is read, then one search", async () => {
+    await withApp({ rpc: proxy.url, answerCache: CACHE }, async (app) => {
       const url = path(2, QUOTE);
-      for (let i = 0; i < 3; i++) assert.equal((await app.inject({ url })).statusCode, 200);
-      assert.deepEqual(proxy.methods, ["eth_call", "eth_call", "eth_call"]);
+      const kept = await app.inject({ url });
+      proxy.clear();
+      for (let i = 0; i < 3; i++) {
+        const fresh = await app.inject({ url, headers: { "cache-control": "no-cache" } });
+        assert.equal(fresh.body, kept.body, "the same block: the same answer, searched again");
+      }
+      assert.deepEqual(quoteMethods(), ["eth_getBlockByNumber", "eth_call", "eth_getBlockByNumber", "eth_call", "eth_getBlockByNumber", "eth_call"]);
+      const metrics = (await app.inject({ url: "/metrics" })).body;
+      assert.match(metrics, /quoter_answer_cache_total\{result="miss"\} 1\n/, "no-cache quotes do not look in the cache");
     });
   });
 });
+
+async function waitFor(condition: () => Promise<boolean>, ms = 5_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) assert.fail("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -11,7 +11,7 @@ import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { DEMO_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { marketGroupAbi } from "../../src/generated/contracts.ts";
-import { startRpcProxy, type RpcProxy } from "../support/rpcProxy.ts";
+import { quoteRequests, startRpcProxy, type RpcProxy } from "../support/rpcProxy.ts";
 import { quoterApp } from "../support/quoterHarness.ts";
 
 const E18 = 10n ** 18n;
@@ -110,7 +110,7 @@ describe("search=exact (semantics §4b)", () => {
           const before = proxy.requests.length;
           const [single, sequential] = await Promise.all(apps.map((app) => app.inject({ url })));
           assert.equal(single!.body, sequential!.body, url);
-          const requests = proxy.requests.slice(before);
+          const requests = quoteRequests(proxy.requests.slice(before));
           assert.deepEqual(requests.map((r) => r.method), ["eth_call"], `${url}: one deployless eth_call`);
           const body = single!.json();
           const currentPrice = PRICES.get(request.marketId)!;

@@ -207,7 +207,7 @@ describe("GET /quoter: an index instead of a 404", () => {
         version: PACKAGE_VERSION,
         quote:
           "/quoter/{chainId}/{marketAddress}/{marketId}?expectedPrice={decimal}&collateralAvailable={wei}" +
-          "[&maxIterations={1-10}][&priceLimit={decimal}][&search=exact][&trace=true]",
+          "[&maxIterations={1-10}][&priceLimit={decimal}][&search=exact][&trace=true][&minBlock={block}]",
         chains: [31337],
         links: { docs: "/quoter/docs", explorer: "/quoter/explorer", openapi: "/quoter/openapi.json", health: "/health", ready: "/ready", metrics: "/metrics" },
       });

@@ -18,7 +18,7 @@ import { parseQuoteRequest } from "../../src/quote/request.ts";
 import type { SearchStrategy } from "../../src/service/quoter.ts";
 import { quoterApp } from "../support/quoterHarness.ts";
 import { deployFragmentedMarketGroup, GAS_PER_TICK, ticksCrossed, type Fragmentation } from "../support/fragmentedMarketGroup.ts";
-import { rpcError, startRpcProxy, type JsonRpcRequest, type RpcProxy, type RpcProxyOptions } from "../support/rpcProxy.ts";
+import { quoteRequests, rpcError, startRpcProxy, type JsonRpcRequest, type RpcProxy, type RpcProxyOptions } from "../support/rpcProxy.ts";
 
 /** JSON-RPC answers of the devchain, anvil and ganache recorded on the same state (semantics §1). */
 const recorded = JSON.parse(readFileSync(new URL("../fixtures/node-error-bodies.json", import.meta.url), "utf8")) as {
@@ -54,9 +54,10 @@ async function withProxy<T>(options: RpcProxyOptions, run: (proxy: RpcProxy) => 
 /** The plain eth_calls of quoteCreateTraderPosition a proxy saw: the candidates quoted alone, with their block. */
 function plainQuotes(requests: readonly JsonRpcRequest[]): { size: bigint; block: string }[] {
   return requests.flatMap((request) => {
-    const [call, block] = (request.params ?? []) as [{ to?: string; data?: Hex; input?: Hex }, string];
+    const [call, pin] = (request.params ?? []) as [{ to?: string; data?: Hex; input?: Hex } | undefined, { blockHash: string } | undefined];
     const data = call?.data ?? call?.input;
-    if (request.method !== "eth_call" || !call?.to || !data) return [];
+    if (request.method !== "eth_call" || !call?.to || !data || pin === undefined) return [];
+    const block = pin.blockHash;
     try {
       const decoded = decodeFunctionData({ abi: marketGroupAbi, data });
       return decoded.functionName === "quoteCreateTraderPosition" ? [{ size: decoded.args[1], block }] : [];
@@ -98,9 +99,9 @@ async function gasBoundedProperty(search: "bisection" | "exact", numRuns: number
             if (search === "exact") query.set("search", "exact");
             if (limit !== undefined) query.set("priceLimit", formatUnits(limit, 18));
             const url = `/quoter/${DEVCHAIN_ID}/${group}/${request.marketId}?${query}`;
-            const before = proxy.methods.length;
+            const before = quoteRequests(proxy.methods).length;
             const a = await single.inject({ url });
-            const requests = proxy.methods.length - before;
+            const requests = quoteRequests(proxy.methods).length - before;
             const b = await sequential.inject({ url });
             assert.equal(a.statusCode, b.statusCode, `${url}\n${a.body}\n${b.body}`);
             assert.equal(a.body, b.body, url);
@@ -157,11 +158,11 @@ describe("a search heavier than the gas cap (semantics §7)", () => {
       proxy.clear();
       const answer = await single.inject({ url });
       assert.equal(answer.body, expected.body);
-      const body = answer.json() as { blockNumber: string; trace: { size: string; outcome: string }[] };
+      const body = answer.json() as { blockHash: string; trace: { size: string; outcome: string }[] };
       const alone = plainQuotes(proxy.requests);
       assert.ok(alone.length >= 1, "some candidate was quoted alone");
       for (const { size, block } of alone) {
-        assert.equal(BigInt(block), BigInt(body.blockNumber), "at the block every other read was pinned to");
+        assert.equal(block, body.blockHash, "at the block every other read was pinned to, named by its hash");
         assert.ok(ticksCrossed(FRAGMENTATION, size) * GAS_PER_TICK > CAP, `only a candidate too heavy for a call: ${size}`);
         const entry = body.trace.find((candidate) => BigInt(candidate.size) === size);
         assert.ok(entry && entry.outcome !== "reverted", `the heavy candidate ${size} was quoted, not read as too large`);

@@ -207,8 +207,8 @@ describe("what the server really answers matches the document", () => {
   });
 
   test("404 Current price not found", async () => {
-    const address = await deployPricelessMarketGroup(h.devchain.chain);
-    const answer = await h.get(`/quoter/31337/${address}/1?expectedPrice=0.6&collateralAvailable=${ONE}`);
+    const { address, blockNumber } = await deployPricelessMarketGroup(h.devchain.chain);
+    const answer = await h.get(`/quoter/31337/${address}/1?expectedPrice=0.6&collateralAvailable=${ONE}&minBlock=${blockNumber}`);
     assert.equal(answer.status, 404);
     assert.equal(answer.body.error, MESSAGES.currentPriceNotFound);
     assertDocumented("get", answer);

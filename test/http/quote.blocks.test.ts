@@ -1,5 +1,6 @@
-// Semantics §3.4: every read of one quote happens at one block, returned as blockNumber. A trade between two
-// quotes moves the price; each answer stays consistent with its own block.
+// Semantics §3.4, §11: every read of one quote happens at one block, returned as blockNumber and blockHash. A trade
+// between two quotes moves the price; the second quote, asked with the trade's block as minBlock, sees it; each
+// answer stays consistent with its own block.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { maxUint256, parseUnits } from "viem";
@@ -28,9 +29,10 @@ test("a trade between two quotes: each answer is consistent with its own block",
   const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 10 });
   assert.equal(receipt.status, "success");
 
-  const second = await h.get(h.quotePath(2, query));
+  const second = await h.get(h.quotePath(2, { ...query, minBlock: receipt.blockNumber.toString() }));
   assert.equal(second.status, 200);
-  assert.ok(BigInt(second.body.blockNumber) > BigInt(first.body.blockNumber), "the second quote reads a later block");
+  assert.ok(BigInt(second.body.blockNumber) >= receipt.blockNumber, "the second quote reads the trade's block or later");
+  assert.equal(second.body.blockHash, (await publicClient.getBlock({ blockNumber: BigInt(second.body.blockNumber) })).hash);
   assert.ok(parseUnits(second.body.currentPrice, 18) > parseUnits(first.body.currentPrice, 18), "the LONG trade raised the price");
   assert.ok(BigInt(second.body.maxSize) < BigInt(first.body.maxSize), "less room is left before 1030");
 

@@ -150,8 +150,8 @@ describe("404 Market not found (semantics §3.3, §3.5)", () => {
 
 describe("404 Current price not found (semantics §3.6)", () => {
   test("getReferencePrice returning 0 (a market group that lost its price feed)", async () => {
-    const address = await deployPricelessMarketGroup(h.devchain.chain);
-    await expectError(`/quoter/31337/${address}/1?expectedPrice=0.6&collateralAvailable=${ONE}`, 404, "Current price not found");
+    const { address, blockNumber } = await deployPricelessMarketGroup(h.devchain.chain);
+    await expectError(`/quoter/31337/${address}/1?expectedPrice=0.6&collateralAvailable=${ONE}&minBlock=${blockNumber}`, 404, "Current price not found");
   });
 });
 
@@ -161,7 +161,11 @@ describe("503 Chain RPC unavailable (semantics §6)", () => {
     const app = await quoterApp({ rpc: `http://127.0.0.1:${port}`, timeoutMs: 2_000 });
     const response = await app.inject({ url: h.quotePath(1, { expectedPrice: "0.6", collateralAvailable: ONE }) });
     assert.equal(response.statusCode, 503);
-    assert.deepEqual(response.json(), { error: "Chain RPC unavailable" });
+    // The details name the endpoint by its variable and the failure, never the URL (semantics §6).
+    assert.deepEqual(response.json(), {
+      error: "Chain RPC unavailable",
+      details: [{ param: "chainId", message: "RPC_URL_31337: request failed (ECONNREFUSED)" }],
+    });
     assert.ok(Number(response.headers["retry-after"]) > 0);
     assert.doesNotMatch(response.body, new RegExp(String(port)), "no RPC URL in the body");
     await app.close();

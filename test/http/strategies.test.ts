@@ -20,7 +20,9 @@ before(async () => {
 });
 after(() => devchain.close());
 
-const appFor = (url: string, strategy: SearchStrategy) => quoterApp({ rpc: url, strategy, probe: true });
+/** New heads come over the node's own WebSocket: an HTTP proxy in front of it sees the quotes' requests alone. */
+const appFor = (url: string, strategy: SearchStrategy) =>
+  quoterApp({ rpc: url, strategy, probe: true, webSocketUrls: new Map([[DEVCHAIN_ID, devchain.endpoint.webSocketUrl]]) });
 
 describe("single-call and sequential give byte-identical answers (semantics §5)", () => {
   test("300 random requests on the demo markets, both directions, budgets, priceLimit, maxIterations 1..10", async () => {
@@ -92,7 +94,7 @@ describe("one JSON-RPC request per quote (single-call)", () => {
     await app.close();
   });
 
-  test("the sequential strategy needs a block number, the market, the price, the collateral and one call per candidate", async () => {
+  test("the sequential strategy needs the market, the price, the collateral and one call per candidate, at the head's hash", async () => {
     const app = await appFor(proxy.url, "sequential");
     proxy.clear();
     const response = await app.inject({ url: `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/1?expectedPrice=0.55&collateralAvailable=1000000000000000000000` });
@@ -101,7 +103,8 @@ describe("one JSON-RPC request per quote (single-call)", () => {
     const collateralReads = selectors.filter((selector) => selector === "0x4ca2b970" /* getMarketGroup() */ || selector === "0x313ce567" /* decimals() */);
     assert.equal(selectors.filter((selector) => selector === "0x4ca2b970").length, 1, "the group's collateral, once");
     assert.ok(collateralReads.length <= 2);
-    assert.equal(proxy.methods.length, 3 + collateralReads.length + response.json().iterations);
+    assert.equal(proxy.methods.length, 2 + collateralReads.length + response.json().iterations);
+    for (const request of proxy.requests) assert.deepEqual(request.params?.[1], { blockHash: response.json().blockHash });
     await app.close();
   });
 });

@@ -60,7 +60,10 @@ test("quoter quote: a chain it cannot reach prints the 503 body and exits 3; bad
     quoter(["quote", "1", DEMO_MARKET_GROUP_ADDRESS, "1", "--expected-price", "0.6", "--collateral", ONE, "--rpc", "ws://node"]),
   ]);
   assert.equal(unreachable.code, 3);
-  assert.deepEqual(JSON.parse(unreachable.stdout), { error: "Chain RPC unavailable" });
+  assert.deepEqual(JSON.parse(unreachable.stdout), {
+    error: "Chain RPC unavailable",
+    details: [{ param: "chainId", message: "--rpc: request failed (ECONNREFUSED)" }],
+  });
   assert.ok(!unreachable.stderr.includes("secret-key"), "the warning names the endpoint without its path");
   for (const run of [missing, unknown, badRpc]) {
     assert.equal(run.code, 2, run.stderr);

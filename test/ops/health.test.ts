@@ -10,14 +10,47 @@ import { startRpcProxy } from "../support/rpcProxy.ts";
 
 const appFor = (rpc: Map<number, string[]>, protection = { rateLimitMax: 0 }) => quoterApp({ rpc, protection, readyTimeoutMs: 500 });
 
-test("/health answers 200 {status: ok}, also with no chain reachable", async () => {
+test("/health answers 200 {status: ok}, also with no chain reachable; each chain's head and how it is followed", async () => {
   const app = await appFor(new Map([[1, [`http://127.0.0.1:${await closedPort()}`]]]));
   try {
     const response = await app.inject("/health");
     assert.equal(response.statusCode, 200);
-    assert.deepEqual(response.json(), { status: "ok" });
+    assert.deepEqual(response.json(), { status: "ok", chains: [{ chainId: 1, followedBy: "idle" }] }, "nobody asked: no head yet");
   } finally {
     await app.close();
+  }
+});
+
+test("/health after quotes: the head a quote read (number, hash, age), polled while asked without a WebSocket; pushed with one", async () => {
+  const devchain = await startDevchain();
+  const polled = await appFor(new Map([[DEVCHAIN_ID, [devchain.endpoint.url]]]));
+  const pushed = await quoterApp({
+    rpc: devchain.endpoint.url,
+    webSocketUrls: new Map([[DEVCHAIN_ID, devchain.endpoint.webSocketUrl]]),
+  });
+  try {
+    const quote = `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/2?expectedPrice=1030&collateralAvailable=1000000000000000000000`;
+    const block6 = await devchain.chain.publicClient.getBlock({ blockNumber: 6n });
+    for (const [app, followedBy, webSocket] of [[polled, "polling", undefined], [pushed, "subscription", "connected"]] as const) {
+      assert.equal((await app.inject(quote)).statusCode, 200);
+      const health = (await app.inject("/health")).json();
+      assert.deepEqual(Object.keys(health.chains[0]), ["chainId", "followedBy", ...(webSocket ? ["webSocket"] : []), "head"]);
+      assert.equal(health.chains[0].followedBy, followedBy);
+      assert.equal(health.chains[0].webSocket, webSocket);
+      assert.deepEqual({ ...health.chains[0].head, ageMs: 0 }, { blockNumber: "6", blockHash: block6.hash, ageMs: 0 });
+      assert.ok(health.chains[0].head.ageMs >= 0 && health.chains[0].head.ageMs < 5_000, `${health.chains[0].head.ageMs} ms`);
+      const ready = (await app.inject("/ready")).json();
+      assert.equal(ready.chains[0].followedBy, followedBy);
+      assert.equal(ready.chains[0].head.blockHash, block6.hash);
+      const metrics = (await app.inject("/metrics")).body;
+      assert.match(metrics, new RegExp(`quoter_chain_head_block\\{chain_id="${DEVCHAIN_ID}"\\} 6\\n`));
+      assert.match(metrics, new RegExp(`quoter_chain_follow_mode\\{chain_id="${DEVCHAIN_ID}",mode="${followedBy}"\\} 1\\n`));
+      assert.match(metrics, new RegExp(`quoter_chain_head_age_seconds\\{chain_id="${DEVCHAIN_ID}"\\} \\d`));
+    }
+  } finally {
+    await polled.close();
+    await pushed.close();
+    await devchain.close();
   }
 });
 
@@ -29,7 +62,7 @@ test("/ready: 200 with each chain's status while the node answers, 503 naming ch
     assert.equal(ready.statusCode, 200);
     assert.deepEqual(ready.json(), {
       status: "ready",
-      chains: [{ chainId: DEVCHAIN_ID, ready: true, endpoints: 1, answering: 1, blockNumber: "6" }],
+      chains: [{ chainId: DEVCHAIN_ID, ready: true, endpoints: 1, answering: 1, blockNumber: "6", followedBy: "idle" }],
     });
 
     await devchain.endpoint.close();
@@ -43,7 +76,7 @@ test("/ready: 200 with each chain's status while the node answers, 503 naming ch
     const body = response.json();
     assert.equal(body.error, "Not ready");
     assert.deepEqual(body.details, [{ param: "chainId", message: `chain ${DEVCHAIN_ID} does not answer` }]);
-    assert.deepEqual(body.chains, [{ chainId: DEVCHAIN_ID, ready: false, endpoints: 1, answering: 0 }]);
+    assert.deepEqual(body.chains, [{ chainId: DEVCHAIN_ID, ready: false, endpoints: 1, answering: 0, followedBy: "idle" }]);
     assert.ok(!response.body.includes(new URL(devchain.endpoint.url).port), "no RPC URL or port in the body");
   } finally {
     await app.close();
@@ -69,7 +102,7 @@ test("/ready names only the failing chains, and a chain is ready when one of its
       body.details.map((detail: { message: string }) => detail.message),
       ["chain 1 does not answer", "chain 10 does not answer"],
     );
-    assert.deepEqual(body.chains[0], { chainId: DEVCHAIN_ID, ready: true, endpoints: 2, answering: 1, blockNumber: "6" });
+    assert.deepEqual(body.chains[0], { chainId: DEVCHAIN_ID, ready: true, endpoints: 2, answering: 1, blockNumber: "6", followedBy: "idle" });
     assert.ok(!/secret|127\.0\.0\.1/.test(response.body), "no URL, credential or key in the body");
   } finally {
     await app.close();

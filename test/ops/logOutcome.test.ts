@@ -23,6 +23,7 @@ const ANSWER: QuoteResponseBody = {
   fillPrice: "1",
   priceAfter: "1",
   blockNumber: "6",
+  blockHash: `0x${"66".repeat(32)}`,
   iterations: 1,
   collateralDecimals: 18,
 };

@@ -21,10 +21,13 @@ before(async () => {
 });
 after(() => devchain.close());
 
-/** An app whose chain client reports to the app's metrics, behind a counting proxy. */
+/**
+ * An app whose chain client reports to the app's metrics, behind a counting proxy; its new heads come over the
+ * node's own WebSocket, so that the proxy sees the quotes' requests and the endpoint's one eth_chainId.
+ */
 async function observedApp(strategy: SearchStrategy): Promise<{ app: FastifyInstance; proxy: RpcProxy; close(): Promise<void> }> {
   const proxy = await startRpcProxy(devchain.endpoint.url);
-  const app = await quoterApp({ rpc: proxy.url, strategy });
+  const app = await quoterApp({ rpc: proxy.url, strategy, webSocketUrls: new Map([[DEVCHAIN_ID, devchain.endpoint.webSocketUrl]]) });
   return { app, proxy, close: async () => (await app.close(), await proxy.close()) };
 }
 
@@ -70,14 +73,15 @@ test("sequential: 3 quotes (200, 400, 404) give 3 in the latency histogram, requ
     // RPC requests: by method exactly what crossed the wire; reverts are the thin market's candidates (getMarket(9)
     // answers a zero struct, as the real market group does, and is no revert).
     const seen = countBy(proxy.methods);
-    for (const method of ["eth_call", "eth_blockNumber"]) {
-      assert.equal(total(samples, METRIC_NAMES.rpcRequests, { method }), seen.get(method) ?? 0, `${method} as the proxy saw`);
-    }
-    assert.equal(total(samples, METRIC_NAMES.rpcRequests), proxy.methods.length);
-    assert.equal(total(samples, METRIC_NAMES.rpcRequests, { method: "eth_blockNumber" }), 3, "one pinned block per quote");
+    assert.deepEqual([...seen.keys()].sort(), ["eth_call", "eth_chainId"], "the head is pushed: no block is read over HTTP");
+    assert.equal(seen.get("eth_chainId"), 1, "the endpoint's chain id, once, before its first quote");
+    const calls = seen.get("eth_call")!;
+    assert.equal(total(samples, METRIC_NAMES.rpcRequests, { method: "eth_call" }), calls, "eth_call as the proxy saw");
+    // The follower's own requests, over the WebSocket: the subscription, the chain id, the latest block at connect.
+    assert.equal(total(samples, METRIC_NAMES.rpcRequests, { method: "eth_subscribe", outcome: "ok" }), 1);
     const reverted = thinTrace.filter((entry) => entry.outcome === "reverted").length;
-    assert.equal(total(samples, METRIC_NAMES.rpcRequests, { outcome: "reverted", chain_id: String(DEVCHAIN_ID) }), reverted);
-    assert.equal(total(samples, METRIC_NAMES.rpcRequests, { outcome: "ok" }), proxy.methods.length - reverted);
+    assert.equal(total(samples, METRIC_NAMES.rpcRequests, { method: "eth_call", outcome: "reverted", chain_id: String(DEVCHAIN_ID) }), reverted);
+    assert.equal(total(samples, METRIC_NAMES.rpcRequests, { method: "eth_call", outcome: "ok" }), calls - reverted);
     assert.equal(total(samples, METRIC_NAMES.rpcRequests, { outcome: "transport_failure" }), 0);
   } finally {
     await close();
@@ -93,8 +97,10 @@ test("single-call: the probe and one eth_call per quote are counted; a stopped n
     }
     let samples = await scrape(app);
     assert.equal(total(samples, `${METRIC_NAMES.quoteDuration}_count`, { status_code: "200" }), 3);
-    assert.equal(total(samples, METRIC_NAMES.rpcRequests, { method: "eth_call", outcome: "ok" }), proxy.methods.length);
-    assert.equal(proxy.methods.length, 4, "the probe, then one eth_call per quote");
+    const calls = proxy.methods.filter((method) => method === "eth_call").length;
+    assert.equal(total(samples, METRIC_NAMES.rpcRequests, { method: "eth_call", outcome: "ok" }), calls);
+    assert.equal(calls, 4, "the probe, then one eth_call per quote");
+    assert.deepEqual(proxy.methods.filter((method) => method !== "eth_call"), ["eth_chainId"]);
 
     await proxy.close();
     assert.equal((await app.inject(quotePath(2, { expectedPrice: "1031", collateralAvailable: THOUSAND }))).statusCode, 503);

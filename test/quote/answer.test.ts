@@ -78,9 +78,13 @@ test("§3.7-§3.9 and §4: planSearch infers the direction, defaults the limit a
   assert.equal(equal.error.message, MESSAGES.expectedPriceEqualsCurrent);
 });
 
+/** §3.4, §5: the block of the reads, by number and hash (lower case). */
+const BLOCK_42 = { number: 42n, hash: `0x${"4a".repeat(32)}` } as const;
+const BLOCK_1 = { number: 1n, hash: `0x${"01".repeat(32)}` } as const;
+
 test("§5 found: the 200 body with fields in order, canonical decimals, maxSize signed by direction", () => {
   const result: SearchResult = { kind: "found", size: 5n, quote, iterations: 3, trace };
-  const answer = buildAnswer(request, currentPrice, 42n, "SHORT", result, 18);
+  const answer = buildAnswer(request, currentPrice, BLOCK_42, "SHORT", result, 18);
   assert.ok(answer.ok);
   assert.deepEqual(Object.keys(answer.value), [
     "direction",
@@ -93,6 +97,7 @@ test("§5 found: the 200 body with fields in order, canonical decimals, maxSize 
     "fillPrice",
     "priceAfter",
     "blockNumber",
+    "blockHash",
     "iterations",
     "collateralDecimals",
   ]);
@@ -100,16 +105,16 @@ test("§5 found: the 200 body with fields in order, canonical decimals, maxSize 
     JSON.stringify(answer.value),
     '{"direction":"SHORT","maxSize":"-5","currentPrice":"0.5","expectedPrice":"0.6","collateralAvailable":"10000000000000000000",' +
       '"requiredCollateral":"123456789","maxCollateral":"123456789","fillPrice":"0.55","priceAfter":"0.6","blockNumber":"42",' +
-      '"iterations":3,"collateralDecimals":18}',
+      `"blockHash":"${BLOCK_42.hash}","iterations":3,"collateralDecimals":18}`,
   );
-  const long = buildAnswer(request, currentPrice, 42n, "LONG", result, 18);
+  const long = buildAnswer(request, currentPrice, BLOCK_42, "LONG", result, 18);
   assert.ok(long.ok);
   assert.equal(long.value.maxSize, "5");
 });
 
 test("§7 trace=true adds trace after iterations: sizes and wei as integers, prices canonical, revert names or data", () => {
   const result: SearchResult = { kind: "found", size: 5n, quote, iterations: 3, trace };
-  const answer = buildAnswer({ ...request, trace: true }, currentPrice, 42n, "SHORT", result, 18);
+  const answer = buildAnswer({ ...request, trace: true }, currentPrice, BLOCK_42, "SHORT", result, 18);
   assert.ok(answer.ok);
   assert.equal(Object.keys(answer.value).at(-1), "trace");
   assert.deepEqual(answer.value.trace, [
@@ -122,14 +127,14 @@ test("§7 trace=true adds trace after iterations: sizes and wei as integers, pri
 
 test("§5 no best, reverts only: 400 \"Insufficient liquidity. Try a smaller size.\" (trace only when asked, §7)", () => {
   const result: SearchResult = { kind: "insufficient-liquidity", iterations: 1, trace: [trace[0]!] };
-  const plain = buildAnswer(request, currentPrice, 1n, "LONG", result, 18);
+  const plain = buildAnswer(request, currentPrice, BLOCK_1, "LONG", result, 18);
   assert.ok(!plain.ok);
   assert.equal(statusOf(plain.error), 400);
   // The message is the interface's; details say what decided (test/quote/explain.test.ts checks their words).
   const details = explainSearchFailure(request, currentPrice, "LONG", result);
   assert.ok(details.length > 0);
   assert.deepEqual(plain.error.toBody(), { error: "Insufficient liquidity. Try a smaller size.", details });
-  const traced = buildAnswer({ ...request, trace: true }, currentPrice, 1n, "LONG", result, 18);
+  const traced = buildAnswer({ ...request, trace: true }, currentPrice, BLOCK_1, "LONG", result, 18);
   assert.ok(!traced.ok);
   assert.deepEqual(traced.error.toBody(), {
     error: "Insufficient liquidity. Try a smaller size.",
@@ -140,11 +145,11 @@ test("§5 no best, reverts only: 400 \"Insufficient liquidity. Try a smaller siz
 
 test("§5 no best otherwise (including cap = 0): 400 \"Could not find a valid position size that satisfies the price constraints\"", () => {
   const empty: SearchResult = { kind: "no-valid-size", iterations: 0, trace: [] };
-  const plain = buildAnswer(request, currentPrice, 1n, "LONG", empty, 18);
+  const plain = buildAnswer(request, currentPrice, BLOCK_1, "LONG", empty, 18);
   assert.ok(!plain.ok);
   assert.equal(statusOf(plain.error), 400);
   assert.deepEqual(plain.error.toBody(), { error: MESSAGES.noValidSize });
-  const traced = buildAnswer({ ...request, trace: true }, currentPrice, 1n, "LONG", empty, 18);
+  const traced = buildAnswer({ ...request, trace: true }, currentPrice, BLOCK_1, "LONG", empty, 18);
   assert.ok(!traced.ok);
   assert.deepEqual(traced.error.toBody(), { error: MESSAGES.noValidSize, trace: [] });
 });
@@ -168,7 +173,7 @@ test("§10 maxCollateral: requiredCollateral in the token's units, rounded up", 
     [7n, 0, "1"],
   ];
   for (const [required, decimals, expected] of cases) {
-    const answer = buildAnswer(request, currentPrice, 1n, "LONG", result(required), decimals);
+    const answer = buildAnswer(request, currentPrice, BLOCK_1, "LONG", result(required), decimals);
     assert.ok(answer.ok);
     assert.equal(answer.value.maxCollateral, expected, `${required} at ${decimals} decimals`);
     assert.equal(answer.value.collateralDecimals, decimals);
@@ -184,7 +189,7 @@ test("§9 ExpiredMarketNotSettled: no valid size, and the detail says when the m
     iterations: 1,
     trace: [{ size: 512n, outcome: "reverted", revert: "ExpiredMarketNotSettled", revertArgs: { marketEndTime: "1767225600" } }],
   };
-  const answer = buildAnswer({ ...request, trace: true }, currentPrice, 1n, "LONG", result, 18);
+  const answer = buildAnswer({ ...request, trace: true }, currentPrice, BLOCK_1, "LONG", result, 18);
   assert.ok(!answer.ok);
   assert.equal(statusOf(answer.error), 400);
   assert.deepEqual(answer.error.toBody(), {
@@ -204,7 +209,7 @@ test("§4 InvalidMarket/ExpiredMarket/MarketNotStarted: no valid size with the d
     iterations: 1,
     trace: [{ size: 512n, outcome: "reverted", revert: "ExpiredMarket" }],
   };
-  const answer = buildAnswer({ ...request, trace: true }, currentPrice, 1n, "LONG", result, 18);
+  const answer = buildAnswer({ ...request, trace: true }, currentPrice, BLOCK_1, "LONG", result, 18);
   assert.ok(!answer.ok);
   assert.deepEqual(answer.error.toBody(), {
     error: MESSAGES.noValidSize,
@@ -220,7 +225,7 @@ test("§4 MarketSettled/EpochSettled during the search: 400 \"Market is settled\
     iterations: 1,
     trace: [{ size: 512n, outcome: "reverted", revert: "MarketSettled" }],
   };
-  const answer = buildAnswer({ ...request, trace: true }, currentPrice, 1n, "LONG", result, 18);
+  const answer = buildAnswer({ ...request, trace: true }, currentPrice, BLOCK_1, "LONG", result, 18);
   assert.ok(!answer.ok);
   assert.equal(statusOf(answer.error), 400);
   assert.deepEqual(answer.error.toBody(), { error: "Market is settled" });

@@ -7,7 +7,7 @@ import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { newQuoteStats, runWithQuoteStats } from "../../src/observability/quoteStats.ts";
 import type { QuoteRequest } from "../../src/quote/request.ts";
 import { answerFrom } from "../../src/service/answer.ts";
-import { demoRequest, endpointsAt } from "./support.ts";
+import { demoRequest, endpointsAt, latestPin } from "./support.ts";
 
 let devchain: Devchain;
 before(async () => {
@@ -17,7 +17,8 @@ after(() => devchain.close());
 
 async function answer(overrides: Partial<QuoteRequest>) {
   const request = demoRequest(devchain.marketGroup, overrides);
-  const reader = await sequentialReader(endpointsAt([devchain.endpoint.url])[0]!, request.marketAddress, request.marketId);
+  const block = await latestPin(devchain.endpoint.url);
+  const reader = await sequentialReader(endpointsAt([devchain.endpoint.url])[0]!, request.marketAddress, request.marketId, undefined, block);
   return answerFrom(reader, request);
 }
 

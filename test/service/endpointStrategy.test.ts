@@ -11,7 +11,8 @@ import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { answerFrom } from "../../src/service/answer.ts";
 import { createEndpointStrategy, type EndpointStrategy } from "../../src/service/endpointStrategy.ts";
 import { rpcError, startRpcProxy, type JsonRpcRequest, type RpcProxy } from "../support/rpcProxy.ts";
-import { demoRequest, endpointsAt, recordWarnings, type Warning } from "./support.ts";
+import { demoRequest, endpointsAt, latestPin, recordWarnings, type Warning } from "./support.ts";
+import type { BlockPin } from "../../src/chain/call.ts";
 
 /** ganache (Shanghai) ran the Cancun searcher into an invalid opcode: a revert, but not the searcher's facts. */
 const INVALID_OPCODE = (
@@ -20,7 +21,7 @@ const INVALID_OPCODE = (
   }
 ).cases["deployless (no to): QuoteSearcher, m1 0.55 1e21, gas 30M"]!.ganache!.body.error;
 /** A node error that is the transport's: it decides nothing about the endpoint. */
-const HEADER_NOT_FOUND = { code: -32000, message: "header not found" };
+const INTERNAL_ERROR = { code: -32603, message: "internal error" };
 const WARNING = "endpoint does not run the deployless searcher: quoting sequentially";
 
 type Answer = Record<string, unknown> | undefined;
@@ -59,14 +60,17 @@ function strategyOf(singleCall: boolean): { strategy: EndpointStrategy; warnings
 /** The demo request's answer, with its trace, through `strategy` at `endpoint`. */
 function quote(strategy: EndpointStrategy, endpoint: ChainEndpoint) {
   const request = demoRequest(devchain.marketGroup, { trace: true });
-  return strategy.answerAt(endpoint, request, undefined, new AbortController().signal, (reader) => answerFrom(reader, request));
+  return strategy.answerAt(endpoint, request, head, new AbortController().signal, (reader) => answerFrom(reader, request));
 }
 
 let devchain: Devchain;
+/** The block every quote here is pinned to. */
+let head: BlockPin;
 /** The answer call by call, straight from the chain. */
 let sequentialAnswer: unknown;
 before(async () => {
   devchain = await startDevchain();
+  head = await latestPin(devchain.endpoint.url);
   sequentialAnswer = await quote(strategyOf(false).strategy, endpointsAt([devchain.endpoint.url])[0]!);
 });
 after(() => devchain.close());
@@ -92,7 +96,8 @@ test("sequential by configuration: never probed, one request per read", async ()
   await strategy.probe([endpoint]);
   assert.deepEqual(proxy.methods, []);
   assert.deepEqual(await quote(strategy, endpoint), sequentialAnswer);
-  assert.equal(proxy.methods[0], "eth_blockNumber");
+  assert.equal(proxy.methods.length, 14, "four reads and ten candidates, each its own eth_call");
+  assert.ok(proxy.methods.every((method) => method === "eth_call"));
   assert.equal(behind.deployless, 0);
   assert.deepEqual(warnings, []);
   await proxy.close();
@@ -120,7 +125,7 @@ for (const [when, passes, decidedBy] of [
 }
 
 test("a transport failure decides nothing: the probe is swallowed and tried again at the next quote", async () => {
-  const behind = await endpointBehind(() => HEADER_NOT_FOUND);
+  const behind = await endpointBehind(() => INTERNAL_ERROR);
   const { strategy, warnings } = strategyOf(true);
   await strategy.probe([behind.endpoint]);
   await assert.rejects(quote(strategy, behind.endpoint), ChainUnavailableError, "the quote's own probe fails: the endpoint has failed");

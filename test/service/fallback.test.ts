@@ -1,5 +1,6 @@
 // The fallback over a chain's endpoints, on the demo chain behind loopback proxies: a transport failure moves
-// the quote to the next endpoint with one warning; any other outcome is the answer; none answering is a 503.
+// the quote to the next endpoint with one warning; any other outcome is the answer; none answering is a failure
+// of every endpoint, each named (the service answers it 503).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import type { ChainEndpoint } from "../../src/chain/client.ts";
@@ -7,18 +8,23 @@ import { sequentialReader } from "../../src/chain/sequential.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { answerFrom } from "../../src/service/answer.ts";
 import { firstAnswer } from "../../src/service/fallback.ts";
+import { EndpointsFailedError } from "../../src/chain/errors.ts";
+import type { BlockPin } from "../../src/chain/call.ts";
 import { rpcError, startRpcProxy, type RpcProxy } from "../support/rpcProxy.ts";
-import { demoRequest, endpointsAt, recordWarnings } from "./support.ts";
+import { demoRequest, endpointsAt, latestPin, recordWarnings } from "./support.ts";
 
 /** A node error that is the transport's (semantics §1): it carries no revert data and names no EVM failure. */
-const HEADER_NOT_FOUND = { code: -32000, message: "header not found" };
+const INTERNAL_ERROR = { code: -32603, message: "internal error" };
 
 let devchain: Devchain;
 let failing: RpcProxy;
 let healthy: RpcProxy;
+let head: BlockPin;
 before(async () => {
   devchain = await startDevchain();
-  failing = await startRpcProxy(devchain.endpoint.url, { reply: () => rpcError(HEADER_NOT_FOUND) });
+  head = await latestPin(devchain.endpoint.url);
+  // eth_chainId passes: the endpoint serves the chain, and fails every read.
+  failing = await startRpcProxy(devchain.endpoint.url, { reply: (request) => (request?.method === "eth_chainId" ? undefined : rpcError(INTERNAL_ERROR)) });
   healthy = await startRpcProxy(devchain.endpoint.url);
 });
 after(async () => {
@@ -32,7 +38,7 @@ function quoteOn(urls: string[], marketId = 2n, signal = new AbortController().s
   const request = demoRequest(devchain.marketGroup, { marketId });
   const { warn, warnings } = recordWarnings();
   const answerAt = async (endpoint: ChainEndpoint) =>
-    answerFrom(await sequentialReader(endpoint, request.marketAddress, request.marketId, signal), request);
+    answerFrom(await sequentialReader(endpoint, request.marketAddress, request.marketId, signal, head), request);
   const answer = firstAnswer(endpointsAt(urls), answerAt, signal, warn);
   return { answer, warnings };
 }
@@ -41,24 +47,31 @@ const forget = () => {
   failing.methods.length = 0;
   healthy.methods.length = 0;
 };
+/** Only what the quote itself asked (the endpoints' chain id is asked once, before their first quote). */
+const reads = (proxy: RpcProxy) => proxy.methods.filter((method) => method !== "eth_chainId");
 
 test("a failing first endpoint: the answer is the next one's, read there alone, after one warning", async () => {
   forget();
   const reference = await quoteOn([devchain.endpoint.url]).answer;
   const { answer, warnings } = quoteOn([failing.url, healthy.url]);
   assert.deepEqual(await answer, reference);
-  assert.deepEqual(failing.methods, ["eth_blockNumber"]);
-  assert.equal(healthy.methods[0], "eth_blockNumber", "the whole quote starts again at the next endpoint");
+  assert.deepEqual(reads(failing), ["eth_call"], "its first read failed");
+  assert.equal(reads(healthy).length, 14, "the whole quote starts again at the next endpoint: every read there");
   assert.equal(warnings.length, 1);
   assert.equal(warnings[0]!.message, "RPC endpoint failed");
   assert.deepEqual(Object.keys(warnings[0]!.fields), ["chainId", "endpoint", "reason"]);
   assert.equal(warnings[0]!.fields.endpoint, endpointsAt([failing.url])[0]!.label);
-  assert.match(String(warnings[0]!.fields.reason), /JSON-RPC error -32000/);
+  assert.match(String(warnings[0]!.fields.reason), /JSON-RPC error -32603/);
 });
 
-test("no endpoint answers: 503 Chain RPC unavailable, one warning per endpoint", async () => {
+test("no endpoint answers: each one named with its failure (the service answers 503), one warning per endpoint", async () => {
   const { answer, warnings } = quoteOn([failing.url, failing.url]);
-  await assert.rejects(answer, { message: "Chain RPC unavailable" });
+  await assert.rejects(answer, (error: unknown) => {
+    assert.ok(error instanceof EndpointsFailedError);
+    assert.deepEqual(error.details().map((detail) => detail.param), ["chainId", "chainId"]);
+    assert.match(error.details()[0]!.message, /^RPC_URL_31337 \(URL 1 of 2\): JSON-RPC error -32603$/);
+    return true;
+  });
   assert.equal(warnings.length, 2);
 });
 
@@ -66,7 +79,7 @@ test("an answer that is an error (here 404 Market not found) is the answer: the 
   forget();
   const { answer, warnings } = quoteOn([healthy.url, failing.url], 99n);
   await assert.rejects(answer, { message: "Market not found" });
-  assert.deepEqual(failing.methods, []);
+  assert.deepEqual(reads(failing), []);
   assert.deepEqual(warnings, []);
 });
 

@@ -1,6 +1,8 @@
 // What the service's unit tests share: a chain's endpoints at given URLs, a request on the demo markets,
 // and warnings recorded as they are given.
 import type { Address } from "viem";
+import { latestHeader } from "../../src/chain/blocks.ts";
+import type { BlockPin } from "../../src/chain/call.ts";
 import { createChainRegistry, type ChainEndpoint } from "../../src/chain/client.ts";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import type { QuoteRequest } from "../../src/quote/request.ts";
@@ -9,6 +11,12 @@ import type { Warn } from "../../src/service/warnings.ts";
 /** The endpoints of chain 31337 at `urls`, in order, sharing one limiter as a configured chain's do. */
 export function endpointsAt(urls: readonly string[], timeoutMs = 5_000): readonly ChainEndpoint[] {
   return createChainRegistry(new Map([[DEVCHAIN_ID, urls]]), { timeoutMs }).get(DEVCHAIN_ID)!.endpoints;
+}
+
+/** The latest block of the node at `url`, by number and hash: where a quote's reads are pinned. */
+export async function latestPin(url: string): Promise<BlockPin> {
+  const { number, hash } = await latestHeader(endpointsAt([url])[0]!);
+  return { number, hash };
 }
 
 /** A LONG on demo market 2 (price 1000) that the budget does not bind: a full 10-candidate bisection. */

@@ -4,7 +4,8 @@ import type { Address } from "viem";
 import { pricelessMarketGroupAbi, pricelessMarketGroupBytecode } from "../../src/generated/contracts.ts";
 import type { EmbeddedChain } from "../../src/devchain/chain.ts";
 
-export async function deployPricelessMarketGroup(chain: EmbeddedChain): Promise<Address> {
+/** The group's address, and the block its market was created in: a quote sees it with `minBlock` (semantics §11). */
+export async function deployPricelessMarketGroup(chain: EmbeddedChain): Promise<{ address: Address; blockNumber: bigint }> {
   const { walletClient, publicClient } = chain;
   const deployed = await publicClient.waitForTransactionReceipt({
     hash: await walletClient.deployContract({ abi: pricelessMarketGroupAbi, bytecode: pricelessMarketGroupBytecode }),
@@ -32,5 +33,5 @@ export async function deployPricelessMarketGroup(chain: EmbeddedChain): Promise<
     pollingInterval: 10,
   });
   if (created.status !== "success") throw new Error("createMarket failed on the priceless market group");
-  return address;
+  return { address, blockNumber: created.blockNumber };
 }

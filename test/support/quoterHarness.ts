@@ -10,6 +10,7 @@ import type { ProtectionOptions } from "../../src/http/protection.ts";
 import type { Quoter } from "../../src/service/api.ts";
 import { createMetrics } from "../../src/observability/metrics.ts";
 import { createQuoter, type QuoterOptions } from "../../src/service/quoter.ts";
+import { checkEndpoints } from "../../src/service/endpointCheck.ts";
 
 export interface QuoterAppOptions extends Partial<Omit<ChainClientOptions, "observer">>, Omit<QuoterOptions, "chains" | "logger"> {
   /** The endpoints of each chain; a string is chain 31337's one endpoint. */
@@ -21,7 +22,10 @@ export interface QuoterAppOptions extends Partial<Omit<ChainClientOptions, "obse
   /** No rate limit by default: tests send many quotes from one address. */
   readonly protection?: Partial<ProtectionOptions>;
   readonly readyTimeoutMs?: number;
-  /** Probes the endpoints for deployless calls before the app answers, as `npm start` does (default: at the first quote). */
+  /**
+   * Checks each endpoint's chain id and probes it for deployless calls before the app answers, as `npm start` does
+   * (default: both at the first quote).
+   */
   readonly probe?: boolean;
 }
 
@@ -30,12 +34,36 @@ export interface QuoterAppOptions extends Partial<Omit<ChainClientOptions, "obse
  * 5,000 ms); /ready and /quoter know the chains. Ready to inject() into.
  */
 export async function quoterApp(options: QuoterAppOptions): Promise<FastifyInstance> {
-  const { rpc, quoter: standIn, logger, protection, readyTimeoutMs, probe, timeoutMs = 5_000, maxInFlight, maxQueued, ...quoterOptions } = options;
+  const {
+    rpc,
+    quoter: standIn,
+    logger,
+    protection,
+    readyTimeoutMs,
+    probe,
+    timeoutMs = 5_000,
+    maxInFlight,
+    maxQueued,
+    maxResponseBytes,
+    webSocketUrls,
+    ...quoterOptions
+  } = options;
   const metrics = createMetrics();
   const rpcUrls = typeof rpc === "string" ? new Map([[DEVCHAIN_ID, [rpc]]]) : (rpc ?? new Map());
-  const chains = createChainRegistry(rpcUrls, { timeoutMs, maxInFlight, maxQueued, observer: metrics.observeRpc });
+  const chains = createChainRegistry(rpcUrls, {
+    timeoutMs,
+    maxInFlight,
+    maxQueued,
+    observer: metrics.observeRpc,
+    ...(maxResponseBytes === undefined ? {} : { maxResponseBytes }),
+    ...(webSocketUrls === undefined ? {} : { webSocketUrls }),
+  });
   const service = standIn ? undefined : createQuoter({ ...quoterOptions, chains, ...(logger ? { logger } : {}) });
-  if (probe) await service?.probe();
+  await service?.start();
+  if (probe && service) {
+    await checkEndpoints(chains);
+    await service.probe();
+  }
   const app = buildApp({
     quoter: standIn ?? service!,
     metrics,
@@ -43,7 +71,10 @@ export async function quoterApp(options: QuoterAppOptions): Promise<FastifyInsta
     ...(logger ? { logger } : {}),
     protection: { rateLimitMax: 0, ...protection },
     ...(readyTimeoutMs === undefined ? {} : { readyTimeoutMs }),
+    ...(service ? { heads: () => service.heads() } : {}),
   });
+  // The head followers stop with the app (their sockets and timers).
+  if (service) app.addHook("onClose", () => service.close());
   await app.ready();
   return app;
 }

@@ -12,16 +12,19 @@ export interface JsonRpcRequest {
 
 /**
  * A failing endpoint: `hang` never answers (until close()), `http-500` is an HTTP error, `malformed-json` a
- * truncated body, `rpc-error` a JSON-RPC error that is no execution's (`header not found`), `reset` drops the
+ * truncated body, `rpc-error` a JSON-RPC error that is no execution's (`internal error`), `reset` drops the
  * connection.
  */
 export type Fault = "hang" | "http-500" | "malformed-json" | "rpc-error" | "reset";
 
-/** An answer of the proxy's own: a fault, or a JSON-RPC body (given the request's id) with its HTTP status (200). */
-export type Reply = Fault | { readonly status?: number; readonly body: Record<string, unknown> };
+/**
+ * An answer of the proxy's own: a fault, or a JSON-RPC body (given the request's id) with its HTTP status (200); or
+ * another request to forward to the node in its place (`forward`).
+ */
+export type Reply = Fault | { readonly status?: number; readonly body: Record<string, unknown> } | { readonly forward: JsonRpcRequest };
 
 /** A JSON-RPC error in a 200 answer, as a node refuses or fails a request. */
-export const rpcError = (error: Record<string, unknown>): Reply => ({ body: { jsonrpc: "2.0", error } });
+export const rpcError = (error: Record<string, unknown>): { readonly body: Record<string, unknown> } => ({ body: { jsonrpc: "2.0", error } });
 
 /**
  * Decides how one HTTP request is answered: a reply, or undefined to forward it to the node. `request` is
@@ -63,10 +66,12 @@ export async function startRpcProxy(target: string | undefined, options: RpcProx
     const single = record(body, proxy);
     if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
     const reply = proxy.reply?.(single, received);
-    if (reply !== undefined) return answer(reply, single, response);
+    const forward = typeof reply === "object" && "forward" in reply ? reply.forward : undefined;
+    if (reply !== undefined && forward === undefined) return answer(reply as Exclude<Reply, { forward: JsonRpcRequest }>, single, response);
     if (target === undefined) return answer("http-500", single, response);
+    const forwarded = forward === undefined ? body : JSON.stringify({ jsonrpc: "2.0", ...forward });
     try {
-      const upstream = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body });
+      const upstream = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body: forwarded });
       response.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "application/json" });
       response.end(await upstream.text());
     } catch {
@@ -111,7 +116,7 @@ function record(body: string, proxy: RpcProxy): JsonRpcRequest | undefined {
   }
 }
 
-function answer(reply: Reply, request: JsonRpcRequest | undefined, response: ServerResponse): void {
+function answer(reply: Exclude<Reply, { readonly forward: JsonRpcRequest }>, request: JsonRpcRequest | undefined, response: ServerResponse): void {
   const id = request?.id ?? 1;
   const json = (status: number, body: string) => {
     response.writeHead(status, { "content-type": "application/json" });
@@ -126,10 +131,21 @@ function answer(reply: Reply, request: JsonRpcRequest | undefined, response: Ser
     case "malformed-json":
       return json(200, '{"jsonrpc":"2.0","id":' + JSON.stringify(id) + ',"result":"0x');
     case "rpc-error":
-      return answer(rpcError({ code: -32000, message: "header not found" }), request, response);
+      return answer(rpcError({ code: -32000, message: "internal error" }), request, response);
     case "reset":
       return void response.socket?.destroy();
     default:
       return json(reply.status ?? 200, JSON.stringify({ ...reply.body, id }));
   }
+}
+
+/**
+ * What the service reads to follow a chain's head and to check an endpoint (semantics §11), apart from the quotes'
+ * own calls: tests that count a quote's requests leave these out (their cost is measured by their own tests).
+ */
+const HEAD_READS = new Set(["eth_getBlockByNumber", "eth_getBlockByHash", "eth_chainId"]);
+
+/** The quotes' own requests among `requests` (or method names): without the head follower's reads. */
+export function quoteRequests<T extends JsonRpcRequest | string>(requests: readonly T[]): T[] {
+  return requests.filter((request) => !HEAD_READS.has(typeof request === "string" ? request : request.method));
 }

@@ -1,0 +1,275 @@
+// Endpoints as public ones behave (semantics §6, §11), each on the real wire in front of the embedded chain: a load
+// balancer whose backends lag a block or two ("header not found", as geth words it), a node of another chain, a
+// slow node past the quotes' deadline, a rate limit with Retry-After, and answers far too large.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer, type Server } from "node:http";
+import { readFileSync } from "node:fs";
+import { request as httpRequest } from "undici";
+import { numberToHex } from "viem";
+import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
+import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
+import { liveService, trade, type LiveService } from "../support/liveService.ts";
+import { startProcess } from "../support/processes.ts";
+import { rpcError, startRpcProxy, type JsonRpcRequest, type RpcProxy } from "../support/rpcProxy.ts";
+
+let devchain: Devchain;
+before(async () => {
+  devchain = await startDevchain();
+});
+after(() => devchain.close());
+
+const path = (marketId: number, query: Record<string, string>, chainId = DEVCHAIN_ID) =>
+  `/quoter/${chainId}/${devchain.marketGroup}/${marketId}?${new URLSearchParams(query)}`;
+const THOUSAND = "1000000000000000000000";
+const node = (method: string, params: unknown[] = []) => devchain.chain.provider.request({ method, params } as never) as Promise<any>;
+
+async function withService<T>(options: Parameters<typeof liveService>[0], run: (service: LiveService) => Promise<T>): Promise<T> {
+  const service = await liveService(options);
+  try {
+    return await run(service);
+  } finally {
+    await service.close();
+  }
+}
+
+/**
+ * A load balancer of which some backends lag: each request, by a seeded draw, goes to the real node or to a backend
+ * `lag` blocks behind it, which answers the latest block as that older one and "header not found" for a block it
+ * does not have yet.
+ */
+async function laggingBalancer(seed: number): Promise<RpcProxy & { lagged: () => number }> {
+  let state = seed;
+  const draw = () => ((state = (state * 1_103_515_245 + 12_345) % 2 ** 31), state / 2 ** 31);
+  let lagged = 0;
+  const proxy = await startRpcProxy(devchain.endpoint.url);
+  const headerNotFound = rpcError({ code: -32000, message: "header not found" });
+  // The proxy's replier is synchronous: the lagging backend's view is read from the node beforehand, each time.
+  let latest = 0n;
+  const hashes = new Map<string, bigint>();
+  const refresh = async () => {
+    const block = await node("eth_getBlockByNumber", ["latest", false]);
+    latest = BigInt(block.number);
+    hashes.set(block.hash, latest);
+  };
+  await refresh();
+  const timer = setInterval(() => void refresh().catch(() => undefined), 5);
+  proxy.reply = (request: JsonRpcRequest | undefined) => {
+    if (request === undefined) return undefined;
+    const lag = draw() < 0.4 ? (draw() < 0.5 ? 1n : 2n) : 0n;
+    if (lag === 0n) return undefined;
+    const behind = latest - lag;
+    if (request.method === "eth_getBlockByNumber" && request.params?.[0] === "latest") {
+      lagged++;
+      return { forward: { ...request, params: [numberToHex(behind), false] } }; // the older block, as that backend's latest
+    }
+    const pinned = (request.params?.[1] as { blockHash?: string } | undefined)?.blockHash;
+    if (request.method === "eth_call" && pinned !== undefined) {
+      const number = hashes.get(pinned) ?? latest;
+      if (number > behind) {
+        lagged++;
+        return headerNotFound;
+      }
+    }
+    return undefined;
+  };
+  const close = proxy.close.bind(proxy);
+  return Object.assign(proxy, { lagged: () => lagged, close: async () => (clearInterval(timer), await close()) });
+}
+
+describe("a load balancer whose backends lag a block or two", () => {
+  for (const [mode, pushed] of [["polled through it", false], ["pushed by the node's WebSocket", true]] as const) {
+    test(`500 quotes while blocks are mined, the head ${mode}: no 503, and never an answer older than the head seen before it was sent`, async () => {
+      const balancer = await laggingBalancer(pushed ? 7 : 3);
+      const mining = setInterval(() => void node("evm_mine").catch(() => undefined), 60);
+      try {
+        await withService(
+          {
+            rpc: balancer.url,
+            headPollMs: 50,
+            ...(pushed ? { webSocketUrls: new Map([[DEVCHAIN_ID, devchain.endpoint.webSocketUrl]]) } : {}),
+          },
+          async (service) => {
+            const statuses = new Map<number, number>();
+            let quotes = 0;
+            const worker = async (w: number) => {
+              while (quotes < 500) {
+                const i = quotes++;
+                const seen = await service.head();
+                const answer = await service.get(path(1 + (i % 2), { expectedPrice: i % 2 ? "1030" : "0.55", collateralAvailable: `${THOUSAND}${w}` }));
+                statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+                if (answer.status === 200 && seen !== undefined) {
+                  assert.ok(BigInt(answer.body.blockNumber) >= BigInt(seen.blockNumber), `an answer at ${answer.body.blockNumber} after ${seen.blockNumber} was seen`);
+                }
+              }
+            };
+            await Promise.all(Array.from({ length: 8 }, (_, w) => worker(w)));
+            assert.deepEqual([...statuses], [[200, statuses.get(200)]], `statuses: ${JSON.stringify([...statuses])}`);
+            assert.ok(balancer.lagged() > 50, `${balancer.lagged()} answers came from a lagging backend`);
+          },
+        );
+      } finally {
+        clearInterval(mining);
+        await balancer.close();
+      }
+    });
+  }
+});
+
+describe("an endpoint of another chain", () => {
+  test("at start-up: the service stops with one line naming the variable and both chain ids", async () => {
+    const started = startProcess("node", ["--import", "tsx", "src/main.ts"], { RPC_URL_10: devchain.endpoint.url, PORT: "0", LOG_LEVEL: "silent" }, /never/, 20_000);
+    const error = await started.then(() => assert.fail("it started"), (error: Error) => error.message);
+    assert.match(error, /exited with 1/);
+    const printed = error.split("\n").filter((line) => line.startsWith("quoter:"));
+    assert.deepEqual(printed, ["quoter: RPC_URL_10 serves chain 31337, not chain 10: point RPC_URL_10 at a node of chain 10"]);
+  });
+
+  test("later: never a 200; a 503 whose details name the variable and both chain ids", async () => {
+    await withService({ rpc: new Map([[10, [devchain.endpoint.url]]]) }, async (service) => {
+      for (let i = 0; i < 3; i++) {
+        const answer = await service.get(path(2, { expectedPrice: "1030", collateralAvailable: THOUSAND }, 10));
+        assert.equal(answer.status, 503);
+        assert.deepEqual(answer.body.details, [{ param: "chainId", message: "RPC_URL_10 serves chain 31337, not 10: point RPC_URL_10 at a node of chain 10" }]);
+      }
+    });
+  });
+
+  test("an endpoint that comes back from a failure as a node of another chain is found out before it answers", async () => {
+    let chainId = "0x7a69";
+    let failing = false;
+    const proxy = await startRpcProxy(devchain.endpoint.url, {
+      reply: (request) => (failing ? "reset" : request?.method === "eth_chainId" ? { body: { jsonrpc: "2.0", result: chainId } } : undefined),
+    });
+    try {
+      await withService({ rpc: proxy.url }, async (service) => {
+        const quote = () => service.get(path(2, { expectedPrice: "1030", collateralAvailable: THOUSAND }));
+        assert.equal((await quote()).status, 200);
+        failing = true;
+        assert.equal((await quote()).status, 503);
+        [failing, chainId] = [false, "0x1"];
+        const after = await quote();
+        assert.equal(after.status, 503);
+        assert.match(after.body.details[0].message, /serves chain 1, not 31337/);
+      });
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+test("a quote's queued RPC requests are dropped at its deadline: never sent (counted at the proxy)", async () => {
+  const slow = await startRpcProxy(devchain.endpoint.url, { delayMs: 250 });
+  try {
+    await withService(
+      { rpc: slow.url, maxInFlight: 1, deadlineMs: 600, probe: true, webSocketUrls: new Map([[DEVCHAIN_ID, devchain.endpoint.webSocketUrl]]) },
+      async (service) => {
+        assert.equal((await service.get(path(2, { expectedPrice: "1030", collateralAvailable: THOUSAND }))).status, 200, "one call, 250 ms");
+        slow.clear();
+        const answers = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => service.get(path(2, { expectedPrice: "1030", collateralAvailable: `${THOUSAND}${i}` }))),
+        );
+        const statuses = answers.map((answer) => answer.status).sort();
+        assert.ok(statuses.filter((status) => status === 503).length >= 7, `statuses ${statuses}`);
+        const sent = slow.methods.length;
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        assert.equal(slow.methods.length, sent, "nothing is sent for quotes already answered");
+        assert.ok(sent <= 3, `${sent} requests sent: those in flight before the deadline (one at a time, 250 ms each), never the 7 queued`);
+      },
+    );
+  } finally {
+    await slow.close();
+  }
+});
+
+describe("Retry-After", () => {
+  test("an endpoint answering 429 rests that long: the next URL answers meanwhile; alone, it is a 503 with its Retry-After", async () => {
+    let limited = true;
+    const busy = await startRpcProxy(devchain.endpoint.url, {
+      reply: (request) => (limited && request?.method === "eth_call" ? { status: 429, body: { jsonrpc: "2.0", error: { code: 429, message: "Too Many Requests" } } } : undefined),
+    });
+    const calls = () => busy.methods.filter((method) => method === "eth_call").length;
+    try {
+      // Retry-After comes as a header: the proxy's replies have none, so a server of its own adds it.
+      const withHeader = await retryAfterServer(busy.url, 2);
+      await withService({ rpc: new Map([[DEVCHAIN_ID, [withHeader.url, devchain.endpoint.url]]]) }, async (service) => {
+        for (let i = 0; i < 5; i++) {
+          const answer = await service.get(path(2, { expectedPrice: "1030", collateralAvailable: `${THOUSAND}${i}` }));
+          assert.equal(answer.status, 200, "the second URL takes over");
+        }
+        assert.equal(calls(), 1, "the resting endpoint is asked once in 2 s");
+        limited = false;
+        await new Promise((resolve) => setTimeout(resolve, 2_100));
+        assert.equal((await service.get(path(2, { expectedPrice: "1030", collateralAvailable: `${THOUSAND}9` }))).status, 200);
+        assert.equal(calls(), 2, "asked again once its rest is over");
+      });
+      limited = true;
+      await withService({ rpc: withHeader.url }, async (service) => {
+        const first = await service.get(path(2, { expectedPrice: "1030", collateralAvailable: THOUSAND }));
+        const second = await service.get(path(2, { expectedPrice: "1030", collateralAvailable: `${THOUSAND}1` }));
+        for (const answer of [first, second]) {
+          assert.equal(answer.status, 503);
+          assert.ok(Number(answer.headers["retry-after"]) >= 1 && Number(answer.headers["retry-after"]) <= 2, String(answer.headers["retry-after"]));
+        }
+        assert.match(second.body.details[0].message, /^RPC_URL_31337: rate limited: resting for \d s more/);
+      });
+      await withHeader.close();
+    } finally {
+      await busy.close();
+    }
+  });
+});
+
+/** Forwards to `target`, adding `Retry-After: <seconds>` to every 429. */
+async function retryAfterServer(target: string, seconds: number): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer(async (incoming, outgoing) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of incoming) chunks.push(chunk as Buffer);
+    const upstream = await httpRequest(target, { method: "POST", headers: { "content-type": "application/json" }, body: Buffer.concat(chunks) });
+    const text = await upstream.body.text();
+    outgoing.writeHead(upstream.statusCode, { "content-type": "application/json", ...(upstream.statusCode === 429 ? { "retry-after": String(seconds) } : {}) });
+    outgoing.end(text);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+test("64 concurrent answers of 20 MB leave the service's resident memory within 100 MiB of where it started", async () => {
+  const header = { number: "0x6", hash: `0x${"66".repeat(32)}`, parentHash: `0x${"55".repeat(32)}`, timestamp: "0x6" };
+  const huge = Buffer.from(`"0x${"ab".repeat(10 * 1024 * 1024)}"`); // a 20 MB result
+  const fake = createServer(async (incoming, outgoing) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of incoming) chunks.push(chunk as Buffer);
+    const { id, method } = JSON.parse(Buffer.concat(chunks).toString()) as { id: number; method: string };
+    outgoing.writeHead(200, { "content-type": "application/json" });
+    if (method === "eth_chainId") return outgoing.end(JSON.stringify({ jsonrpc: "2.0", id, result: "0x7a69" }));
+    if (method === "eth_getBlockByNumber") return outgoing.end(JSON.stringify({ jsonrpc: "2.0", id, result: header }));
+    outgoing.write(`{"jsonrpc":"2.0","id":${id},"result":`);
+    for (let offset = 0; offset < huge.length && !outgoing.destroyed; offset += 1 << 20) {
+      if (!outgoing.write(huge.subarray(offset, offset + (1 << 20)))) await new Promise((resolve) => outgoing.once("drain", resolve).once("close", resolve));
+    }
+    outgoing.end("}");
+  });
+  await new Promise<void>((resolve) => fake.listen(0, "127.0.0.1", resolve));
+  const rpc = `http://127.0.0.1:${(fake.address() as { port: number }).port}`;
+  const service = await startProcess("node", ["--import", "tsx", "src/main.ts"], { RPC_URL_31337: rpc, PORT: "0", LOG_LEVEL: "silent" }, /Quoter listening on (http:\/\/\S+)\/quoter/);
+  try {
+    const base = service.match[1]!;
+    const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${service.child.pid}/status`, "utf8"))![1]) * 1024;
+    const quote = async (i: number) =>
+      (await httpRequest(`${base}/quoter/31337/${devchain.marketGroup}/2?expectedPrice=1030&collateralAvailable=${THOUSAND}${i}`)).statusCode;
+    for (let i = 0; i < 3; i++) assert.equal(await quote(i), 503, "each answer is cut off: the endpoint failed");
+    const start = rss();
+    const statuses = await Promise.all(Array.from({ length: 64 }, (_, i) => quote(100 + i)));
+    assert.ok(statuses.every((status) => status === 503), `statuses ${statuses}`);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const end = rss();
+    assert.ok(end - start < 100 * 1024 * 1024, `resident memory grew by ${Math.round((end - start) / 1024 / 1024)} MiB (from ${Math.round(start / 1024 / 1024)} MiB)`);
+  } finally {
+    await service.stop();
+    await new Promise<void>((resolve) => fake.close(() => resolve()));
+    fake.closeAllConnections();
+  }
+});
+
+void trade;
