@@ -37,6 +37,15 @@ export class BlockUnknownError extends ChainUnavailableError {
   }
 }
 
+/**
+ * The endpoint ran a pinned call at another block than the pin's (anvil, for one, resolves the hash to a number and
+ * may run the call on the block it mined since): its answer is of no use, but the chain moved rather than the node
+ * failed, so the quote tries again at the head, as for a block the node does not have.
+ */
+export class BlockMismatchError extends BlockUnknownError {
+  override name = "BlockMismatchError";
+}
+
 /** The endpoint serves another chain than the one it is configured for: it never answers a quote. */
 export class WrongChainError extends ChainUnavailableError {
   override name = "WrongChainError";
@@ -82,8 +91,10 @@ export class EndpointsFailedError extends Error {
 
   /** How long a client should wait: until the first rate-limited endpoint rests no more, else the default. */
   get retryAfterSeconds(): number {
-    const rests = this.failures.flatMap((failure) => (failure.error instanceof EndpointRestingError ? [failure.error.restMs] : []));
-    const all = rests.length === this.failures.length && rests.length > 0;
+    // Each endpoint's rest as it stands now: one just answered 429 rests as long as one that was not asked.
+    const now = Date.now();
+    const rests = this.failures.map((failure) => failure.endpoint.state.restingUntil - now);
+    const all = rests.length > 0 && rests.every((rest) => rest > 0);
     return all ? Math.max(1, Math.ceil(Math.min(...rests) / 1000)) : DEFAULT_RETRY_AFTER_SECONDS;
   }
 

@@ -11,7 +11,7 @@ import type { SearchPoint } from "../quote/search.ts";
 import { ethCall, notAnExecution, send, unavailable, type BlockPin, type RawCall } from "./call.ts";
 import type { ChainEndpoint } from "./client.ts";
 import { bytesOf, errorSelector } from "./decode.ts";
-import { ChainUnavailableError, classifyRpcError } from "./errors.ts";
+import { BlockMismatchError, ChainUnavailableError, classifyRpcError } from "./errors.ts";
 
 /** Gas given to each deployless call unless configured otherwise: the setting's default. */
 export const DEFAULT_SEARCH_GAS_CAP = BigInt(SETTINGS.SEARCH_GAS_CAP.default);
@@ -121,9 +121,10 @@ export function decodeFacts(answer: RawCall): Facts {
 export async function runSearcher(endpoint: ChainEndpoint, data: Hex, block: BlockPin, gasCap: bigint, signal?: AbortSignal): Promise<Facts> {
   const facts = decodeFacts(await ethCall(endpoint, { data, block, gas: gasCap, answersByReverting: true, ...(signal ? { signal } : {}) }));
   if (facts.blockNumber !== block.number) {
-    throw new ChainUnavailableError(endpoint.chainId, {
-      reason: `${endpoint.source} ran the search at block ${facts.blockNumber}, not at block ${block.number} (${block.hash}) as asked`,
-    });
+    throw new BlockMismatchError(
+      endpoint.chainId,
+      `${endpoint.source} ran the search at block ${facts.blockNumber}, not at block ${block.number} (${block.hash}) as asked`,
+    );
   }
   return facts;
 }
