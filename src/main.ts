@@ -74,7 +74,11 @@ const banner = bannerLines({
   chains: [...rpcUrls].map(([chainId, urls]) => {
     const endpoints = devchain ? "embedded demo chain" : urls.map(redactUrl).join(", ");
     const ws = chains.get(chainId)?.webSocket;
-    const heads = ws ? `new heads pushed over ${devchain ? "its WebSocket" : ws.label}` : `new heads polled (at most ${config.headPollMs} ms apart while asked)`;
+    const polled = `new heads polled (at most ${config.headPollMs} ms apart while asked)`;
+    // What the follower does now, not what is configured: a WebSocket that did not connect is retried meanwhile.
+    const subscribed = quoter.heads().find((head) => head.chainId === chainId)?.webSocket === "connected";
+    const where = devchain ? "its WebSocket" : ws?.label;
+    const heads = !ws ? polled : subscribed ? `new heads pushed over ${where}` : `${polled}: ${where} did not connect yet, retried in the background`;
     return [chainId, `${endpoints}; chain id checked on ${checked(chainId)} of ${urls.length}; ${heads}`] as const;
   }),
   ...(demoMarkets ? { demoMarkets } : {}),

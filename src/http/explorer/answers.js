@@ -138,7 +138,9 @@ export function showMarket(status, values, body) {
       "collateralDecimals",
     ],
   ];
-  if (body && body.blockNumber !== undefined) rows.push(["block", body.blockNumber, "blockNumber"]);
+  if (body && body.blockNumber !== undefined) {
+    rows.push(["block", body.blockHash ? `${body.blockNumber} (${body.blockHash})` : body.blockNumber, "blockNumber"]);
+  }
   fillList($("market-list"), rows);
   $("market").hidden = false;
 }
@@ -162,7 +164,7 @@ export function showSummary(answers, compare) {
     ["price after", body.priceAfter],
     ["fill price", body.fillPrice],
     ["required collateral", `${body.requiredCollateral} of ${body.collateralAvailable}`],
-    ["block", body.blockNumber],
+    ["block", `${body.blockNumber} (${body.blockHash})`],
     ["iterations", body.iterations],
     ["search", search === "exact" ? "exact" : "bisection (interface default)", "search"],
   ];
