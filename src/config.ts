@@ -33,6 +33,46 @@ function host(fallback: string, meaning: string): Setting<string> {
   return { default: fallback, accepts: "an IP address or a host name", meaning, parse };
 }
 
+/** Origins a browser may call the API from: `*`, or origins (`scheme://host[:port]`), comma-separated. */
+export type CorsOrigins = "*" | readonly string[];
+
+function corsOrigins(meaning: string): Setting<CorsOrigins> {
+  const parse = (text: string): CorsOrigins | undefined => {
+    if (text === "*") return "*";
+    const origins = text.split(",").map((origin) => origin.trim());
+    return origins.every(isOrigin) ? origins : undefined;
+  };
+  return { default: "*", accepts: "*, or origins such as https://app.example.com, comma-separated", meaning, parse };
+}
+
+function isOrigin(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.origin === text;
+  } catch {
+    return false;
+  }
+}
+
+/** Which proxies' `X-Forwarded-For` is believed, as Fastify's `trustProxy` takes it. */
+export type TrustProxy = boolean | number | readonly string[];
+
+function trustProxy(meaning: string): Setting<TrustProxy> {
+  const parse = (text: string): TrustProxy | undefined => {
+    if (text === "false") return false;
+    if (text === "true") return true;
+    if (/^\d{1,2}$/.test(text)) return Number(text);
+    const addresses = text.split(",").map((address) => address.trim());
+    return addresses.every((address) => isIP(address.replace(/\/\d{1,3}$/, "")) !== 0) ? addresses : undefined;
+  };
+  return {
+    default: false,
+    accepts: "false, true, a hop count from 0 to 99, or proxy addresses (IPs or CIDRs), comma-separated",
+    meaning,
+    parse,
+  };
+}
+
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 /** In the order the docs list them. RPC_URL_<chainId> is apart: its name carries the chain id. */
@@ -83,6 +123,12 @@ export const SETTINGS = {
   ),
   RATE_LIMIT_WINDOW_MS: integer(60_000, 1, 86_400_000, "the rate limit's window, in ms"),
   MAX_URL_LENGTH: integer(2048, 256, 65_536, "longest request target (path and query); beyond, 414"),
+  TRUST_PROXY: trustProxy(
+    "behind a reverse proxy: whose `X-Forwarded-For` names the client (for the rate limit and the logs); `false`: the connection's address is the client's",
+  ),
+  CORS_ORIGINS: corsOrigins(
+    "origins a browser app may call the API from (CORS; preflights answered 204); the API is read-only and sends no cookies, hence `*` by default",
+  ),
   READY_TIMEOUT_MS: integer(2000, 1, 60_000, "how long each chain's endpoints have to answer `eth_blockNumber` for `/ready`, in ms"),
   LOG_LEVEL: oneOf("info", LOG_LEVELS, "pino level"),
   LOG_FORMAT: oneOf(
@@ -165,6 +211,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     rateLimitMax: read(env, "RATE_LIMIT_MAX"),
     rateLimitWindowMs: read(env, "RATE_LIMIT_WINDOW_MS"),
     maxUrlLength: read(env, "MAX_URL_LENGTH"),
+    trustProxy: read(env, "TRUST_PROXY"),
+    corsOrigins: read(env, "CORS_ORIGINS"),
   } as const;
 }
 

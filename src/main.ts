@@ -63,6 +63,8 @@ const app = buildApp({
   chains,
   readyTimeoutMs: config.readyTimeoutMs,
   heads: () => quoter.heads(),
+  corsOrigins: config.corsOrigins,
+  trustProxy: config.trustProxy,
 });
 const address = await app.listen({ host: config.host, port: config.port });
 

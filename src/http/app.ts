@@ -1,6 +1,8 @@
 // The HTTP application: Fastify with the quote route mounted under /quoter.
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
-import { installErrorHandling } from "./errors.ts";
+import type { CorsOrigins, TrustProxy } from "../config.ts";
+import { corsPlugin } from "./cors.ts";
+import { badUrl, clientError, installErrorHandling } from "./errors.ts";
 import { explorerPlugin } from "./explorer/plugin.ts";
 import { indexRoute } from "./indexRoute.ts";
 import { docsPlugin } from "./openapi.ts";
@@ -11,7 +13,7 @@ import type { HeadStatus } from "../chain/headFollower.ts";
 import { createMetrics, type Metrics } from "../observability/metrics.ts";
 import { createReadinessCheck } from "../observability/readiness.ts";
 import { observabilityPlugin, requestIdFor } from "./observability.ts";
-import { BASE_PATH } from "./paths.ts";
+import { BASE_PATH, EXPLORER_PATH } from "./paths.ts";
 import type { Quoter } from "../service/api.ts";
 
 export interface AppOptions {
@@ -27,10 +29,19 @@ export interface AppOptions {
   readonly readyTimeoutMs?: number;
   /** Each chain's head and how it is followed, for /health, /ready and /metrics (the quoter service's `heads`). */
   readonly heads?: () => readonly HeadStatus[];
+  /** Origins browser apps may call from (CORS_ORIGINS); `*` by default. */
+  readonly corsOrigins?: CorsOrigins;
+  /** Whose X-Forwarded-For names the client (TRUST_PROXY); none by default. */
+  readonly trustProxy?: TrustProxy;
 }
 
-export function buildApp({ quoter, logger, protection, metrics, chains, readyTimeoutMs, heads }: AppOptions): FastifyInstance {
+export function buildApp({ quoter, logger, protection, metrics, chains, readyTimeoutMs, heads, corsOrigins = "*", trustProxy = false }: AppOptions): FastifyInstance {
   const app = Fastify({
+    trustProxy: fastifyTrustProxy(trustProxy),
+    // Errors before routing answer in the API's error shape too: a URL that is not percent-encoded, a request
+    // the HTTP parser refused (its headers too large: 431).
+    frameworkErrors: badUrl,
+    clientErrorHandler: clientError,
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     // A caller's sane x-request-id is kept (and echoed); the hooks of observability.ts log one line per answer.
     requestIdHeader: false,
@@ -44,6 +55,7 @@ export function buildApp({ quoter, logger, protection, metrics, chains, readyTim
   installErrorHandling(app);
   const isClosing = closeConnectionsWhenDone(app);
   void app.register(protectionPlugin, { ...DEFAULT_PROTECTION, ...protection });
+  void app.register(corsPlugin, { origins: corsOrigins });
   const appMetrics = metrics ?? createMetrics();
   if (heads) appMetrics.observeHeads(heads);
   void app.register(observabilityPlugin, {
@@ -56,7 +68,15 @@ export function buildApp({ quoter, logger, protection, metrics, chains, readyTim
   void app.register(quoteRoute, { prefix: BASE_PATH, quoter });
   void app.register(explorerPlugin, { prefix: BASE_PATH });
   void app.register(indexRoute, { prefix: BASE_PATH, chainIds: [...(chains?.keys() ?? [])] });
+  // The root is where a newcomer types the service's address: the explorer.
+  app.get("/", { schema: { hide: true } }, async (_request, reply) => reply.redirect(EXPLORER_PATH, 302));
   return app;
+}
+
+/** TRUST_PROXY as Fastify takes it: a hop count is "the nearest n addresses are proxies". */
+function fastifyTrustProxy(trust: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === "number") return (_address, hop) => hop < trust;
+  return typeof trust === "boolean" ? trust : [...trust];
 }
 
 /**

@@ -10,6 +10,9 @@ export const HTTP_MESSAGES = {
   tooManyRequests: "Too many requests",
   uriTooLong: "URI too long",
   bodyNotAccepted: "Request body not accepted",
+  badRequest: "Bad request",
+  headersTooLarge: "Request header fields too large",
+  requestTimeout: "Request timeout",
 } as const;
 
 /** Interface §7: the status of each kind of quote error. */

@@ -1,11 +1,13 @@
-// Abuse limits: per-client rate limiting, a bound on the URL, no request bodies, security headers.
+// Abuse limits: per-client rate limiting (unknown paths included), a bound on the URL, no request bodies,
+// security headers.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import helmet from "helmet";
 import { SETTINGS } from "../config.ts";
-import { bodyNotAccepted, tooManyRequests, uriTooLong } from "./httpErrors.ts";
+import { sendQuoteError } from "./errors.ts";
+import { bodyNotAccepted, routeNotFound, tooManyRequests, uriTooLong } from "./httpErrors.ts";
 
 export interface ProtectionOptions {
   /** Requests per client (IP) per window; 0 turns rate limiting off. */
@@ -61,10 +63,15 @@ async function protection(app: FastifyInstance, options: ProtectionOptions): Pro
     for (const [name, value] of headers) reply.raw.setHeader(name, value);
   });
   if (options.rateLimitMax > 0) {
-    void app.register(rateLimit, {
+    await app.register(rateLimit, {
       max: options.rateLimitMax,
       timeWindow: options.rateLimitWindowMs,
       errorResponseBuilder: (_request, context) => tooManyRequests(Math.max(1, Math.ceil(context.ttl / 1000))),
     });
   }
+  // An unknown path counts against the rate limit too: a scanner is limited like any client.
+  app.setNotFoundHandler(
+    options.rateLimitMax > 0 ? { preHandler: app.rateLimit() } : {},
+    (_request, reply) => sendQuoteError(reply, routeNotFound()),
+  );
 }

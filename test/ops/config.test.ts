@@ -97,3 +97,22 @@ test(".env.example and the README's configuration table list every variable the 
   assert.deepEqual(loadConfig(defaults), config);
   assert.deepEqual(loadDevchainConfig(defaults), loadDevchainConfig({}));
 });
+
+test("CORS_ORIGINS: * by default, or a list of origins; a URL with a path or another scheme is refused", () => {
+  assert.equal(loadConfig({}).corsOrigins, "*");
+  assert.deepEqual(loadConfig({ CORS_ORIGINS: "https://app.example.com, http://localhost:5173" }).corsOrigins, [
+    "https://app.example.com",
+    "http://localhost:5173",
+  ]);
+  for (const bad of ["https://app.example.com/", "app.example.com", "ftp://x.example", "https://a.example,*"]) {
+    rejects({ CORS_ORIGINS: bad }, "CORS_ORIGINS", /origins such as/);
+  }
+});
+
+test("TRUST_PROXY: off by default; true, a hop count, or proxy addresses and CIDRs", () => {
+  assert.equal(loadConfig({}).trustProxy, false);
+  assert.equal(loadConfig({ TRUST_PROXY: "true" }).trustProxy, true);
+  assert.equal(loadConfig({ TRUST_PROXY: "2" }).trustProxy, 2);
+  assert.deepEqual(loadConfig({ TRUST_PROXY: "10.0.0.0/8, ::1" }).trustProxy, ["10.0.0.0/8", "::1"]);
+  for (const bad of ["yes", "100", "10.0.0.0/8,proxy.internal"]) rejects({ TRUST_PROXY: bad }, "TRUST_PROXY", /a hop count/);
+});

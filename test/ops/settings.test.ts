@@ -35,7 +35,8 @@ test("quoter serve --help lists every variable with its default and rule", () =>
   const plain = SERVE_HELP.replace(/\s+/g, " ").toLowerCase();
   assert.ok(SERVE_HELP.includes("  RPC_URL_<chainId> "));
   for (const name of NAMES) {
-    assert.match(SERVE_HELP, new RegExp(`  ${name}=${SETTINGS[name].default}[ \\n]`), name);
+    const shown = String(SETTINGS[name].default).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    assert.match(SERVE_HELP, new RegExp(`  ${name}=${shown}[ \\n]`), name);
     assert.ok(plain.includes(SETTINGS[name].accepts.toLowerCase()), `${name}: ${SETTINGS[name].accepts}`);
   }
 });

@@ -5,7 +5,7 @@ import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { createChainRegistry, type ChainClientOptions } from "../../src/chain/client.ts";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
-import { buildApp } from "../../src/http/app.ts";
+import { buildApp, type AppOptions } from "../../src/http/app.ts";
 import type { ProtectionOptions } from "../../src/http/protection.ts";
 import type { Quoter } from "../../src/service/api.ts";
 import { createMetrics } from "../../src/observability/metrics.ts";
@@ -22,6 +22,9 @@ export interface QuoterAppOptions extends Partial<Omit<ChainClientOptions, "obse
   /** No rate limit by default: tests send many quotes from one address. */
   readonly protection?: Partial<ProtectionOptions>;
   readonly readyTimeoutMs?: number;
+  /** CORS_ORIGINS and TRUST_PROXY as the app takes them (defaults: `*`, none). */
+  readonly corsOrigins?: AppOptions["corsOrigins"];
+  readonly trustProxy?: AppOptions["trustProxy"];
   /**
    * Checks each endpoint's chain id and probes it for deployless calls before the app answers, as `npm start` does
    * (default: both at the first quote).
@@ -40,6 +43,8 @@ export async function quoterApp(options: QuoterAppOptions): Promise<FastifyInsta
     logger,
     protection,
     readyTimeoutMs,
+    corsOrigins,
+    trustProxy,
     probe,
     timeoutMs = 5_000,
     maxInFlight,
@@ -72,6 +77,8 @@ export async function quoterApp(options: QuoterAppOptions): Promise<FastifyInsta
     protection: { rateLimitMax: 0, ...protection },
     ...(readyTimeoutMs === undefined ? {} : { readyTimeoutMs }),
     ...(service ? { heads: () => service.heads() } : {}),
+    ...(corsOrigins === undefined ? {} : { corsOrigins }),
+    ...(trustProxy === undefined ? {} : { trustProxy }),
   });
   // The head followers stop with the app (their sockets and timers).
   if (service) app.addHook("onClose", () => service.close());
