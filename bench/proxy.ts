@@ -8,13 +8,18 @@ import { pathToFileURL } from "node:url";
 export interface ProxyCounters {
   /** HTTP requests received. */
   readonly httpRequests: number;
-  /** JSON-RPC requests received (each item of a batch counts). */
+  /** JSON-RPC requests received for the quotes (each item of a batch counts): all but the head follower's. */
   readonly rpcRequests: number;
+  /** The head follower's requests (latest block, headers, chain-id checks): per block, not per quote. */
+  readonly followerRequests: number;
   /** JSON-RPC requests by method. */
   readonly methods: Record<string, number>;
   /** HTTP requests received and not yet answered (held or at the node): the backlog a run may leave behind. */
   readonly inFlight: number;
 }
+
+/** What the service's head follower asks, whatever the quotes: counted apart from the quotes' requests. */
+const FOLLOWER_METHODS = new Set(["eth_getBlockByNumber", "eth_getBlockByHash", "eth_chainId"]);
 
 /** Messages from the parent: each is answered with the counters as they stand (after the change). */
 export type ProxyCommand = { id: number; setDelayMs?: number; reset?: boolean };
@@ -38,6 +43,7 @@ export async function startDelayProxy(target: string, options: { delayMs?: numbe
   const agent = new Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 256 });
   let httpRequests = 0;
   let rpcRequests = 0;
+  let followerRequests = 0;
   let methods: Record<string, number> = {};
   let inFlight = 0;
 
@@ -51,8 +57,9 @@ export async function startDelayProxy(target: string, options: { delayMs?: numbe
       items = [{ method: "<unparseable>" }];
     }
     for (const item of items) {
-      rpcRequests++;
       const method = typeof (item as { method?: unknown })?.method === "string" ? (item as { method: string }).method : "<none>";
+      if (FOLLOWER_METHODS.has(method)) followerRequests++;
+      else rpcRequests++;
       methods[method] = (methods[method] ?? 0) + 1;
     }
   }
@@ -91,10 +98,11 @@ export async function startDelayProxy(target: string, options: { delayMs?: numbe
   const proxy: DelayProxy = {
     url: "",
     delayMs: options.delayMs ?? 0,
-    counters: () => ({ httpRequests, rpcRequests, methods: { ...methods }, inFlight }),
+    counters: () => ({ httpRequests, rpcRequests, followerRequests, methods: { ...methods }, inFlight }),
     reset() {
       httpRequests = 0;
       rpcRequests = 0;
+      followerRequests = 0;
       methods = {};
     },
     close: async () => {},

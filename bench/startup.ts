@@ -1,7 +1,10 @@
-// `npm run startup [-- --runs N]`: time from spawning `npm start` (no RPC_URL_*, so with its embedded chain) to
-// the first 200 on a demo quote, polled every 20 ms. Prints each run and the median; it is a measurement for
-// the README, not a test.
+// `npm run startup [-- --runs N]`: time from spawning the service (no RPC_URL_*, so with its embedded chain) to
+// the first 200 on a demo quote, polled every 20 ms, and the resident memory of its whole process tree then: the
+// compiled build as `npm start` runs it (plain node), beside the same sources run through tsx (`npx tsx
+// src/main.ts`, what `npm start` ran before the build). Prints each run and the medians, the two paths
+// interleaved; a measurement for the README, not a test.
 import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { parseArgs } from "node:util";
 import { DEMO_MARKETS } from "../src/devchain/demo.ts";
@@ -29,10 +32,35 @@ function freePort(): Promise<number> {
   });
 }
 
-async function once(): Promise<number> {
+/** The resident memory of every process in the group `pgid` (the spawned command and all it started), in bytes. */
+function groupResidentBytes(pgid: number): { bytes: number; processes: number } {
+  let bytes = 0;
+  let processes = 0;
+  for (const name of readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      // Fields after the command's closing parenthesis: state, ppid, pgrp.
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      const pgrp = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
+      if (pgrp !== pgid) continue;
+      const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${name}/status`, "utf8"));
+      if (rss) (bytes += Number(rss[1]) * 1024), processes++;
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return { bytes, processes };
+}
+
+type StartPath = { readonly name: string; readonly command: string; readonly args: readonly string[] };
+const PATHS: readonly StartPath[] = [
+  { name: "compiled (npm start: node dist/main.js)", command: "npm", args: ["start"] },
+  { name: "tsx (npx tsx src/main.ts)", command: "npx", args: ["--no-install", "tsx", "src/main.ts"] },
+];
+
+async function once(start: StartPath): Promise<{ ms: number; bytes: number; processes: number }> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn("npm", ["start"], {
+  const child = spawn(start.command, [...start.args], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn" },
     stdio: "ignore",
@@ -42,10 +70,10 @@ async function once(): Promise<number> {
   child.once("exit", () => (exited = true));
   try {
     for (;;) {
-      if (exited) throw new Error("npm start exited before answering");
+      if (exited) throw new Error(`${start.name} exited before answering`);
       try {
         const response = await fetch(`http://127.0.0.1:${port}${path}`);
-        if (response.status === 200) return performance.now() - started;
+        if (response.status === 200) return { ms: performance.now() - started, ...groupResidentBytes(child.pid!) };
         await response.body?.cancel();
       } catch {
         // not listening yet
@@ -62,11 +90,19 @@ async function once(): Promise<number> {
   }
 }
 
-const times: number[] = [];
+const results = new Map(PATHS.map((start) => [start.name, [] as { ms: number; bytes: number; processes: number }[]]));
 for (let run = 1; run <= runs; run++) {
-  const ms = await once();
-  times.push(ms);
-  console.log(`run ${run}: ${(ms / 1000).toFixed(2)} s to the first 200`);
+  for (const start of PATHS) {
+    const result = await once(start);
+    results.get(start.name)!.push(result);
+    console.log(`run ${run}, ${start.name}: ${(result.ms / 1000).toFixed(2)} s to the first 200; ${result.processes} processes, ${(result.bytes / 2 ** 20).toFixed(0)} MiB resident`);
+  }
 }
-const sorted = [...times].sort((a, b) => a - b);
-console.log(`median of ${runs}: ${(sorted[Math.floor((runs - 1) / 2)]! / 1000).toFixed(2)} s (min ${(sorted[0]! / 1000).toFixed(2)} s, max ${(sorted.at(-1)! / 1000).toFixed(2)} s)`);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
+for (const [name, list] of results) {
+  const times = list.map((result) => result.ms);
+  console.log(
+    `${name}, median of ${runs}: ${(median(times) / 1000).toFixed(2)} s to the first 200 (min ${(Math.min(...times) / 1000).toFixed(2)}, max ${(Math.max(...times) / 1000).toFixed(2)}); ` +
+      `process tree ${(median(list.map((result) => result.bytes)) / 2 ** 20).toFixed(0)} MiB resident`,
+  );
+}

@@ -1,7 +1,4 @@
 #!/usr/bin/env node
-// The `quoter` command: runs the TypeScript CLI (src/cli/main.ts) through tsx, a runtime dependency, so that
-// there is no build step. `quoter --help` lists the commands.
-import { register } from "tsx/esm/api";
-
-register();
-await import("../src/cli/main.ts");
+// The `quoter` command: runs the compiled CLI (dist/cli/main.js, built by `npm run build`, which `npm ci` runs
+// and the published package ships). `quoter --help` lists the commands.
+await import("../dist/cli/main.js");

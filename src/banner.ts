@@ -20,7 +20,9 @@ export function bannerLines({ address, strategy, chains, demoMarkets }: BannerIn
     `Quoter listening on ${address}${BASE_PATH} (${strategy} search)`,
     `  docs:       ${address}${DOCS_PATH}`,
     `  explorer:   ${address}${EXPLORER_PATH}`,
-    `  quote:      ${address}${QUOTE_PATH_TEMPLATE}`,
+    // The template's optional parameters on a line of their own, as names: the line stays readable.
+    `  quote:      ${address}${QUOTE_PATH_TEMPLATE.slice(0, QUOTE_PATH_TEMPLATE.indexOf("["))}`,
+    `              optional: ${[...QUOTE_PATH_TEMPLATE.matchAll(/\[&([^\]]+)\]/g)].map((match) => match[1]).join(", ")}`,
     `  operations: ${[HEALTH_PATH, READY_PATH, METRICS_PATH].map((path) => address + path).join(", ")}`,
   ];
   for (const [chainId, endpoints] of chains) lines.push(`  chain ${chainId}: ${endpoints}`);
@@ -28,8 +30,15 @@ export function bannerLines({ address, strategy, chains, demoMarkets }: BannerIn
     lines.push(`Demo markets on chain ${DEVCHAIN_ID}. Try:`);
     for (const market of demoMarkets) {
       const query = `expectedPrice=${market.example.expectedPrice}&collateralAvailable=${market.example.collateralAvailable}`;
-      lines.push(`  curl '${address}${BASE_PATH}/${DEVCHAIN_ID}/${market.group}/${market.id}?${query}'   # ${market.role}`);
+      // The note on a line of its own: the curl line alone is as wide as a terminal allows.
+      lines.push(`  # market ${market.id} of ${shortAddress(market.group)}: ${market.role}`);
+      lines.push(`  curl '${address}${BASE_PATH}/${DEVCHAIN_ID}/${market.group}/${market.id}?${query}'`);
     }
   }
   return lines;
+}
+
+/** 0x5FbD…0aa3: enough to tell the demo groups apart in a note. */
+function shortAddress(address: string): string {
+  return `${address.slice(0, 6)}…${address.slice(-4)}`;
 }

@@ -66,7 +66,22 @@ const app = buildApp({
   corsOrigins: config.corsOrigins,
   trustProxy: config.trustProxy,
 });
-const address = await app.listen({ host: config.host, port: config.port });
+const address = await app.listen({ host: config.host, port: config.port }).catch(async (error: NodeJS.ErrnoException) => {
+  // A port taken or refused is a set-up mistake: one line that says what to change, not a stack trace.
+  const why =
+    error.code === "EADDRINUSE"
+      ? `port ${config.port} on ${config.host} is in use: stop what listens there, or set PORT to another port (PORT=0 takes any free one)`
+      : error.code === "EACCES"
+        ? `port ${config.port} on ${config.host} needs privileges: set PORT to 1024 or above`
+        : error.code === "EADDRNOTAVAIL"
+          ? `${config.host} is not an address of this machine: set HOST to one of its addresses (127.0.0.1, or 0.0.0.0 for all)`
+          : undefined;
+  if (why === undefined) throw error;
+  console.error(`quoter: ${why}`);
+  await quoter.close();
+  await devchain?.close();
+  process.exit(1);
+});
 
 const demoMarkets = devchain ? (await import("./devchain/demo.ts")).DEMO_MARKETS : undefined;
 const checked = (chainId: number) => checks.filter((check) => check.chainId === chainId && check.kind === "ok").length;

@@ -1,4 +1,4 @@
-// The settings table of src/config.ts as text: the README's configuration table, .env.example and the list in
+// The settings table of src/config.ts as text: the configuration table (docs/configuration.md), .env.example and the list in
 // `quoter serve --help`. `npm run settings` writes the first two; a test fails when either is stale.
 import { RPC_URL_SETTING, RPC_WS_URL_SETTING, SETTINGS, type SettingName } from "./config.ts";
 
@@ -20,7 +20,7 @@ function wrap(text: string, prefix: string): string[] {
 
 const sentence = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}.`;
 
-/** The README's table, from its header row to its last row. */
+/** The configuration table of docs/configuration.md, from its header row to its last row. */
 export function readmeSettingsTable(): string {
   const row = (cells: string[]) => `| ${cells.join(" | ")} |`;
   return [
@@ -35,7 +35,7 @@ export function readmeSettingsTable(): string {
 /** `readme` with its configuration table replaced by the table's current text. */
 export function withSettingsTable(readme: string): string {
   const header = readme.indexOf("| variable | default |", readme.indexOf("## Configuration"));
-  if (header < 0) throw new Error("README.md: no configuration table under ## Configuration");
+  if (header < 0) throw new Error("docs/configuration.md: no configuration table under ## Configuration");
   const end = readme.indexOf("\n\n", header);
   return `${readme.slice(0, header)}${readmeSettingsTable()}${readme.slice(end)}`;
 }
@@ -59,7 +59,7 @@ export function envExample(): string {
   const header = [
     "# Every setting of the quoter, with its default. All are optional; a bad value stops start-up with the",
     "# variable's name and rule (exit status 1). Export them, or keep them in a .env file and start with",
-    "#   node --env-file=.env --import tsx src/main.ts",
+    "#   node --env-file=.env dist/main.js",
     "# Written by `npm run settings` from the table in src/config.ts: change the table, not this file.",
   ];
   return [header, ...entries].map((lines) => lines.join("\n")).join("\n\n") + "\n";

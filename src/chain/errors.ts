@@ -98,7 +98,7 @@ export class EndpointsFailedError extends Error {
     return all ? Math.max(1, Math.ceil(Math.min(...rests) / 1000)) : DEFAULT_RETRY_AFTER_SECONDS;
   }
 
-  /** One detail per endpoint: where it is configured, what failed, and what to check (never its URL). */
+  /** One detail per endpoint: where it is configured (never its URL), what failed, and what to check. */
   details(): ErrorDetail[] {
     return this.failures.map(({ error }) => ({ param: "chainId", message: failureDetail(error) }));
   }
@@ -110,7 +110,18 @@ function failureDetail(error: ChainUnavailableError): string {
     return `${error.reason}: point ${error.source.replace(/ \(.*\)$/, "")} at a node of chain ${error.chainId}`;
   }
   if (error instanceof BlockUnknownError) return error.reason;
-  return `${error.source ?? `chain ${error.chainId}`}: ${error.reason}`;
+  const hint = whatToCheck(error.reason);
+  return `${error.source ?? `chain ${error.chainId}`}: ${error.reason}${hint ? `: ${hint}` : ""}`;
+}
+
+/** For a transport failure: what an operator checks first. */
+function whatToCheck(reason: string): string | undefined {
+  if (/ECONNREFUSED/.test(reason)) return "nothing listens at that host and port; check that the node runs and the URL";
+  if (/ENOTFOUND|EAI_AGAIN/.test(reason)) return "the host name does not resolve; check the URL";
+  if (/timed out/.test(reason)) return "the node did not answer in RPC_TIMEOUT_MS; check its load or raise RPC_TIMEOUT_MS";
+  if (/HTTP (401|403)/.test(reason)) return "the endpoint refused the request; check the URL's API key";
+  if (/HTTP 404/.test(reason)) return "no JSON-RPC endpoint at that path; check the URL";
+  return undefined;
 }
 
 /** A short, URL-free description of a transport failure, for logs. */

@@ -45,7 +45,10 @@ const decimalsOutputs = getAbiItem({ abi: collateralAbi, name: "decimals" }).out
 /** Decimals of a collateral token that cannot be read (semantics §3.6, §10). */
 const DEFAULT_COLLATERAL_DECIMALS = 18;
 
-export type MarketCheck = { kind: "found"; settled: boolean } | { kind: "missing"; reason: string };
+/** A missing market names the parameter to change: the address (no market group there) or the id (none in it). */
+export type MarketCheck =
+  | { kind: "found"; settled: boolean }
+  | { kind: "missing"; param: "marketAddress" | "marketId"; reason: string };
 
 export const encodeGetMarket = (marketId: bigint): Hex =>
   encodeFunctionData({ abi: marketGroupAbi, functionName: "getMarket", args: [marketId] });
@@ -100,13 +103,27 @@ function decodeErrorName(data: Hex): string | undefined {
 export function interpretMarket(raw: RawCall, marketId: bigint): MarketCheck {
   const decoded = decodeSuccess(raw, (data) => decodeAbiParameters(getMarketOutputs, data));
   if (decoded === undefined) {
-    if (raw.success && raw.data === "0x") return { kind: "missing", reason: "no market group at this address" };
+    if (raw.success && raw.data === "0x") {
+      return { kind: "missing", param: "marketAddress", reason: "no contract at this address on this chain: check the market group's address and the chain id" };
+    }
     const name = raw.success ? undefined : decodeErrorName(raw.data);
-    return { kind: "missing", reason: `getMarket reverted${name ? ` with ${name}()` : ""}` };
+    return {
+      kind: "missing",
+      param: "marketAddress",
+      reason: `getMarket(${marketId}) reverted${name ? ` with ${name}()` : ""} or answered something else: is this address a market group?`,
+    };
   }
   const [market] = decoded;
-  if (market.marketId !== marketId) return { kind: "missing", reason: "getMarket answered for another market id" };
-  if (market.startTime === 0n) return { kind: "missing", reason: "the market was never created" };
+  if (market.marketId !== marketId) {
+    return {
+      kind: "missing",
+      param: "marketId",
+      reason: `market ${marketId} does not exist in this market group (getMarket answered for market ${market.marketId}): check the market id`,
+    };
+  }
+  if (market.startTime === 0n) {
+    return { kind: "missing", param: "marketId", reason: `market ${marketId} was never created in this market group: check the market id` };
+  }
   return { kind: "found", settled: market.settled };
 }
 

@@ -10,7 +10,7 @@ import { statusOf } from "../http/httpErrors.ts";
 import { parseQuoteRequest, type QuoteRequest } from "../quote/request.ts";
 import { createQuoterFromConfig } from "../service/fromConfig.ts";
 import { QUOTE_HELP } from "./help.ts";
-import { POSITIONAL_COUNT, POSITIONALS, QUOTE_OPTIONS, requestParams } from "./quoteOptions.ts";
+import { POSITIONAL_COUNT, POSITIONALS, QUOTE_OPTIONS, flagOfParam, requestParams } from "./quoteOptions.ts";
 
 const EXIT = { ok: 0, clientError: 1, usage: 2, serverError: 3 } as const;
 
@@ -32,7 +32,7 @@ function readArguments(args: readonly string[]): Arguments | number {
   try {
     parsed = parseArgs({ args: [...args], allowPositionals: true, strict: true, options: QUOTE_OPTIONS });
   } catch (error) {
-    return usageError(error instanceof Error ? error.message : String(error));
+    return usageError(parseArgsProblem(error));
   }
   const { positionals } = parsed;
   const values: Readonly<Record<string, unknown>> = parsed.values;
@@ -42,6 +42,21 @@ function readArguments(args: readonly string[]): Arguments | number {
   }
   if (positionals.length !== POSITIONAL_COUNT) return usageError(`expected ${POSITIONALS}, got ${positionals.length} argument(s)`);
   return { ...requestParams(positionals, values), ...(typeof values.rpc === "string" ? { rpc: values.rpc } : {}) };
+}
+
+/** What parseArgs refused, in a line that says what to type instead (never its advice about `--`). */
+function parseArgsProblem(error: unknown): string {
+  const { code, message } = error as { code?: string; message?: string };
+  const option = /'(-[^' ]+)/.exec(message ?? "")?.[1];
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && option !== undefined) {
+    const flags = Object.keys(QUOTE_OPTIONS ?? {});
+    const asFlag = flagOfParam(option.replace(/^-+/, ""));
+    const suggestion = asFlag !== undefined ? `: did you mean --${asFlag}?` : `; the options are ${flags.map((flag) => `--${flag}`).join(", ")}`;
+    return `unknown option ${option}${suggestion}`;
+  }
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && option !== undefined) return `option ${option.split(" ")[0]} needs a value`;
+  if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") return `expected ${POSITIONALS} and options, got more arguments`;
+  return message ?? String(error);
 }
 
 /** The environment's settings and the --rpc URLs, or the exit status of a configuration error. */

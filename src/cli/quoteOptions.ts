@@ -16,6 +16,11 @@ export const QUOTE_OPTIONS: ParseArgsConfig["options"] = {
   help: { type: "boolean", short: "h" },
 };
 
+/** The flag of a query parameter named as the API names it (`collateralAvailable` → `collateral`), any case. */
+export function flagOfParam(name: string): string | undefined {
+  return OPTION_PARAMS.find((param) => param.name.toLowerCase() === name.toLowerCase())?.flag;
+}
+
 /** `<chainId> <marketAddress> <marketId>`: what the positional arguments are. */
 export const POSITIONALS = PATH_PARAMS.map((name) => `<${name}>`).join(" ");
 export const POSITIONAL_COUNT = PATH_PARAMS.length;

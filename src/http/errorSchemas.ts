@@ -179,7 +179,7 @@ export const quoteErrorResponses = {
       marketNotFound: {
         summary: MESSAGES.marketNotFound,
         description: demoRequest(99, { expectedPrice: "0.6", collateralAvailable: ONE }),
-        value: { error: MESSAGES.marketNotFound, details: [{ param: "marketId", message: "getMarket answered for another market id" }] },
+        value: { error: MESSAGES.marketNotFound, details: [{ param: "marketId", message: "market 99 does not exist in this market group (getMarket answered for market 0): check the market id" }] },
       },
       chainNotConfigured: {
         summary: `${MESSAGES.marketNotFound}: a chain with no RPC configured`,

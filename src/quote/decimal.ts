@@ -117,7 +117,14 @@ export const BLOCK_NUMBER_RULE = "must be a decimal integer from 0 to 2^64-1 (a 
 
 /** A wei amount: 1 .. 2^256-1. */
 export function parseWei(text: string): Parsed<bigint> {
-  return parseIntegerInRange(text, 1n, MAX_UINT256, WEI_RULE);
+  const parsed = parseIntegerInRange(text, 1n, MAX_UINT256, WEI_RULE);
+  if (parsed.ok) return parsed;
+  // A decimal amount is the likeliest slip: say how it is written in wei.
+  const decimal = /^(\d*)\.(\d{1,18})$/.exec(text);
+  if (decimal === null) return parsed;
+  const wei = stripLeadingZeros(`${decimal[1]}${decimal[2]!.padEnd(18, "0")}`);
+  if (wei === "") return parsed;
+  return fail(`${WEI_RULE}: amounts are in wei (18-decimal units), so ${text} is written ${wei}`);
 }
 
 /** A chain id: 1 .. 2^53-1, as a number. */

@@ -197,7 +197,8 @@ function untriedDetail(request: ExplainedRequest, tried: number, low: bigint, hi
       `the bisection stopped after ${tried} candidate${tried === 1 ? "" : "s"} with the sizes between ${low} and ${high} wei untried; ` +
       (fewer
         ? `maxIterations=${MOST_ITERATIONS} halves the step ${MOST_ITERATIONS - request.maxIterations} more times`
-        : `its range is [0, collateralAvailable / currentPrice] cut in 2^${MOST_ITERATIONS} steps, so a smaller collateralAvailable tries smaller sizes`),
+        : `its range is [0, collateralAvailable / currentPrice] cut in 2^${MOST_ITERATIONS} steps, so a smaller collateralAvailable tries smaller sizes, ` +
+          "or search=exact finds the largest size that fits whatever the budget"),
   };
 }
 

@@ -28,7 +28,7 @@ export async function answerFrom(
     delete stats.candidates;
   }
   const market = interpretMarket(await reader.market(), request.marketId);
-  if (market.kind === "missing") throw marketNotFound([{ param: "marketId", message: market.reason }]);
+  if (market.kind === "missing") throw marketNotFound([{ param: market.param, message: market.reason }]);
   if (market.settled) throw marketSettled();
 
   const currentPrice = interpretReferencePrice(await reader.referencePrice());

@@ -84,7 +84,7 @@ describe("a failed search names the bound that decided, with its figures, and th
         param: "collateralAvailable",
         message:
           "the bisection stopped after 10 candidates with the sizes between 0 and 1953125000000000 wei untried; its range is " +
-          "[0, collateralAvailable / currentPrice] cut in 2^10 steps, so a smaller collateralAvailable tries smaller sizes",
+          "[0, collateralAvailable / currentPrice] cut in 2^10 steps, so a smaller collateralAvailable tries smaller sizes, or search=exact finds the largest size that fits whatever the budget",
       },
     ]);
   });
@@ -108,7 +108,7 @@ describe("a failed search names the bound that decided, with its figures, and th
         "0.500000000000000001; an expectedPrice of at least 0.500001381070793034 lets that size fill; a budget of at most " +
         "976562500000000000 wei ends the search's range at or below 1953125000000000000 wei, so it tries smaller sizes",
     );
-    assert.match(details[1]!.message, /a smaller collateralAvailable tries smaller sizes$/);
+    assert.match(details[1]!.message, /a smaller collateralAvailable tries smaller sizes, or search=exact finds the largest size that fits whatever the budget$/);
   });
 
   test("with fewer candidates than it may: maxIterations=10 named", async () => {
@@ -234,6 +234,15 @@ describe("the start-up banner", () => {
     for (const market of DEMO_MARKETS) {
       const query = `expectedPrice=${market.example.expectedPrice}&collateralAvailable=${market.example.collateralAvailable}`;
       assert.ok(text.includes(`http://127.0.0.1:3000/quoter/31337/${market.group}/${market.id}?${query}`), `market ${market.group}/${market.id}`);
+    }
+  });
+
+  test("no line is wider than 160 characters; each demo market's note stands above its curl line", () => {
+    const printed = lines();
+    for (const line of printed) assert.ok(line.length <= 160, `${line.length} characters: ${line}`);
+    for (const market of DEMO_MARKETS) {
+      const at = printed.findIndex((line) => line.includes(`/${market.group}/${market.id}?`));
+      assert.ok(printed[at - 1]!.startsWith(`  # market ${market.id} `) && printed[at - 1]!.endsWith(market.role), printed[at - 1]);
     }
   });
 

@@ -132,13 +132,15 @@ describe("400 Market is settled (semantics §3.5)", () => {
 
 describe("404 Market not found (semantics §3.3, §3.5)", () => {
   test("an address with no code", async () => {
-    await expectError(`/quoter/31337/0x000000000000000000000000000000000000dEaD/1?expectedPrice=0.6&collateralAvailable=${ONE}`, 404, "Market not found");
+    const body = await expectError(`/quoter/31337/0x000000000000000000000000000000000000dEaD/1?expectedPrice=0.6&collateralAvailable=${ONE}`, 404, "Market not found");
+    assert.deepEqual(body.details, [{ param: "marketAddress", message: "no contract at this address on this chain: check the market group's address and the chain id" }]);
   });
   test("the zero address", async () => {
     await expectError(`/quoter/31337/${zeroAddress}/1?expectedPrice=0.6&collateralAvailable=${ONE}`, 404, "Market not found");
   });
   test("a market id never created (getMarket answers a zero struct)", async () => {
-    await expectError(h.quotePath(99, { expectedPrice: "0.6", collateralAvailable: ONE }), 404, "Market not found");
+    const body = await expectError(h.quotePath(99, { expectedPrice: "0.6", collateralAvailable: ONE }), 404, "Market not found");
+    assert.deepEqual(body.details, [{ param: "marketId", message: "market 99 does not exist in this market group (getMarket answered for market 0): check the market id" }]);
     await expectError(h.quotePath(0, { expectedPrice: "0.6", collateralAvailable: ONE }), 404, "Market not found");
   });
   test("a chain with no configured RPC: details name the chain", async () => {
@@ -164,7 +166,7 @@ describe("503 Chain RPC unavailable (semantics §6)", () => {
     // The details name the endpoint by its variable and the failure, never the URL (semantics §6).
     assert.deepEqual(response.json(), {
       error: "Chain RPC unavailable",
-      details: [{ param: "chainId", message: "RPC_URL_31337: request failed (ECONNREFUSED)" }],
+      details: [{ param: "chainId", message: "RPC_URL_31337: request failed (ECONNREFUSED): nothing listens at that host and port; check that the node runs and the URL" }],
     });
     assert.ok(Number(response.headers["retry-after"]) > 0);
     assert.doesNotMatch(response.body, new RegExp(String(port)), "no RPC URL in the body");

@@ -53,24 +53,31 @@ test("quoter quote prints byte for byte the API's body, for a success, a trace, 
 });
 
 test("quoter quote: a chain it cannot reach prints the 503 body and exits 3; bad usage exits 2 with nothing on stdout", async () => {
-  const [unreachable, missing, unknown, badRpc] = await Promise.all([
+  const [unreachable, missing, unknown, badRpc, apiName] = await Promise.all([
     quoter(["quote", "1", DEMO_MARKET_GROUP_ADDRESS, "1", "--expected-price", "0.6", "--collateral", ONE, "--rpc", "http://127.0.0.1:9/secret-key"]),
     quoter(["quote", "1", DEMO_MARKET_GROUP_ADDRESS]),
     quoter(["quote", "1", DEMO_MARKET_GROUP_ADDRESS, "1", "--price", "3"]),
     quoter(["quote", "1", DEMO_MARKET_GROUP_ADDRESS, "1", "--expected-price", "0.6", "--collateral", ONE, "--rpc", "ws://node"]),
+    quoter(["quote", "1", DEMO_MARKET_GROUP_ADDRESS, "1", "--expectedPrice", "abc"]),
   ]);
   assert.equal(unreachable.code, 3);
   assert.deepEqual(JSON.parse(unreachable.stdout), {
     error: "Chain RPC unavailable",
-    details: [{ param: "chainId", message: "--rpc: request failed (ECONNREFUSED)" }],
+    details: [
+      {
+        param: "chainId",
+        message: "--rpc: request failed (ECONNREFUSED): nothing listens at that host and port; check that the node runs and the URL",
+      },
+    ],
   });
   assert.ok(!unreachable.stderr.includes("secret-key"), "the warning names the endpoint without its path");
-  for (const run of [missing, unknown, badRpc]) {
+  for (const run of [missing, unknown, badRpc, apiName]) {
     assert.equal(run.code, 2, run.stderr);
     assert.equal(run.stdout, "");
   }
   assert.match(missing.stderr, /expected <chainId> <marketAddress> <marketId>/);
-  assert.match(unknown.stderr, /Unknown option '--price'/);
+  assert.match(unknown.stderr, /^quoter quote: unknown option --price; the options are --expected-price, --collateral, /);
+  assert.match(apiName.stderr, /^quoter quote: unknown option --expectedPrice: did you mean --expected-price\?\n/, "the API's name, not parseArgs' advice");
   assert.match(badRpc.stderr, /--rpc: must be a comma-separated list of http/);
 });
 

@@ -1,5 +1,5 @@
 // Configuration: every setting from the environment, validated at start-up; a bad value stops the
-// process with a message naming the variable and the rule; .env.example and the README list every variable read.
+// process with a message naming the variable and the rule; .env.example and docs/configuration.md list every variable read.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -75,7 +75,7 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-test(".env.example and the README's configuration table list every variable the service reads", () => {
+test(".env.example and the configuration table (docs/configuration.md) list every variable the service reads", () => {
   const read = new Set<string>(["RPC_URL_<chainId>"]);
   for (const file of sourceFiles(join(ROOT, "src"))) {
     const text = readFileSync(file, "utf8");
@@ -85,11 +85,11 @@ test(".env.example and the README's configuration table list every variable the 
   }
   assert.ok(read.size >= 17, `found ${[...read].join(", ")}`);
   const example = readFileSync(join(ROOT, ".env.example"), "utf8");
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const readme = readFileSync(join(ROOT, "docs", "configuration.md"), "utf8");
   for (const name of read) {
     const pattern = name === "RPC_URL_<chainId>" ? /^# RPC_URL_\d+=/m : new RegExp(`^${name}=`, "m");
     assert.match(example, pattern, `.env.example lists ${name}`);
-    assert.ok(readme.includes(`| \`${name}\` |`), `the README's table lists ${name}`);
+    assert.ok(readme.includes(`| \`${name}\` |`), `docs/configuration.md lists ${name}`);
   }
   // Each default in .env.example is the one the code applies.
   const defaults = Object.fromEntries([...example.matchAll(/^([A-Z][A-Z0-9_]*)=(.*)$/gm)].map(([, key, value]) => [key!, value!]));

@@ -1,4 +1,4 @@
-// One table of settings (src/config.ts): .env.example, the README's configuration table and `quoter serve --help`
+// One table of settings (src/config.ts): .env.example, the configuration table (docs/configuration.md) and `quoter serve --help`
 // say what it says, each default passes its own rule, and the defaults the modules fall back on are its own.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -15,10 +15,10 @@ import { envExample, readmeSettingsTable, withSettingsTable } from "../../src/se
 const ROOT = new URL("../..", import.meta.url).pathname;
 const NAMES = Object.keys(SETTINGS) as SettingName[];
 
-test(".env.example and the README's configuration table are the table's (run npm run settings)", () => {
+test(".env.example and the configuration table (docs/configuration.md) are the table's (run npm run settings)", () => {
   assert.equal(readFileSync(join(ROOT, ".env.example"), "utf8"), envExample());
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  assert.ok(readme.includes(readmeSettingsTable()), "the README holds the table's rows");
+  const readme = readFileSync(join(ROOT, "docs", "configuration.md"), "utf8");
+  assert.ok(readme.includes(readmeSettingsTable()), "docs/configuration.md holds the table's rows");
   assert.equal(withSettingsTable(readme), readme);
 });
 

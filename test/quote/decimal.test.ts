@@ -157,6 +157,13 @@ test("§2 collateralAvailable: zero, negative, fraction, exponent, hex, too larg
   }
 });
 
+test("§2 collateralAvailable with a fraction: the rule, then how that amount is written in wei", () => {
+  assert.equal(rejection(parseWei("1.5")), "must be a decimal integer from 1 to 2^256-1 (wei): amounts are in wei (18-decimal units), so 1.5 is written 1500000000000000000");
+  assert.match(rejection(parseWei(".000000000000000001")), /so \.000000000000000001 is written 1$/);
+  assert.match(rejection(parseWei("1000.25")), /written 1000250000000000000000$/);
+  for (const text of ["0.0", "1.1234567890123456789", "1.", "1e3"]) assert.doesNotMatch(rejection(parseWei(text)), /written/, text);
+});
+
 test("§2 chainId: decimal integer 1 .. 2^53-1, returned as a number", () => {
   assert.equal(value(parseChainId("031337")), 31337);
   assert.equal(value(parseChainId("1")), 1);

@@ -73,7 +73,7 @@ test("sizes the bisection left untried: the finer step that more iterations or a
   const trace = [quoted(10n ** 18n, "beyond-expected", 1100n * D18)];
   const ten = explainSearchFailure(request, currentPrice, "LONG", failed(trace));
   assert.deepEqual(ten.map((d) => d.param), ["expectedPrice", "collateralAvailable"]);
-  assert.match(ten[1]!.message, /a smaller collateralAvailable tries smaller sizes$/);
+  assert.match(ten[1]!.message, /a smaller collateralAvailable tries smaller sizes, or search=exact finds the largest size that fits whatever the budget$/);
   const three = explainSearchFailure({ ...request, maxIterations: 3 }, currentPrice, "LONG", failed(trace));
   assert.deepEqual(three.map((d) => d.param), ["expectedPrice", "maxIterations"]);
   assert.match(three[1]!.message, /maxIterations=10 halves the step 7 more times$/);

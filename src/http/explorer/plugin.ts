@@ -6,12 +6,14 @@ import { extname } from "node:path";
 import type { FastifyPluginAsync } from "fastify";
 import { EXPLORER_FIELDS } from "./fields.ts";
 
-const asset = (name: string) => readFileSync(new URL(name, import.meta.url), "utf8");
+// The page's files are served as they are (no build step): the compiled build copies the folder beside this module.
+const PAGE_DIR = new URL("./page/", import.meta.url);
+const asset = (name: string) => readFileSync(new URL(name, PAGE_DIR), "utf8");
 
 const PAGE = asset("./index.html");
 const TYPES: Record<string, string> = { ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8" };
 /** The page's scripts (modules that import one another), its style sheet, and its form's fields (fields.ts). */
-const ASSETS = readdirSync(new URL("./", import.meta.url))
+const ASSETS = readdirSync(PAGE_DIR)
   .filter((name) => TYPES[extname(name)] !== undefined)
   .sort()
   .map((name) => ({ name, type: TYPES[extname(name)]!, body: asset(`./${name}`) }))
