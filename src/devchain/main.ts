@@ -38,9 +38,15 @@ console.log(`Devchain (chain id ${DEVCHAIN_ID}) listening on ${devchain.endpoint
 for (const group of DEMO_MARKET_GROUPS) {
   console.log(`Market group: ${group.address}, ${group.role}`);
   for (const market of DEMO_MARKETS.filter((m) => m.group === group.address)) {
-    const price = formatUnits(market.priceD18, 18);
     const range = `[${formatUnits(market.minPriceD18, 18)}, ${formatUnits(market.maxPriceD18, 18)}]`;
-    console.log(`  market ${market.id}: price ${price} in ${range}, liquidity ${market.liquidity}, ${market.role}`);
+    // A settled or ended market has no price a trade could move: say what it is instead.
+    const state =
+      market.settlementPriceD18 !== undefined
+        ? `settled at ${formatUnits(market.settlementPriceD18, 18)}, not tradeable`
+        : market.ended
+          ? "ended, not settled, not tradeable"
+          : `price ${formatUnits(market.priceD18, 18)} in ${range}, liquidity ${market.liquidity}`;
+    console.log(`  market ${market.id}: ${state}; ${market.role}`);
   }
 }
 // A node alone answers JSON-RPC only: say how to put the quoter, its docs and its explorer in front of it.

@@ -56,6 +56,23 @@ export const indexRoute: FastifyPluginAsync<{ chainIds: readonly number[] }> = a
       description: "Also served at /quoter/ (a trailing slash is accepted everywhere).",
       response: { 200: { ...indexSchema, description: "The index", "x-examples": { demo: { summary: "On the embedded demo chain", value: { ...body, chains: [31337] } } } } },
     },
-    handler: async () => body,
+    // A browser that opens the base URL is shown the explorer; a client that asks for JSON gets the index.
+    handler: async (request, reply) => (prefersHtml(request.headers.accept) ? reply.redirect(EXPLORER_PATH, 302) : body),
   });
 };
+
+/** Whether an Accept header ranks text/html above JSON, as a browser's navigation does (q-values honoured). */
+export function prefersHtml(accept: string | undefined): boolean {
+  if (accept === undefined) return false;
+  const quality = (type: string) => {
+    let best = 0;
+    for (const part of accept.split(",")) {
+      const [range = "", ...params] = part.trim().toLowerCase().split(";");
+      const q = Number(params.map((param) => param.trim()).find((param) => param.startsWith("q="))?.slice(2) ?? "1");
+      const matches = range === type || range === `${type.split("/")[0]}/*`;
+      if (matches && Number.isFinite(q)) best = Math.max(best, q);
+    }
+    return best;
+  };
+  return quality("text/html") > quality("application/json");
+}

@@ -18,7 +18,7 @@ const DESCRIPTION = [
   'Every answer that is not a 200 is JSON `{ "error": "<message>", "details"?: [{ "param", "message" }] }`;',
   "the responses below list each status with its messages as named examples.",
   "",
-  `To see a search drawn, use the [quote explorer](${EXPLORER_PATH}).`,
+  `To see a search drawn, use the [quote explorer](${EXPLORER_PATH}). This document: [${OPENAPI_PATH}](${OPENAPI_PATH}).`,
 ].join("\n");
 
 /**
@@ -42,8 +42,10 @@ async function docs(app: FastifyInstance): Promise<void> {
     routePrefix: DOCS_PATH,
     // Swagger UI's online validator badge would call out to validator.swagger.io: keep it off.
     validatorUrl: false,
-    uiConfig: { docExpansion: "list", deepLinking: true, displayRequestDuration: true, tryItOutEnabled: true },
+    // BaseLayout: no top bar, whose box would show the page's own copy of the document (/quoter/docs/json) where
+    // users are told of /quoter/openapi.json; the description links the document instead.
+    uiConfig: { docExpansion: "list", deepLinking: true, displayRequestDuration: true, tryItOutEnabled: true, layout: "BaseLayout" },
   });
-  // Not rate limited: a static document, which the docs page fetches each time it opens.
+  // Rate limited like every path: the docs page loads its own copy (/quoter/docs/json).
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
 }

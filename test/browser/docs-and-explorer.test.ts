@@ -58,8 +58,8 @@ interface Opened {
   firstQuote: Promise<Response>;
 }
 
-async function openPage(path: string): Promise<Opened> {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+async function openPage(path: string, viewport = { width: 1100, height: 900 }): Promise<Opened> {
+  const page = await browser.newPage({ viewport });
   const opened: Opened = { page, requested: [], errors: [], failed: [], firstQuote: undefined as never };
   // The explorer quotes as it opens: listen before the page loads so that the answer is not missed.
   opened.firstQuote = page.waitForResponse((response) => response.url().includes("/quoter/31337/"));
@@ -78,8 +78,8 @@ async function openPage(path: string): Promise<Opened> {
 }
 
 /** The explorer once it has drawn the quote it runs on opening (the prefilled demo quote). */
-async function openExplorer(): Promise<Opened> {
-  const opened = await openPage("/quoter/explorer");
+async function openExplorer(viewport?: { width: number; height: number }): Promise<Opened> {
+  const opened = await openPage("/quoter/explorer", viewport);
   await opened.firstQuote;
   await opened.page.waitForSelector("body[data-state=done]");
   return opened;
@@ -97,6 +97,39 @@ function assertOnlyThisServer(requested: string[]): void {
   const foreign = requested.filter((url) => !url.startsWith(`${origin}/`) && !/^(data|blob):/.test(url));
   assert.deepEqual(foreign, [], "requests to other hosts");
 }
+
+describe("the explorer on a phone (390 px) and a desktop (1280 px)", () => {
+  for (const [width, height] of [[390, 844], [1280, 900]] as const) {
+    test(`${width} px: no sideways scroll, the answer readable in a trader's words, the engineering view folded`, { timeout: 60_000 }, async () => {
+      const { page, errors } = await openExplorer({ width, height });
+      try {
+        const noSidewaysScroll = async (what: string) => {
+          const { scroll, inner } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+          assert.ok(scroll <= inner, `${what}: the page is ${scroll} px wide in a ${inner} px window`);
+        };
+        await noSidewaysScroll("the demo quote");
+        for (const id of ["#verdict", "#summary-list", "#price-chart"]) {
+          const box = (await page.locator(id).boundingBox())!;
+          assert.ok(box.x >= 0 && box.x + box.width <= width, `${id} within the window: ${JSON.stringify(box)}`);
+        }
+        assert.match((await page.textContent("#summary-list")) ?? "", /maxSize/);
+        assert.match((await page.textContent("#legend")) ?? "", /fills/, "outcomes in a trader's words");
+        assert.doesNotMatch((await page.textContent("#legend")) ?? "", /feasible|candidate/);
+        assert.equal(await page.locator("#engineering").getAttribute("open"), null, "the engineering view starts folded");
+        assert.equal(await page.isVisible("#trace-table"), false);
+        await page.click("#engineering > summary");
+        assert.equal(await page.isVisible("#trace-table"), true, "and opens on a click");
+        await noSidewaysScroll("the engineering view open (its table scrolls in its own box)");
+        await runPreset(page, "market 4: insufficient liquidity", "failed");
+        await noSidewaysScroll("a search that found no size");
+        await page.screenshot({ path: new URL(`explorer-${width}.png`, OUTPUT).pathname, fullPage: true });
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+    });
+  }
+});
 
 describe("/quoter/docs in Chromium", () => {
   test("renders the generated document from the server's own assets", { timeout: 60_000 }, async () => {
@@ -125,6 +158,8 @@ describe("/quoter/docs in Chromium", () => {
       assert.match(await shown.first().innerText(), /^\s*200/);
       await page.screenshot({ path: new URL("docs.png", OUTPUT).pathname, fullPage: true });
       assert.ok(requested.some((url) => url.endsWith("/quoter/docs/json")), "the UI loads the server's document");
+      assert.equal(await page.locator(".topbar").count(), 0, "no top bar showing the page's own copy of the document");
+      assert.equal(await page.locator(".info a[href='/quoter/openapi.json']").count(), 1, "the description links the document");
       assertOnlyThisServer(requested);
       assert.deepEqual(errors, []);
       assert.deepEqual(failed, []);

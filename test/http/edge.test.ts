@@ -174,13 +174,23 @@ describe("TRUST_PROXY", () => {
   });
 });
 
-test("GET / redirects to the explorer", async () => {
+test("GET / redirects to the explorer; /quoter too for a browser, and answers its JSON index to any other client", async () => {
   const service = await listening({ quoter: standIn });
   try {
     const answer = await request(`${service.base}/`);
     await answer.body.dump();
     assert.equal(answer.statusCode, 302);
     assert.equal(answer.headers.location, "/quoter/explorer");
+    const browser = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+    const navigated = await request(`${service.base}/quoter`, { headers: { accept: browser } });
+    await navigated.body.dump();
+    assert.equal(navigated.statusCode, 302);
+    assert.equal(navigated.headers.location, "/quoter/explorer");
+    for (const accept of [undefined, "application/json", "*/*", "text/html;q=0.5,application/json"]) {
+      const index = await send(service.base, "/quoter", { headers: accept === undefined ? {} : { accept } });
+      assert.equal(index.status, 200, String(accept));
+      assert.equal(index.body.name, "quoter");
+    }
   } finally {
     await service.app.close();
   }

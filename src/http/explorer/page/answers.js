@@ -125,7 +125,7 @@ export function showMarket(status, values, body) {
     ["current price", body && body.currentPrice !== undefined ? body.currentPrice : "not in this answer (only a 200 carries it)", "currentPrice"],
     [
       "price range",
-      range ? `about [${formatD18(roundSignificant(range[0]))}, ${formatD18(roundSignificant(range[1]))}] (from a PoolPriceOutOfRange revert)` : "not known: no candidate left it",
+      range ? `about [${formatD18(roundSignificant(range[0]))}, ${formatD18(roundSignificant(range[1]))}] (from a PoolPriceOutOfRange revert)` : "not known: no size tried left it",
       "range",
     ],
     ["liquidity", "not readable through quotes: the trace shows where it ran out", "liquidity"],
@@ -175,7 +175,7 @@ export function showSummary(answers, compare) {
 
 /** What search=exact's `exact` field says. */
 function proof(body) {
-  return body.exact ? "true: proven, maxSize fits and one wei more does not" : `false: the largest size found within the candidate limit; upperBound ${body.upperBound}`;
+  return body.exact ? "true: proven, maxSize fits and one wei more does not" : `false: the largest size found within the limit of sizes tried; upperBound ${body.upperBound}`;
 }
 
 function showComparedAnswers(answers) {
@@ -185,7 +185,7 @@ function showComparedAnswers(answers) {
     ["price after", (a) => a.body.priceAfter, "priceAfter"],
     ["fill price", (a) => a.body.fillPrice, "fillPrice"],
     ["required collateral", (a) => a.body.requiredCollateral, "requiredCollateral"],
-    ["candidates quoted", (a) => a.body.iterations, "iterations"],
+    ["sizes tried", (a) => a.body.iterations, "iterations"],
     ["proven largest", (a) => (a.body.exact === undefined ? "no: the answer is a bisection step" : proof(a.body)), "exact"],
   ];
   const tbody = $("compare-table").querySelector("tbody");

@@ -6,11 +6,11 @@ import { E18, abs, formatD18, maxBig, minBig } from "./numbers.js";
 
 /** Each candidate outcome's name and colour, on the charts and in the legend. */
 export const OUTCOMES = {
-  feasible: { label: "feasible", colour: "#1a7f37" },
-  "short-of-limit": { label: "short of priceLimit", colour: "#0969da" },
-  "beyond-expected": { label: "beyond expectedPrice", colour: "#cf222e" },
-  "over-budget": { label: "over budget", colour: "#bc4c00" },
-  reverted: { label: "reverted", colour: "#6e7781" },
+  feasible: { label: "fills", colour: "#1a7f37" },
+  "short-of-limit": { label: "moves the price too little (priceLimit)", colour: "#0969da" },
+  "beyond-expected": { label: "moves the price past expected", colour: "#cf222e" },
+  "over-budget": { label: "costs more than the budget", colour: "#bc4c00" },
+  reverted: { label: "fails on chain", colour: "#6e7781" },
 };
 
 /** Where `value` falls between `low` and `high` on `pixels`: BigInt arithmetic, a Number only at the end. */
@@ -147,7 +147,7 @@ function drawBounds(markers, { inX, inY, revertedBand, margin, plotW, plotH, sx,
     const left = x - 4 - line.label.length * 6 >= margin.left;
     text(markers, left ? x - 4 : x + 4, margin.top + 12 + row * 13, line.label, { class: `bound-label ${line.kind}`, "text-anchor": left ? "end" : "start" });
   }
-  if (revertedBand) text(markers, margin.left, 12, "reverted candidates (no price) are drawn above the plot", { class: "note-label" });
+  if (revertedBand) text(markers, margin.left, 12, "sizes that fail on chain (no price) are drawn above the plot", { class: "note-label" });
 }
 
 /** Each candidate: a circle (a diamond for the exact search's when comparing), filled unless it reverted. */

@@ -33,8 +33,8 @@ function drawLegend(compare) {
     return;
   }
   // Both searches on one chart: the marker's shape tells the search, its colour the outcome.
-  legend.appendChild(legendItem("bisection's candidates (b1, b2, …)", (svg) => el("circle", { cx: 6, cy: 6, r: 5, fill: "#fff", stroke: "#1f2328" }, svg), "bisection"));
-  legend.appendChild(legendItem("exact search's candidates (e1, e2, …)", (svg) => el("path", { d: "M6,0.5 L11.5,6 L6,11.5 L0.5,6 Z", fill: "#fff", stroke: "#1f2328" }, svg), "exact"));
+  legend.appendChild(legendItem("sizes the bisection tried (b1, b2, …)", (svg) => el("circle", { cx: 6, cy: 6, r: 5, fill: "#fff", stroke: "#1f2328" }, svg), "bisection"));
+  legend.appendChild(legendItem("sizes the exact search tried (e1, e2, …)", (svg) => el("path", { d: "M6,0.5 L11.5,6 L6,11.5 L0.5,6 Z", fill: "#fff", stroke: "#1f2328" }, svg), "exact"));
   for (const [search, { colour }] of Object.entries(SEARCHES)) {
     legend.appendChild(legendItem(`${search}'s maxSize`, (svg) => el("circle", { cx: 6, cy: 6, r: 4.5, fill: "none", stroke: colour, "stroke-width": 2 }, svg), search));
   }
@@ -87,7 +87,7 @@ export function drawSearch(values, answers, compare) {
 
   $("chart-note").textContent = compare
     ? series.map((s) => `${s.search}: ${searchCounts(s.trace, s.chosenIndex, "")}`).join("; ") +
-      ". Circles are the bisection's candidates, diamonds the exact search's, numbered b1, b2, … and e1, e2, … in search order. Hover a point for its exact values."
+      ". Circles are the sizes the bisection tried, diamonds the exact search's, numbered b1, b2, … and e1, e2, … in search order. Hover a point for its exact values."
     : `${searchCounts(series[0].trace, series[0].chosenIndex, ", numbered in search order")}. Hover a point for its exact values.`;
   fillTraceTable(series, compare);
 }
@@ -164,7 +164,7 @@ function drawPriceCharts(values, series, { expected, current, isLong, limit, cap
   const ranges = series
     .filter((s) => s.points.length > 0)
     .map((s) => `${compare ? `${s.search} ` : ""}#${Math.floor(s.points.length / 2) + 1} to #${s.points.length}`);
-  $("zoom-note").textContent = `Candidates ${ranges.join(", ")} (${count} drawn), scaled to fit.`;
+  $("zoom-note").textContent = `Sizes ${ranges.join(", ")} (${count} drawn), scaled to fit.`;
 }
 
 /** Every candidate of each search, one row each, the answer's marked. */
@@ -178,9 +178,11 @@ function fillTraceTable(series, compare) {
       row.dataset.search = s.search;
       // Comparing, the number carries its search's prefix, as on the charts (b3, e3).
       const number = `${compare ? SEARCHES[s.search].prefix : ""}${index + 1}`;
-      const cells = [number, entry.size, entry.outcome, entry.priceAfter, entry.fillPrice, entry.requiredCollateral, entry.revert];
+      const result = OUTCOMES[entry.outcome]?.label ?? entry.outcome;
+      const cells = [number, entry.size, result, entry.priceAfter, entry.fillPrice, entry.requiredCollateral, entry.revert];
       for (const value of cells) row.insertCell().textContent = value === undefined ? "" : String(value);
       row.cells[2].className = `outcome ${entry.outcome}`;
+      row.cells[2].dataset.outcome = entry.outcome;
     });
   }
 }
@@ -190,9 +192,9 @@ function searchCounts(trace, chosenIndex, said) {
   const reverted = trace.filter((e) => e.priceAfter === undefined).length;
   const overBudget = trace.filter((e) => e.outcome === "over-budget").length;
   return (
-    `${trace.length} candidate${trace.length === 1 ? "" : "s"} quoted${said}` +
-    (reverted ? `; ${reverted} reverted` : "") +
-    (overBudget ? `; ${overBudget} over budget` : "") +
+    `${trace.length} size${trace.length === 1 ? "" : "s"} tried${said}` +
+    (reverted ? `; ${reverted} failed on chain` : "") +
+    (overBudget ? `; ${overBudget} cost more than the budget` : "") +
     (chosenIndex >= 0 ? `; the chosen size is #${chosenIndex + 1}` : "; no size was chosen")
   );
 }
