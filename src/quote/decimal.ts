@@ -1,17 +1,14 @@
 // Exact parsing and formatting of the numbers the quoter reads and writes (semantics §2, §5).
 // Every price, size and budget stays a bigint: no floating point anywhere on the way.
+import { maxUint256 } from "viem";
 
 /** The outcome of a parse: the value, or the rule the text broke. Never thrown. */
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 
 /** 10^18: one unit of a D18 fixed-point price. */
 export const D18 = 10n ** 18n;
-/** 2^256 - 1: the largest uint256. */
-export const MAX_UINT256 = 2n ** 256n - 1n;
-/** 2^255 - 1: the largest int256. */
-export const MAX_INT256 = 2n ** 255n - 1n;
 
-const MAX_UINT256_DIGITS = MAX_UINT256.toString().length; // 78
+const MAX_UINT256_DIGITS = maxUint256.toString().length; // 78
 /** An exponent with more digits than this is larger than any string JavaScript can hold. */
 const HUGE_EXPONENT_DIGITS = 15;
 
@@ -82,7 +79,7 @@ export function parseDecimalD18(text: string): Parsed<bigint> {
   if (BigInt(significand.length) + shift > BigInt(MAX_UINT256_DIGITS)) return fail(D18_MAGNITUDE_RULE);
 
   const magnitude = BigInt(significand) * 10n ** shift;
-  if (magnitude > MAX_UINT256) return fail(D18_MAGNITUDE_RULE);
+  if (magnitude > maxUint256) return fail(D18_MAGNITUDE_RULE);
   return ok(negative ? -magnitude : magnitude);
 }
 
@@ -117,7 +114,7 @@ export const BLOCK_NUMBER_RULE = "must be a decimal integer from 0 to 2^64-1 (a 
 
 /** A wei amount: 1 .. 2^256-1. */
 export function parseWei(text: string): Parsed<bigint> {
-  const parsed = parseIntegerInRange(text, 1n, MAX_UINT256, WEI_RULE);
+  const parsed = parseIntegerInRange(text, 1n, maxUint256, WEI_RULE);
   if (parsed.ok) return parsed;
   // A decimal amount is the likeliest slip: say how it is written in wei.
   const decimal = /^(\d*)\.(\d{1,18})$/.exec(text);
@@ -135,7 +132,7 @@ export function parseChainId(text: string): Parsed<number> {
 
 /** A market id within its group: 0 .. 2^256-1. */
 export function parseMarketId(text: string): Parsed<bigint> {
-  return parseIntegerInRange(text, 0n, MAX_UINT256, MARKET_ID_RULE);
+  return parseIntegerInRange(text, 0n, maxUint256, MARKET_ID_RULE);
 }
 
 /** A block number: 0 .. 2^64-1, the range of an EVM block number. */

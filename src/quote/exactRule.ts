@@ -2,7 +2,7 @@
 // state) alone: written in integers, every division rounding down, and bounded to 256 bits, because
 // contracts/ExactSearchRule.sol runs the same rule on chain, word for word, so that the searcher quotes exactly
 // the candidates the service asks for (test/contracts/exactSearchRule.test.ts asks both the same questions).
-import { MAX_INT256, MAX_UINT256 } from "./decimal.ts";
+import { maxInt256, maxUint256 } from "viem";
 import type { CandidateQuote, Direction } from "./search.ts";
 
 /** Below this (10^-12 of a token) the real contracts revert on rounding between sizes that fill (§4b). */
@@ -36,7 +36,7 @@ export function rangeEndFromBound(bound: bigint): bigint | undefined {
 }
 
 /** The largest D18 price whose scaled square (p * 10^36) fits 256 bits, as it must on chain. */
-const MAX_SCALED_PRICE = MAX_UINT256 / 10n ** 36n;
+const MAX_SCALED_PRICE = maxUint256 / 10n ** 36n;
 
 /**
  * 1 / sqrt(price), scaled: affine in size over one liquidity range (§4b). 10^54 / floor(sqrt(p * 10^36)), both
@@ -65,7 +65,7 @@ export function sqrt(n: bigint): bigint {
 
 /**
  * Where the line through (s1, y1) and (s2, y2), s1 < s2, reaches `target`: s1 + |target - y1| * (s2 - s1) /
- * |y2 - y1| (rounded down, at most MAX_INT256), when the target lies on the side the line moves to. Else none.
+ * |y2 - y1| (rounded down, at most maxInt256), when the target lies on the side the line moves to. Else none.
  */
 export function interpolate(s1: bigint, y1: bigint, s2: bigint, y2: bigint, target: bigint): bigint | undefined {
   const rise = y2 - y1;
@@ -73,7 +73,7 @@ export function interpolate(s1: bigint, y1: bigint, s2: bigint, y2: bigint, targ
   if (rise === 0n || (needed !== 0n && needed < 0n !== rise < 0n)) return undefined;
   const step = (abs(needed) * (s2 - s1)) / abs(rise);
   const size = s1 + step;
-  return size > MAX_INT256 ? MAX_INT256 : size;
+  return size > maxInt256 ? maxInt256 : size;
 }
 
 /** Two quoted values this close (in units of their last digit) cannot be told apart from their rounding. */
@@ -125,7 +125,7 @@ function estimateTop(input: ExactRuleInput, low: Known | undefined, high: Known 
   };
   along((quote) => quote.priceAfter, input.currentPrice, inverseSqrtPrice, current, passed, highQuote !== undefined && !tooCostly);
   // The smallest requiredCollateral over budget, saturated at 2^256-1 so that it fits 256 bits on chain.
-  const overBudget = input.collateralAvailable === MAX_UINT256 ? MAX_UINT256 : input.collateralAvailable + 1n;
+  const overBudget = input.collateralAvailable === maxUint256 ? maxUint256 : input.collateralAvailable + 1n;
   along((quote) => quote.requiredCollateral, 0n, (value) => value, 0n, overBudget, tooCostly);
   if (high !== undefined && highQuote === undefined && high.rangeEnd !== undefined) {
     along((quote) => quote.priceAfter, input.currentPrice, inverseSqrtPrice, current, inverseSqrtPrice(high.rangeEnd), false);
@@ -157,7 +157,7 @@ function split(bottom: bigint, top: bigint): bigint {
 export function nextExactCandidate(input: ExactRuleInput, state: ExactState): { size: bigint; guided: boolean } {
   const { low, high, streak, quoted } = state;
   const floor = low === undefined ? DUST : low.size + 1n;
-  const ceiling = high === undefined ? MAX_INT256 : high.size - 1n;
+  const ceiling = high === undefined ? maxInt256 : high.size - 1n;
   const middle = high === undefined ? undefined : split(low === undefined ? DUST : low.size, high.size);
   const estimate = quoted === 0 ? undefined : estimateTop(input, low, high);
   let size: bigint;
@@ -182,7 +182,7 @@ export function nextExactCandidate(input: ExactRuleInput, state: ExactState): { 
 
 /** Whether the top of the feasible interval is known to the wei (or nothing lies above the largest size). */
 export function isClosed({ low, high }: Pick<ExactState, "low" | "high">): boolean {
-  return low?.size === MAX_INT256 || (high !== undefined && (low === undefined ? high.size <= DUST : high.size - low.size <= 1n));
+  return low?.size === maxInt256 || (high !== undefined && (low === undefined ? high.size <= DUST : high.size - low.size <= 1n));
 }
 
 

@@ -19,7 +19,9 @@ import {
   parseWei,
   type Parsed,
 } from "./decimal.ts";
-import type { QuoteRequest } from "./request.ts";
+import type { QuoteRequest, SearchMode } from "./quoteRequest.ts";
+
+export type { SearchMode };
 
 /** Every parameter's text is at most this long, whatever its own rule (semantics §2). */
 export const MAX_PARAMETER_LENGTH = 100;
@@ -47,7 +49,6 @@ export interface QuoteParam<T> {
 /** One row per field of a QuoteRequest, each read as that field's type. */
 type QuoteParams = { readonly [K in keyof QuoteRequest]-?: QuoteParam<NonNullable<QuoteRequest[K]>> };
 
-export type SearchMode = "bisection" | "exact";
 const SEARCH_MODES: readonly SearchMode[] = ["bisection", "exact"];
 const DEFAULT_MAX_ITERATIONS = 10;
 

@@ -1,28 +1,11 @@
 // Reads a quote request from its path and query parameters (semantics §2, §3.1, §7), by the table of
 // parameters (params.ts): the shape rules every parameter shares here, each one's own rule in its row.
-import type { Address } from "viem";
-import { MAX_PARAMETER_LENGTH, paramsIn, type ParamLocation, type SearchMode } from "./params.ts";
+import { MAX_PARAMETER_LENGTH, paramsIn, type ParamLocation } from "./params.ts";
+import type { QuoteRequest } from "./quoteRequest.ts";
 import { didYouMean } from "./spelling.ts";
 import { invalidPathParameters, invalidQueryParameters, type ErrorDetail, type QuoteError } from "./errors.ts";
 
-export type QuoteRequest = {
-  chainId: number;
-  /** EIP-55 checksummed. */
-  marketAddress: Address;
-  marketId: bigint;
-  /** D18; may be zero or negative here: §3.2 checks it next. */
-  expectedPrice: bigint;
-  /** Wei. */
-  collateralAvailable: bigint;
-  maxIterations: number;
-  /** D18, > 0; absent means the current price (§3.9). */
-  priceLimit?: bigint;
-  trace: boolean;
-  /** §4: the interface's bisection (default), or §4b: the largest size, proven. */
-  search: SearchMode;
-  /** §11: the answer is at this block or later (read-your-writes after a trade); absent: the newest block seen. */
-  minBlock?: bigint;
-};
+export type { QuoteRequest } from "./quoteRequest.ts";
 
 export type RequestParse = { ok: true; value: QuoteRequest } | { ok: false; error: QuoteError };
 

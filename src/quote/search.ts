@@ -2,7 +2,8 @@
 // A sequential strategy evaluates by simulating each candidate on chain; the single-call strategy
 // answers from the candidates its on-chain search recorded (src/chain/singleCall.ts). Either way the
 // classification and the bounds are these.
-import { D18, MAX_INT256 } from "./decimal.ts";
+import { maxInt256 } from "viem";
+import { D18 } from "./decimal.ts";
 
 export type Direction = "LONG" | "SHORT";
 
@@ -73,7 +74,7 @@ export function inferDirection(expectedPrice: bigint, currentPrice: bigint): Dir
 export function computeCap(collateralAvailable: bigint, currentPrice: bigint): bigint {
   if (currentPrice <= 0n) throw new RangeError("computeCap: the current price must be positive");
   const cap = (collateralAvailable * D18) / currentPrice;
-  return cap > MAX_INT256 ? MAX_INT256 : cap;
+  return cap > maxInt256 ? maxInt256 : cap;
 }
 
 /** The rules a quoted candidate is classified by. */

@@ -5,14 +5,12 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { createPublicClient, decodeFunctionResult, encodeFunctionData, http, type Hex, type PublicClient } from "viem";
+import { createPublicClient, decodeFunctionResult, encodeFunctionData, http, type Hex, type PublicClient, maxInt256, maxUint256 } from "viem";
 import { exactStateArgs } from "../../src/chain/searcher.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { exactRuleHarnessAbi, exactRuleHarnessBytecode } from "../../src/generated/contracts.ts";
 import { isClosed, nextExactCandidate, rangeEndFromBound, type ExactRuleInput, type ExactState, type Known } from "../../src/quote/exactRule.ts";
 
-const MAX_UINT256 = 2n ** 256n - 1n;
-const MAX_INT256 = 2n ** 255n - 1n;
 const DUST = 10n ** 6n;
 
 let devchain: Devchain;
@@ -38,9 +36,9 @@ function magnitude(min: bigint, max: bigint): fc.Arbitrary<bigint> {
   );
 }
 
-const size = magnitude(DUST, MAX_INT256);
-const uint = magnitude(0n, MAX_UINT256);
-const price = fc.oneof(magnitude(1n, MAX_UINT256), fc.bigInt({ min: 10n ** 16n, max: 10n ** 22n }));
+const size = magnitude(DUST, maxInt256);
+const uint = magnitude(0n, maxUint256);
+const price = fc.oneof(magnitude(1n, maxUint256), fc.bigInt({ min: 10n ** 16n, max: 10n ** 22n }));
 
 const quoteOf = fc.record({ requiredCollateral: uint, fillPrice: fc.constant(0n), priceAfter: fc.oneof(uint, price) });
 const side = (at: bigint, revertAllowed: boolean): fc.Arbitrary<Known> =>
@@ -80,7 +78,7 @@ const state: fc.Arbitrary<ExactState> = fc.oneof(
 
 const input: fc.Arbitrary<ExactRuleInput> = fc.record({
   direction: fc.constantFrom("LONG" as const, "SHORT" as const),
-  cap: magnitude(0n, MAX_INT256),
+  cap: magnitude(0n, maxInt256),
   currentPrice: price,
   expectedPrice: price,
   collateralAvailable: fc.oneof(uint, fc.bigInt({ min: 1n, max: 10n ** 30n })),

@@ -1,11 +1,10 @@
 // MarketGroup against the embedded EVM: reverts, ownership, creation bounds, getters and trades.
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
-import { getAddress } from "viem";
+import { getAddress, maxInt256 } from "viem";
 import { ALWAYS_OPEN, configOf, MarketGroupHarness, reverted, type MarketConfig } from "./marketGroupHarness.ts";
 import { E18, initialPool, MAX_UINT160, maxFillableSize, outOfRangeSqrtPrice, quoteModel, type MarketParamsModel } from "./poolModel.ts";
 
-const MAX_INT256 = (1n << 255n) - 1n;
 const MIN_INT256 = -(1n << 255n);
 
 /** A yes/no market: price 0.5 in [0.01, 0.99], 1% fee. */
@@ -210,7 +209,7 @@ describe("MarketGroup: quote reverts", () => {
     const maxLong = maxFillableSize(pool, 1n);
     const maxShort = maxFillableSize(pool, -1n);
     const range = [pool.sqrtMinX96, pool.sqrtMaxX96];
-    for (const size of [maxLong + 1n, maxLong * 2n, 10n ** 40n, MAX_INT256, -(maxShort + 1n), -(maxShort * 3n), -MAX_INT256, MIN_INT256]) {
+    for (const size of [maxLong + 1n, maxLong * 2n, 10n ** 40n, maxInt256, -(maxShort + 1n), -(maxShort * 3n), -maxInt256, MIN_INT256]) {
       assert.deepEqual(await reverted(h.quote(id, size)), { errorName: "PoolPriceOutOfRange", args: [outOfRangeSqrtPrice(pool, size), ...range] }, `size ${size}`);
     }
     // The reported sqrt price is the one the trade would reach, just outside the range at the edges.
@@ -222,7 +221,7 @@ describe("MarketGroup: quote reverts", () => {
     const liquidityQ96 = YES_NO.liquidity << 96n;
     const drainsThePool = liquidityQ96 / pool.sqrtPriceX96 + 1n;
     assert.deepEqual((await reverted(h.quote(id, drainsThePool))).args, [MAX_UINT160, ...range]);
-    assert.deepEqual((await reverted(h.quote(id, MAX_INT256))).args, [MAX_UINT160, ...range]);
+    assert.deepEqual((await reverted(h.quote(id, maxInt256))).args, [MAX_UINT160, ...range]);
     // A SHORT whose denominator L*Q + s*X passes 256 bits reports 0; the largest that fits reports its exact price.
     const largestComputableShort = ((1n << 256n) - 1n - liquidityQ96) / pool.sqrtPriceX96;
     assert.deepEqual((await reverted(h.quote(id, -(largestComputableShort + 1n)))).args, [0n, ...range]);
@@ -242,7 +241,7 @@ describe("MarketGroup: quote reverts", () => {
     const past = await h.createMarket(configOf(YES_NO, { startTime: 1n, endTime: now - 1n }));
     assert.equal((await reverted(h.quote(future, 1n))).errorName, "MarketNotStarted");
     assert.equal((await reverted(h.quote(future, -1n))).errorName, "MarketNotStarted");
-    for (const size of [1n, -1n, 10n ** 18n, MAX_INT256, 0n]) {
+    for (const size of [1n, -1n, 10n ** 18n, maxInt256, 0n]) {
       assert.deepEqual(await reverted(h.quote(past, size)), { errorName: "ExpiredMarketNotSettled", args: [now - 1n] }, `size ${size}`);
     }
     assert.deepEqual(await reverted(h.trade(past, -1n)), { errorName: "ExpiredMarket", args: [] });

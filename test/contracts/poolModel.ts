@@ -1,6 +1,7 @@
 // An independent model, in exact bigint rationals, of the reference market group's pool math. It
 // follows the economics as stated (not the contract's code): values are computed as exact fractions
 // first and rounded once at the end, with no 256-bit limits and no nested-division tricks.
+import { maxUint256 } from "viem";
 
 export const Q96 = 1n << 96n;
 export const E18 = 10n ** 18n;
@@ -154,7 +155,6 @@ export function applyTrade(pool: PoolState, q: ModelQuote): PoolState {
 }
 
 export const MAX_UINT160 = (1n << 160n) - 1n;
-const MAX_UINT256 = (1n << 256n) - 1n;
 
 /**
  * The sqrt price a PoolPriceOutOfRange revert reports for `size`: the sqrt price the trade would reach,
@@ -167,7 +167,7 @@ export function outOfRangeSqrtPrice(pool: PoolState, size: bigint): bigint {
   const { liquidity: L, sqrtPriceX96: X } = pool;
   const d = long ? L * Q96 - s * X : L * Q96 + s * X;
   if (d <= 0n) return MAX_UINT160;
-  if (d > MAX_UINT256) return 0n;
+  if (d > maxUint256) return 0n;
   const next = ceilOf({ num: L * Q96 * X, den: d });
   return next > MAX_UINT160 ? MAX_UINT160 : next;
 }

@@ -1,17 +1,8 @@
+import { maxUint256 } from "viem";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import {
-  D18,
-  MAX_UINT256,
-  formatD18,
-  parseChainId,
-  parseDecimalD18,
-  parseMarketId,
-  parseMaxIterations,
-  parseWei,
-  type Parsed,
-} from "../../src/quote/decimal.ts";
+import { D18, formatD18, parseChainId, parseDecimalD18, parseMarketId, parseMaxIterations, parseWei, type Parsed } from "../../src/quote/decimal.ts";
 
 function value<T>(parsed: Parsed<T>): T {
   assert.ok(parsed.ok, `expected a value, got: ${parsed.ok ? "" : parsed.message}`);
@@ -70,7 +61,7 @@ test("§2 expectedPrice: trailing zeros do not count toward the 10^-18 granulari
 });
 
 test("§2 expectedPrice: at most (2^256-1)/10^18; one unit more is too large", () => {
-  const max = MAX_UINT256;
+  const max = maxUint256;
   assert.equal(value(parseDecimalD18(formatD18(max))), max);
   assert.equal(value(parseDecimalD18(`-${formatD18(max)}`)), -max);
   assert.match(rejection(parseDecimalD18(formatD18(max + 1n))), /at most/);
@@ -100,7 +91,7 @@ test("§5 formatD18: the shortest exact decimal, no exponent, no trailing zeros"
 
 test("§2/§5 property: parseDecimalD18(formatD18(x)) === x for every D18 value within range", () => {
   fc.assert(
-    fc.property(fc.bigInt({ min: -MAX_UINT256, max: MAX_UINT256 }), (x) => {
+    fc.property(fc.bigInt({ min: -maxUint256, max: maxUint256 }), (x) => {
       const parsed = parseDecimalD18(formatD18(x));
       return parsed.ok && parsed.value === x;
     }),
@@ -137,7 +128,7 @@ test("§2 property: parsing a random decimal string equals exact rational arithm
       const parsed = parseDecimalD18(text);
       if (numerator % denominator !== 0n) return !parsed.ok && /whole number/.test(parsed.message);
       const magnitude = numerator / denominator;
-      if (magnitude > MAX_UINT256) return !parsed.ok && /at most/.test(parsed.message);
+      if (magnitude > maxUint256) return !parsed.ok && /at most/.test(parsed.message);
       return parsed.ok && parsed.value === (d.negative ? -magnitude : magnitude);
     }),
     { numRuns: 3000 },
@@ -147,12 +138,12 @@ test("§2 property: parsing a random decimal string equals exact rational arithm
 test("§2 collateralAvailable: decimal integer 1 .. 2^256-1 wei, leading zeros allowed", () => {
   assert.equal(value(parseWei("1")), 1n);
   assert.equal(value(parseWei("0001000")), 1000n);
-  assert.equal(value(parseWei(MAX_UINT256.toString())), MAX_UINT256);
-  assert.equal(value(parseWei(`000${MAX_UINT256}`)), MAX_UINT256);
+  assert.equal(value(parseWei(maxUint256.toString())), maxUint256);
+  assert.equal(value(parseWei(`000${maxUint256}`)), maxUint256);
 });
 
 test("§2 collateralAvailable: zero, negative, fraction, exponent, hex, too large are rejected", () => {
-  for (const text of ["0", "000", "-1", "1.5", "1.0", "1e3", "0x10", "+1", " 1", "", (MAX_UINT256 + 1n).toString(), "9".repeat(100)]) {
+  for (const text of ["0", "000", "-1", "1.5", "1.0", "1e3", "0x10", "+1", " 1", "", (maxUint256 + 1n).toString(), "9".repeat(100)]) {
     assert.match(rejection(parseWei(text)), /1 to 2\^256-1/, text);
   }
 });
@@ -176,8 +167,8 @@ test("§2 chainId: decimal integer 1 .. 2^53-1, returned as a number", () => {
 test("§2 marketId: decimal integer 0 .. 2^256-1", () => {
   assert.equal(value(parseMarketId("0")), 0n);
   assert.equal(value(parseMarketId("07")), 7n);
-  assert.equal(value(parseMarketId(MAX_UINT256.toString())), MAX_UINT256);
-  for (const text of ["-1", "1.5", "1e2", "0x7", "", (MAX_UINT256 + 1n).toString()]) {
+  assert.equal(value(parseMarketId(maxUint256.toString())), maxUint256);
+  for (const text of ["-1", "1.5", "1e2", "0x7", "", (maxUint256 + 1n).toString()]) {
     assert.match(rejection(parseMarketId(text)), /0 to 2\^256-1/, text);
   }
 });

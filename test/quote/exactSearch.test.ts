@@ -1,10 +1,10 @@
 // Semantics §4b on fake markets: pure functions of the size whose largest feasible size is known by a brute
 // force, so every rule of the exact search is checked where the demo chain cannot reach (sizes to 2^255-1,
 // markets that revert above any size, plateaus of priceAfter).
+import { maxInt256 } from "viem";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { MAX_INT256 } from "../../src/quote/decimal.ts";
 import { DUST, interpolate, sqrt } from "../../src/quote/exactRule.ts";
 import { runExactSearch, type ExactSearchInput } from "../../src/quote/exactSearch.ts";
 import { classifyQuote, type Evaluation } from "../../src/quote/search.ts";
@@ -52,7 +52,7 @@ function bruteForce(search: ExactSearchInput, evaluate: (size: bigint) => Evalua
   };
   if (tooLarge(DUST)) return undefined;
   let low = DUST;
-  let high = MAX_INT256 + 1n;
+  let high = maxInt256 + 1n;
   while (high - low > 1n) {
     const mid = (low + high) / 2n;
     if (tooLarge(mid)) high = mid;
@@ -110,9 +110,9 @@ test("§4b DUST itself too large: 400, proven with one candidate", async () => {
 
 test("§4b a market that fills every size: 2^255-1, exact (nothing above it can be quoted)", async () => {
   const everything = (): Evaluation => ({ kind: "quoted", quote: { requiredCollateral: 1n, fillPrice: D18 + 1n, priceAfter: D18 + 1n } });
-  const result = await runExactSearch(input({ cap: MAX_INT256 }), everything);
+  const result = await runExactSearch(input({ cap: maxInt256 }), everything);
   assert.ok(result.kind === "found");
-  assert.equal(result.size, MAX_INT256);
+  assert.equal(result.size, maxInt256);
   assert.equal(result.exact, true);
 });
 
@@ -138,7 +138,7 @@ test("interpolate and sqrt round down and refuse a target the line moves away fr
   assert.equal(interpolate(0n, 100n, 10n, 0n, 45n), 5n);
   assert.equal(interpolate(0n, 0n, 10n, 100n, -1n), undefined);
   assert.equal(interpolate(0n, 5n, 10n, 5n, 6n), undefined);
-  assert.equal(interpolate(0n, 0n, 10n, 1n, 10n ** 80n), MAX_INT256);
+  assert.equal(interpolate(0n, 0n, 10n, 1n, 10n ** 80n), maxInt256);
   for (const n of [1n, 2n, 3n, 4n, 99n, 100n, 10n ** 60n + 7n]) {
     const root = sqrt(n);
     assert.ok(root * root <= n && (root + 1n) * (root + 1n) > n, `${n}`);

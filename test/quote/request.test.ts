@@ -1,6 +1,7 @@
+import { maxUint256 } from "viem";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { D18, MAX_UINT256 } from "../../src/quote/decimal.ts";
+import { D18 } from "../../src/quote/decimal.ts";
 import { MESSAGES, type QuoteError } from "../../src/quote/errors.ts";
 import { statusOf } from "../../src/http/httpErrors.ts";
 import { parseMarketAddress } from "../../src/quote/params.ts";
@@ -111,7 +112,7 @@ test("§2 collateralAvailable: zero, negative, fraction, exponent, hex are rejec
   for (const collateralAvailable of ["0", "-1", "1.5", "1e18", "0x10", ""]) {
     assert.deepEqual(failingParams(queryError({ ...goodQuery, collateralAvailable })), ["collateralAvailable"]);
   }
-  assert.equal(parsedRequest(goodParams, { ...goodQuery, collateralAvailable: MAX_UINT256.toString() }).collateralAvailable, MAX_UINT256);
+  assert.equal(parsedRequest(goodParams, { ...goodQuery, collateralAvailable: maxUint256.toString() }).collateralAvailable, maxUint256);
 });
 
 test("§2 maxIterations: 1 .. 10 accepted, anything else rejected", () => {
@@ -196,10 +197,10 @@ test("§2 marketAddress: other lengths, non-hex, a missing or upper-case 0x pref
 
 test("§2 chainId: 1 .. 2^53-1; marketId: 0 .. 2^256-1", () => {
   assert.equal(parsedRequest({ ...goodParams, marketId: "0" }, goodQuery).marketId, 0n);
-  assert.equal(parsedRequest({ ...goodParams, marketId: MAX_UINT256.toString() }, goodQuery).marketId, MAX_UINT256);
+  assert.equal(parsedRequest({ ...goodParams, marketId: maxUint256.toString() }, goodQuery).marketId, maxUint256);
   assert.deepEqual(failingParams(pathError({ ...goodParams, chainId: "0" })), ["chainId"]);
   assert.deepEqual(failingParams(pathError({ ...goodParams, chainId: "9007199254740992" })), ["chainId"]);
-  assert.deepEqual(failingParams(pathError({ ...goodParams, marketId: (MAX_UINT256 + 1n).toString() })), ["marketId"]);
+  assert.deepEqual(failingParams(pathError({ ...goodParams, marketId: (maxUint256 + 1n).toString() })), ["marketId"]);
   assert.deepEqual(failingParams(pathError({ ...goodParams, marketId: "-1" })), ["marketId"]);
 });
 

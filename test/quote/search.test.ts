@@ -1,7 +1,8 @@
+import { maxInt256 } from "viem";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { D18, MAX_INT256 } from "../../src/quote/decimal.ts";
+import { D18 } from "../../src/quote/decimal.ts";
 import {
   classifyQuote,
   computeCap,
@@ -80,9 +81,9 @@ test("§4 cap = collateralAvailable * 10^18 / currentPriceD18 (integer division)
 });
 
 test("§4 cap is computed at full precision, then capped at 2^255-1", () => {
-  assert.equal(computeCap(2n ** 256n - 1n, 1n), MAX_INT256);
-  assert.equal(computeCap(2n ** 256n - 1n, D18), MAX_INT256);
-  assert.equal(computeCap(2n ** 255n - 1n, D18), MAX_INT256);
+  assert.equal(computeCap(2n ** 256n - 1n, 1n), maxInt256);
+  assert.equal(computeCap(2n ** 256n - 1n, D18), maxInt256);
+  assert.equal(computeCap(2n ** 255n - 1n, D18), maxInt256);
   assert.equal(computeCap(2n ** 255n - 2n, D18), 2n ** 255n - 2n);
   assert.throws(() => computeCap(1n, 0n), RangeError);
 });
@@ -289,11 +290,11 @@ test("§4 maxIterations 1: exactly one candidate, cap / 2", async () => {
 
 test("§4 maxIterations 10: at most 10 candidates on a huge cap; iterations counts quoted candidates", async () => {
   const evaluate = recording(fakeMarket({ current: D18 }));
-  const result = await runSearch(input({ direction: "LONG", cap: MAX_INT256, expectedPrice: 2n * D18, priceLimit: D18 }), evaluate);
+  const result = await runSearch(input({ direction: "LONG", cap: maxInt256, expectedPrice: 2n * D18, priceLimit: D18 }), evaluate);
   assert.equal(evaluate.calls.length, 10);
   assert.equal(result.iterations, 10);
   assert.equal(result.trace.length, 10);
-  assert.equal(result.trace[0]?.size, MAX_INT256 / 2n);
+  assert.equal(result.trace[0]?.size, maxInt256 / 2n);
 });
 
 test("§6 an evaluator that throws (transport failure) rejects runSearch; it never becomes an outcome", async () => {
