@@ -1,4 +1,5 @@
 // The help texts of the `quoter` command, apart from the code so that printing them loads nothing else.
+import { MAX_ITERATIONS } from "../quote/limits.ts";
 import { BASE_PATH } from "../http/paths.ts";
 import { settingsHelp } from "../settingsText.ts";
 
@@ -32,7 +33,7 @@ status the API would answer. Values are read by the API's rules (docs/semantics.
   --expected-price P   expectedPrice: the price expected after the trade (e.g. 1030, 0.55, 1e-7)
   --collateral C       collateralAvailable: the budget in wei (a decimal integer)
   --price-limit L      priceLimit (default: the current price)
-  --max-iterations N   maxIterations, 1 to 10 (default 10)
+  --max-iterations N   maxIterations, 1 to ${MAX_ITERATIONS} (default ${MAX_ITERATIONS})
   --search S           bisection (default: the interface's search) or exact (the largest size, proven)
   --min-block B        minBlock: answer at block B or later (after a trade: its receipt's block number)
   --rpc URL[,URL...]   the chain's JSON-RPC endpoint(s), in fallback order. Default: RPC_URL_<chainId>; for

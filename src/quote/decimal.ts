@@ -1,5 +1,6 @@
 // Exact parsing and formatting of the numbers the quoter reads and writes (semantics §2, §5).
 // Every price, size and budget stays a bigint: no floating point anywhere on the way.
+import { MAX_ITERATIONS } from "./limits.ts";
 import { maxUint256 } from "viem";
 
 /** The outcome of a parse: the value, or the rule the text broke. Never thrown. */
@@ -109,7 +110,7 @@ function parseIntegerInRange(text: string, min: bigint, max: bigint, rule: strin
 export const WEI_RULE = "must be a decimal integer from 1 to 2^256-1 (wei)";
 export const CHAIN_ID_RULE = "must be a decimal integer from 1 to 2^53-1";
 export const MARKET_ID_RULE = "must be a decimal integer from 0 to 2^256-1";
-export const MAX_ITERATIONS_RULE = "must be a decimal integer from 1 to 10";
+export const MAX_ITERATIONS_RULE = `must be a decimal integer from 1 to ${MAX_ITERATIONS}`;
 export const BLOCK_NUMBER_RULE = "must be a decimal integer from 0 to 2^64-1 (a block number)";
 
 /** A wei amount: 1 .. 2^256-1. */
@@ -142,6 +143,6 @@ export function parseBlockNumber(text: string): Parsed<bigint> {
 
 /** The number of search iterations: 1 .. 10, as a number. */
 export function parseMaxIterations(text: string): Parsed<number> {
-  const parsed = parseIntegerInRange(text, 1n, 10n, MAX_ITERATIONS_RULE);
+  const parsed = parseIntegerInRange(text, 1n, BigInt(MAX_ITERATIONS), MAX_ITERATIONS_RULE);
   return parsed.ok ? ok(Number(parsed.value)) : parsed;
 }

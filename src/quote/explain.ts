@@ -1,6 +1,7 @@
 // What a person can do about an answer that is not a quote: the figures behind an error and the change that
 // helps, as `details` entries. The error messages themselves are the interface's and never change; these only
 // add to them. Pure: from the request, the current price and the search's record.
+import { MAX_ITERATIONS } from "./limits.ts";
 import { D18, formatD18 } from "./decimal.ts";
 import type { ErrorDetail } from "./errors.ts";
 import { describeRevert, describeTooLarge, priceAfterOf, type ExplainedRequest } from "./describe.ts";
@@ -8,7 +9,6 @@ import { computeCap, type Direction, type SearchResult, type TraceEntry } from "
 
 
 /** The most candidates a bisection quotes (semantics §2). */
-const MOST_ITERATIONS = 10;
 
 /** On the equal-price error: the price to move away from, and which side gives which direction. */
 export function equalPriceDetail(currentPrice: bigint): ErrorDetail {
@@ -190,14 +190,14 @@ function betweenDetail({ request, long, limitName }: FailureContext, lower: Trie
 /** The bisection's finest step is its range over 2^maxIterations: what lies below it is never tried. */
 function untriedDetail(request: ExplainedRequest, tried: number, low: bigint, high: bigint): ErrorDetail | undefined {
   if (high - low <= 1n) return undefined;
-  const fewer = request.maxIterations < MOST_ITERATIONS;
+  const fewer = request.maxIterations < MAX_ITERATIONS;
   return {
     param: fewer ? "maxIterations" : "collateralAvailable",
     message:
       `the bisection stopped after ${tried} candidate${tried === 1 ? "" : "s"} with the sizes between ${low} and ${high} wei untried; ` +
       (fewer
-        ? `maxIterations=${MOST_ITERATIONS} halves the step ${MOST_ITERATIONS - request.maxIterations} more times`
-        : `its range is [0, collateralAvailable / currentPrice] cut in 2^${MOST_ITERATIONS} steps, so a smaller collateralAvailable tries smaller sizes, ` +
+        ? `maxIterations=${MAX_ITERATIONS} halves the step ${MAX_ITERATIONS - request.maxIterations} more times`
+        : `its range is [0, collateralAvailable / currentPrice] cut in 2^${MAX_ITERATIONS} steps, so a smaller collateralAvailable tries smaller sizes, ` +
           "or search=exact finds the largest size that fits whatever the budget"),
   };
 }

@@ -4,6 +4,7 @@
 // route schemas and so the OpenAPI document (src/http/schemas.ts), the command's options
 // (src/cli/quoteOptions.ts) and the explorer's form (src/http/explorer/fields.ts) are all read from this table:
 // a new parameter is a new row (and its field in QuoteRequest, which the table's type then requires).
+import { MAX_ITERATIONS } from "./limits.ts";
 import { getAddress, type Address } from "viem";
 import {
   CHAIN_ID_RULE,
@@ -50,7 +51,7 @@ export interface QuoteParam<T> {
 type QuoteParams = { readonly [K in keyof QuoteRequest]-?: QuoteParam<NonNullable<QuoteRequest[K]>> };
 
 const SEARCH_MODES: readonly SearchMode[] = ["bisection", "exact"];
-const DEFAULT_MAX_ITERATIONS = 10;
+const DEFAULT_MAX_ITERATIONS = MAX_ITERATIONS;
 
 /** The embedded demo chain's market group (README): the example of every document. */
 export const DEMO_MARKET_GROUP = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
@@ -158,7 +159,7 @@ export const QUOTE_PARAMS: QuoteParams = {
     parse: parseMaxIterations,
     default: DEFAULT_MAX_ITERATIONS,
     pattern: INTEGER_PATTERN,
-    description: `Binary search steps, 1 to 10 (default ${DEFAULT_MAX_ITERATIONS})`,
+    description: `Binary search steps, 1 to ${MAX_ITERATIONS} (default ${DEFAULT_MAX_ITERATIONS})`,
     example: "10",
     cli: { flag: "max-iterations" },
     explorer: { label: "Max iterations" },
