@@ -1,5 +1,6 @@
 // From numbers to the answer: the pre-search checks of semantics §3 that need only numbers,
 // and the mapping of a search result to the 200 body of §5 or to its error (§5, §6, §7).
+import type { Result } from "./result.ts";
 import { formatD18 } from "./decimal.ts";
 import {
   expectedPriceEqualsCurrent,
@@ -53,7 +54,7 @@ export type QuoteResponseBody = {
   trace?: TraceEntryJson[];
 };
 
-export type Checked<T> = { ok: true; value: T } | { ok: false; error: QuoteError };
+export type Checked<T> = Result<T, QuoteError>;
 
 /** §3.2: a parseable expectedPrice must be greater than 0. */
 export function checkExpectedPrice(expectedPrice: bigint): QuoteError | undefined {

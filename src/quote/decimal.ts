@@ -1,10 +1,11 @@
 // Exact parsing and formatting of the numbers the quoter reads and writes (semantics §2, §5).
 // Every price, size and budget stays a bigint: no floating point anywhere on the way.
+import { err, ok, type Result } from "./result.ts";
 import { MAX_ITERATIONS } from "./limits.ts";
 import { maxUint256 } from "viem";
 
 /** The outcome of a parse: the value, or the rule the text broke. Never thrown. */
-export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
+export type Parsed<T> = Result<T, string>;
 
 /** 10^18: one unit of a D18 fixed-point price. */
 export const D18 = 10n ** 18n;
@@ -25,13 +26,8 @@ const DECIMAL_FORMAT_RULE =
 const D18_GRANULARITY_RULE = "must be a whole number of 10^-18";
 const D18_MAGNITUDE_RULE = "must be at most (2^256-1)/10^18";
 
-function ok<T>(value: T): Parsed<T> {
-  return { ok: true, value };
-}
-
-function fail<T>(message: string): Parsed<T> {
-  return { ok: false, message };
-}
+/** A parse that failed: the rule the text broke. */
+const fail = <T>(rule: string): Parsed<T> => err(rule);
 
 function stripLeadingZeros(digits: string): string {
   let i = 0;

@@ -65,13 +65,13 @@ const SEARCH_RULE = `must be ${SEARCH_MODES.join(" or ")}`;
 
 /** `0x` + 40 hex digits, all-lower, all-upper, or mixed case with a valid EIP-55 checksum; returned checksummed. */
 export function parseMarketAddress(text: string): Parsed<Address> {
-  if (!ADDRESS.test(text)) return { ok: false, message: ADDRESS_FORMAT_RULE };
+  if (!ADDRESS.test(text)) return { ok: false, error: ADDRESS_FORMAT_RULE };
   const hex = text.slice(2);
   const checksummed = getAddress(`0x${hex.toLowerCase()}`);
   const singleCase = hex === hex.toLowerCase() || hex === hex.toUpperCase();
   if (!singleCase && checksummed !== text) {
     // A wrong checksum often means a typo: the form is offered only for digits the caller has checked.
-    return { ok: false, message: `${ADDRESS_CHECKSUM_RULE}; if its digits are right, its checksummed form is ${checksummed}` };
+    return { ok: false, error: `${ADDRESS_CHECKSUM_RULE}; if its digits are right, its checksummed form is ${checksummed}` };
   }
   return { ok: true, value: checksummed };
 }
@@ -79,13 +79,13 @@ export function parseMarketAddress(text: string): Parsed<Address> {
 /** A D18 price limit: a decimal number per §2, and greater than 0. */
 function parsePriceLimit(text: string): Parsed<bigint> {
   const parsed = parseDecimalD18(text);
-  if (parsed.ok && parsed.value <= 0n) return { ok: false, message: PRICE_LIMIT_POSITIVE_RULE };
+  if (parsed.ok && parsed.value <= 0n) return { ok: false, error: PRICE_LIMIT_POSITIVE_RULE };
   return parsed;
 }
 
 /** `bisection` or `exact` (§2). */
 function parseSearch(text: string): Parsed<SearchMode> {
-  return (SEARCH_MODES as readonly string[]).includes(text) ? { ok: true, value: text as SearchMode } : { ok: false, message: SEARCH_RULE };
+  return (SEARCH_MODES as readonly string[]).includes(text) ? { ok: true, value: text as SearchMode } : { ok: false, error: SEARCH_RULE };
 }
 
 /** `true` only for the exact text "true"; any other value is ignored (§7). */

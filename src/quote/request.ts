@@ -1,5 +1,6 @@
 // Reads a quote request from its path and query parameters (semantics §2, §3.1, §7), by the table of
 // parameters (params.ts): the shape rules every parameter shares here, each one's own rule in its row.
+import type { Result } from "./result.ts";
 import { MAX_PARAMETER_LENGTH, paramsIn, type ParamLocation } from "./params.ts";
 import type { QuoteRequest } from "./quoteRequest.ts";
 import { didYouMean } from "./spelling.ts";
@@ -7,7 +8,7 @@ import { invalidPathParameters, invalidQueryParameters, type ErrorDetail, type Q
 
 export type { QuoteRequest } from "./quoteRequest.ts";
 
-export type RequestParse = { ok: true; value: QuoteRequest } | { ok: false; error: QuoteError };
+export type RequestParse = Result<QuoteRequest, QuoteError>;
 
 const REQUIRED_RULE = "is required";
 const DUPLICATE_RULE = "must be given only once";
@@ -34,9 +35,9 @@ function readParams(location: ParamLocation, source: Record<string, unknown>): {
       continue;
     }
     const broken = shapeRule(raw);
-    const parsed = broken === undefined ? param.parse(raw as string) : { ok: false as const, message: broken };
+    const parsed = broken === undefined ? param.parse(raw as string) : { ok: false as const, error: broken };
     if (parsed.ok) values[name] = parsed.value;
-    else details.push({ param: name, message: parsed.message });
+    else details.push({ param: name, message: parsed.error });
   }
   return { values, details };
 }

@@ -5,13 +5,13 @@ import fc from "fast-check";
 import { D18, formatD18, parseChainId, parseDecimalD18, parseMarketId, parseMaxIterations, parseWei, type Parsed } from "../../src/quote/decimal.ts";
 
 function value<T>(parsed: Parsed<T>): T {
-  assert.ok(parsed.ok, `expected a value, got: ${parsed.ok ? "" : parsed.message}`);
+  assert.ok(parsed.ok, `expected a value, got: ${parsed.ok ? "" : parsed.error}`);
   return parsed.value;
 }
 
 function rejection<T>(parsed: Parsed<T>): string {
   assert.ok(!parsed.ok, `expected a rejection, got ${parsed.ok ? String(parsed.value) : ""}`);
-  return parsed.message;
+  return parsed.error;
 }
 
 const accepted: [string, bigint][] = [
@@ -126,9 +126,9 @@ test("§2 property: parsing a random decimal string equals exact rational arithm
         else numerator *= power;
       }
       const parsed = parseDecimalD18(text);
-      if (numerator % denominator !== 0n) return !parsed.ok && /whole number/.test(parsed.message);
+      if (numerator % denominator !== 0n) return !parsed.ok && /whole number/.test(parsed.error);
       const magnitude = numerator / denominator;
-      if (magnitude > maxUint256) return !parsed.ok && /at most/.test(parsed.message);
+      if (magnitude > maxUint256) return !parsed.ok && /at most/.test(parsed.error);
       return parsed.ok && parsed.value === (d.negative ? -magnitude : magnitude);
     }),
     { numRuns: 3000 },

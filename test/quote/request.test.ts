@@ -191,7 +191,7 @@ test("§2 marketAddress: other lengths, non-hex, a missing or upper-case 0x pref
   for (const marketAddress of [LOWER.slice(0, 41), `${LOWER}0`, `0x${"g".repeat(40)}`, LOWER.slice(2), `0X${LOWER.slice(2)}`, "", ` ${LOWER}`]) {
     const result = parseMarketAddress(marketAddress);
     assert.ok(!result.ok, marketAddress);
-    assert.match(result.message, /0x followed by 40 hexadecimal digits/);
+    assert.match(result.error, /0x followed by 40 hexadecimal digits/);
   }
 });
 
