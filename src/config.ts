@@ -2,6 +2,7 @@
 // each one's default, what it accepts and what it means. Parsing, the defaults of the modules that take them,
 // `quoter serve --help`, .env.example and the README's table all derive from it (`npm run settings` writes
 // the last two, and a test fails when they are stale).
+import { QuoterError } from "./quote/quoterError.ts";
 import { isIP } from "node:net";
 import { DEFAULT_EXACT_MAX_CANDIDATES } from "./quote/exactSearch.ts";
 
@@ -164,13 +165,12 @@ export const RPC_WS_URL_SETTING = {
     "of its arrival; the calls still go over `RPC_URL_<chainId>`. Without it the latest block is polled (`HEAD_POLL_MS`).",
 };
 
-export class ConfigError extends Error {
+export class ConfigError extends QuoterError {
   constructor(
     readonly variable: string,
     readonly rule: string,
   ) {
-    super(`${variable}: ${rule}`);
-    this.name = "ConfigError";
+    super("invalid-configuration", `${variable}: ${rule}`, { details: [{ param: variable, message: rule }] });
   }
 }
 

@@ -1,8 +1,9 @@
 // How a failed JSON-RPC call is read: a revert (the contract said no) or a transport failure (the chain
 // could not be asked). Semantics §1: a JSON-RPC error carrying revert data, code 3, or a node's words for an
 // EVM execution failure (out of gas, invalid opcode...) is a revert; every other failure is the transport's.
+import { QuoterError } from "../quote/quoterError.ts";
 import { BaseError, RpcRequestError, isHex, type Hex } from "viem";
-import { DEFAULT_RETRY_AFTER_SECONDS, type ErrorDetail } from "../quote/errors.ts";
+import { DEFAULT_RETRY_AFTER_SECONDS } from "../quote/errors.ts";
 import type { ChainEndpoint } from "./client.ts";
 import { RpcTransportError, type JsonRpcError } from "./transport.ts";
 
@@ -10,8 +11,7 @@ import { RpcTransportError, type JsonRpcError } from "./transport.ts";
  * The chain could not be reached or did not answer properly: never a search outcome (semantics §6).
  * `reason` is safe to log: it names the failure, never the URL.
  */
-export class ChainUnavailableError extends Error {
-  override name = "ChainUnavailableError";
+export class ChainUnavailableError extends QuoterError {
   readonly reason: string;
   /** Where the endpoint is configured (`RPC_URL_10`), once known: what a user's message names. */
   source?: string;
@@ -20,7 +20,7 @@ export class ChainUnavailableError extends Error {
     options?: { cause?: unknown; reason?: string },
   ) {
     const reason = options?.reason ?? describeFailure(options?.cause);
-    super(`chain ${chainId}: RPC unavailable (${reason})`, { cause: options?.cause });
+    super("chain-unavailable", `chain ${chainId}: RPC unavailable (${reason})`, { cause: options?.cause });
     this.reason = reason;
   }
 }
@@ -75,13 +75,15 @@ export interface EndpointFailure {
 }
 
 /** No endpoint of the chain answered: each one's failure, for the 503's details and for what to do next. */
-export class EndpointsFailedError extends Error {
-  override name = "EndpointsFailedError";
+export class EndpointsFailedError extends QuoterError {
+  /** Each failure, as its detail says it: where the endpoint is configured (never its URL), what failed, what to check. */
   constructor(
     readonly chainId: number,
     readonly failures: readonly EndpointFailure[],
   ) {
-    super(`chain ${chainId}: no endpoint answered`);
+    super("endpoints-failed", `chain ${chainId}: no endpoint answered`, {
+      details: failures.map(({ error }) => ({ param: "chainId", message: failureDetail(error) })),
+    });
   }
 
   /** An endpoint did not have the block yet: worth asking again at the chain's head (semantics §11). */
@@ -98,10 +100,6 @@ export class EndpointsFailedError extends Error {
     return all ? Math.max(1, Math.ceil(Math.min(...rests) / 1000)) : DEFAULT_RETRY_AFTER_SECONDS;
   }
 
-  /** One detail per endpoint: where it is configured (never its URL), what failed, and what to check. */
-  details(): ErrorDetail[] {
-    return this.failures.map(({ error }) => ({ param: "chainId", message: failureDetail(error) }));
-  }
 }
 
 /** What a user reads of one endpoint's failure: where it is configured, what failed, what to check. */

@@ -2,19 +2,18 @@
 // waiting. A request that finds the queue full is refused at once rather than piling up, and a waiting request
 // whose quote has given up (its deadline passed) leaves the queue unsent: a slow endpoint is not made slower by
 // work nobody waits for.
+import { QuoterError } from "../quote/quoterError.ts";
 
-export class ChainOverloadedError extends Error {
-  override name = "ChainOverloadedError";
+export class ChainOverloadedError extends QuoterError {
   constructor(readonly chainId: number) {
-    super(`chain ${chainId}: too many RPC requests waiting`);
+    super("chain-overloaded", `chain ${chainId}: too many RPC requests waiting`);
   }
 }
 
 /** The quote a queued request belonged to gave up before a slot was free: the request was never sent. */
-export class RequestAbandonedError extends Error {
-  override name = "RequestAbandonedError";
+export class RequestAbandonedError extends QuoterError {
   constructor() {
-    super("the quote gave up before its RPC request could be sent");
+    super("request-abandoned", "the quote gave up before its RPC request could be sent");
   }
 }
 

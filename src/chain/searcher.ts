@@ -1,6 +1,7 @@
 // The searcher's call: contracts/QuoteSearcher.sol run as a deployless eth_call (its creation code and
 // arguments as data, no `to`), for a new search or one resumed where an earlier call stopped, and the facts it
 // answers with (by reverting); and the probe of whether an endpoint runs it at all.
+import { QuoterError } from "../quote/quoterError.ts";
 import { decodeAbiParameters, encodeDeployData, getAbiItem, numberToHex, zeroAddress, type Address, type Hex } from "viem";
 import { SETTINGS } from "../config.ts";
 import { exactQuoteSearcherAbi, exactQuoteSearcherBytecode, quoteSearcherAbi, quoteSearcherBytecode } from "../generated/contracts.ts";
@@ -20,11 +21,10 @@ export const DEFAULT_SEARCH_GAS_CAP = BigInt(SETTINGS.SEARCH_GAS_CAP.default);
  * The endpoint ran the searcher but did not answer with its facts: it cannot run it (an opcode it lacks, a gas
  * cap too small for the reads), or answered something else. The endpoint is then quoted sequentially.
  */
-export class SearcherUnsupportedError extends Error {
-  override name = "SearcherUnsupportedError";
+export class SearcherUnsupportedError extends QuoterError {
   constructor(readonly answer: RawCall) {
     const data = answer.data.length > 66 ? `${answer.data.slice(0, 66)}…` : answer.data;
-    super(`the deployless searcher answered ${answer.success ? "successfully" : "a revert"} with ${data}, not its facts`);
+    super("searcher-unsupported", `the deployless searcher answered ${answer.success ? "successfully" : "a revert"} with ${data}, not its facts`);
   }
 }
 

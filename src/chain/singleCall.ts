@@ -1,6 +1,7 @@
 // The single-call strategy: the whole quote (market, price, every candidate) in one deployless eth_call of
 // contracts/QuoteSearcher.sol, whose facts are then replayed through the same decisions as the sequential one.
 // A search heavier than the gas cap continues, at the same block, in further calls (semantics §7).
+import { QuoterError } from "../quote/quoterError.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import { ethCall, type BlockPin, type RawCall } from "./call.ts";
 import type { ChainEndpoint } from "./client.ts";
@@ -9,8 +10,10 @@ import type { MarketReader, SearchPosition } from "./marketReader.ts";
 import { encodeSearch, runSearcher, type Facts, type Resume } from "./searcher.ts";
 
 /** The service asked the recorded facts for a read the searcher did not make: a bug on one side. */
-export class SearcherMismatchError extends Error {
-  override name = "SearcherMismatchError";
+export class SearcherMismatchError extends QuoterError {
+  constructor(message: string) {
+    super("searcher-mismatch", message);
+  }
 }
 
 /** How one quote calls the searcher again, at the pinned block, when a call stopped short of the search's end. */

@@ -3,6 +3,7 @@
 // the same node, so what matters is the CPU of each round trip. viem's http transport, on fetch or on the same pool,
 // cost about two and a half times as much (its fetch Response and web streams, and an error object printing the
 // whole request for every reverting call, which the searcher always is): bench/transport.ts measures them.
+import { QuoterError } from "../quote/quoterError.ts";
 import { EventEmitter } from "node:events";
 import { Agent, interceptors, request, type Dispatcher } from "undici";
 
@@ -35,15 +36,14 @@ export type JsonRpcAnswer = { readonly result: unknown; readonly error?: undefin
  * The request got no JSON-RPC answer: the connection failed or timed out, the HTTP status was not 2xx, or the body
  * was not a JSON-RPC answer. `reason` names which and is safe to log: it never holds the URL.
  */
-export class RpcTransportError extends Error {
-  override name = "RpcTransportError";
+export class RpcTransportError extends QuoterError {
   /** The endpoint said it is rate limiting us (HTTP 429, or a JSON-RPC rate-limit error): rest it this long, in ms. */
   readonly restMs: number | undefined;
   constructor(
     readonly reason: string,
     options?: { cause?: unknown; restMs?: number },
   ) {
-    super(reason, options);
+    super("rpc-transport", reason, options?.cause === undefined ? {} : { cause: options.cause });
     this.restMs = options?.restMs;
   }
 }

@@ -1,6 +1,7 @@
 // How errors are said over HTTP: the status and headers of each kind of quote error, and the errors only the
 // HTTP layer has (an unknown path, a method, the rate limit, the URL's length, a body). Every one answers the
 // interface's error body. No Fastify here: the CLI maps a quote error's status to its exit status through it.
+import { QuoterError } from "../quote/quoterError.ts";
 import { errorBody, type ErrorBody, type QuoteError, type QuoteErrorKind } from "../quote/errors.ts";
 
 /** The interface's error strings of the HTTP layer's own errors: they never change. */
@@ -31,14 +32,13 @@ const STATUS: Record<QuoteErrorKind, number> = {
 };
 
 /** An error answer: its status, headers and body. */
-export class HttpError extends Error {
+export class HttpError extends QuoterError {
   readonly status: number;
   readonly headers?: Record<string, string>;
   readonly body: ErrorBody;
 
   constructor(status: number, message: string, options: { headers?: Record<string, string>; body?: ErrorBody } = {}) {
-    super(message);
-    this.name = "HttpError";
+    super(`http-${status}`, message, options.body?.details === undefined ? {} : { details: options.body.details });
     this.status = status;
     if (options.headers !== undefined) this.headers = options.headers;
     this.body = options.body ?? errorBody(message);

@@ -1,8 +1,9 @@
 // The errors a quote can end in (interface §7, semantics §6): a stable kind, the interface's fixed message, and
 // details that say what to do. Which status and headers each kind answers with is the HTTP layer's
 // (src/http/httpErrors.ts): the domain knows what went wrong, not how a transport says it.
+import { QuoterError, type ErrorDetail } from "./quoterError.ts";
 
-export type ErrorDetail = { param: string; message: string };
+export type { ErrorDetail };
 
 export type ErrorBody = { error: string; details?: ErrorDetail[] } & Record<string, unknown>;
 
@@ -45,24 +46,21 @@ export function errorBody(message: string, details?: readonly ErrorDetail[], ext
   return body;
 }
 
-export class QuoteError extends Error {
+export class QuoteError extends QuoterError {
   readonly kind: QuoteErrorKind;
-  readonly details?: ErrorDetail[];
   readonly extra?: Record<string, unknown>;
   readonly retryAfterSeconds?: number;
 
   constructor(kind: QuoteErrorKind, options: QuoteErrorOptions = {}) {
-    super(MESSAGES[kind]);
-    this.name = "QuoteError";
+    super(kind, MESSAGES[kind], options.details === undefined ? {} : { details: options.details });
     this.kind = kind;
-    // An empty list says nothing: the body then has no details at all.
-    if (options.details !== undefined && options.details.length > 0) this.details = options.details;
     if (options.extra !== undefined) this.extra = options.extra;
     if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
+  /** The interface's body; an empty list of details says nothing, so the body then has none. */
   toBody(): ErrorBody {
-    return errorBody(this.message, this.details, this.extra);
+    return errorBody(this.message, this.details.length > 0 ? this.details : undefined, this.extra);
   }
 }
 

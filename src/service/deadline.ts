@@ -1,9 +1,12 @@
 // The most one quote may take, every endpoint included: past it the quote is answered (a 503), and the search
 // it abandons stops making calls.
+import { QuoterError } from "../quote/quoterError.ts";
 
 /** The deadline of a quote passed: the chain did not answer in time. */
-export class QuoteDeadlineError extends Error {
-  override name = "QuoteDeadlineError";
+export class QuoteDeadlineError extends QuoterError {
+  constructor(ms: number) {
+    super("quote-deadline", `the quote's deadline of ${ms} ms passed`);
+  }
 }
 
 /**
@@ -16,7 +19,7 @@ export async function withDeadline<T>(ms: number, task: (signal: AbortSignal) =>
   const deadline = new Promise<never>((_, reject) => {
     // Rejected before the abort: a task that fails on the abort at once must not answer in the deadline's place.
     timer = setTimeout(() => {
-      reject(new QuoteDeadlineError());
+      reject(new QuoteDeadlineError(ms));
       abandon.abort();
     }, ms);
   });

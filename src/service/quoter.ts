@@ -206,7 +206,7 @@ function toQuoteError(
       { param: "chainId", message: "too many RPC requests are waiting for this chain; retry later" },
     ]);
   }
-  if (error instanceof EndpointsFailedError) return rpcUnavailable(error.retryAfterSeconds, error.details());
+  if (error instanceof EndpointsFailedError) return rpcUnavailable(error.retryAfterSeconds, [...error.details]);
   return error;
 }
 
@@ -239,7 +239,7 @@ function deadlineDetails({
         param: "chainId",
         message: `no endpoint of chain ${chainId} served its head, block ${progress.head.number} (${progress.head.hash}), ${within}; an endpoint that lags behind the chain cannot answer at its newest block`,
       },
-      ...progress.failure.details(),
+      ...progress.failure.details,
     ];
   }
   return [{ param: "chainId", message: `chain ${chainId} did not answer ${within} (the newest block seen: ${seen})` }];

@@ -65,3 +65,21 @@ test("§7 extra body fields follow error and details and never overwrite them", 
   const error = noValidSize({ details: [{ param: "p", message: "m" }], extra: { trace: [], error: "no", details: "no" } });
   assert.equal(JSON.stringify(error.toBody()), `{"error":"${MESSAGES.noValidSize}","details":[{"param":"p","message":"m"}],"trace":[]}`);
 });
+
+test("every error class of src/ extends QuoterError: one base with a code, a message and details", async () => {
+  const { readdirSync, readFileSync, statSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  const root = new URL("../../src/", import.meta.url).pathname;
+  const files = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? files(join(dir, name)) : name.endsWith(".ts") ? [join(dir, name)] : []));
+  const declared = files(root).flatMap((file) => [...readFileSync(file, "utf8").matchAll(/class (\w+Error) extends (\w+)/g)].map(([, name, base]) => ({ file, name, base })));
+  assert.ok(declared.length >= 12, `${declared.length} error classes`);
+  const names = new Set(declared.map((error) => error.name));
+  for (const { name, base, file } of declared) {
+    if (name === "QuoterError") continue;
+    assert.ok(base === "QuoterError" || names.has(base!), `${name} (${file}) extends ${base}, not QuoterError or one of its subclasses`);
+  }
+  const quote = marketNotFound([{ param: "marketId", message: "m" }]);
+  assert.equal(quote.code, "marketNotFound");
+  assert.deepEqual(quote.details, [{ param: "marketId", message: "m" }]);
+});

@@ -68,8 +68,8 @@ test("no endpoint answers: each one named with its failure (the service answers 
   const { answer, warnings } = quoteOn([failing.url, failing.url]);
   await assert.rejects(answer, (error: unknown) => {
     assert.ok(error instanceof EndpointsFailedError);
-    assert.deepEqual(error.details().map((detail) => detail.param), ["chainId", "chainId"]);
-    assert.match(error.details()[0]!.message, /^RPC_URL_31337 \(URL 1 of 2\): JSON-RPC error -32603$/);
+    assert.deepEqual(error.details.map((detail) => detail.param), ["chainId", "chainId"]);
+    assert.match(error.details[0]!.message, /^RPC_URL_31337 \(URL 1 of 2\): JSON-RPC error -32603$/);
     return true;
   });
   assert.equal(warnings.length, 2);
