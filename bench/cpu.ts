@@ -370,7 +370,7 @@ async function bench(plan: Plan, out: string): Promise<void> {
   const measured = quotePaths(plan, plan.warmupBudgets, plan.measuredBudgets);
 
   // 1. Record every JSON-RPC request a service makes for these quotes (and at its start), on the embedded chain.
-  const devchain = await startNode("devchain", "src/devchain/main.ts", ["--port", "0", "--host", "127.0.0.1"], {}, /listening on (http:\/\/\S+)/);
+  const devchain = await startNode("devchain", "src/devchain/serve.ts", ["--port", "0", "--host", "127.0.0.1"], {}, /listening on (http:\/\/\S+)/);
   const recorder = await startRecorder(devchain.match[1]!);
   const recording = await startNode("recording service", "src/main.ts", [], { ...SERVICE_ENV, RPC_URL_31337: recorder.url }, SERVICE_READY);
   const recordingStarted = performance.now();

@@ -107,7 +107,7 @@ export interface Timed {
 
 /** The four timings that tests no longer bound (bench/timings.ts): measured and reported, never a failure. */
 export interface Timings {
-  /** ms from the spawn of the devchain (`src/devchain/main.ts --port 0`): its listening line, its first answers. */
+  /** ms from the spawn of the devchain (`src/devchain/serve.ts --port 0`): its listening line, its first answers. */
   devchain: { listeningMs: number; chainIdMs: number; getMarketMs: number };
   /** A sequential quote against an endpoint that holds each request `delayMs`: a 503 at QUOTE_DEADLINE_MS. */
   deadline: { deadlineMs: number; delayMs: number; samples: Timed[] };
@@ -370,7 +370,7 @@ export function timingRows(timings: Timings): TimingRow[] {
   const rows: TimingRow[] = [];
   rows.push({
     name: "devchain start",
-    setup: "spawn of `src/devchain/main.ts --port 0` to its listening line, then eth_chainId, then getMarket(1) on the demo group",
+    setup: "spawn of `src/devchain/serve.ts --port 0` to its listening line, then eth_chainId, then getMarket(1) on the demo group",
     measured: `listening line at ${fmt(devchain.listeningMs)} ms; eth_chainId answered at ${fmt(devchain.chainIdMs)} ms, getMarket(1) at ${fmt(devchain.getMarketMs)} ms`,
   });
   const deadlineTimes = deadline.samples.filter((s) => s.status === 503).map((s) => s.ms);
@@ -426,7 +426,7 @@ export function renderMarkdown(results: BenchResults, table: string, exactTable:
     "",
     "## Set-up",
     "",
-    "All on 127.0.0.1, each a separate process: the devchain node (`src/devchain/main.ts`, anvil as its child process,",
+    "All on 127.0.0.1, each a separate process: the devchain node (`src/devchain/serve.ts`, anvil as its child process,",
     "with the demo market group), the bench's JSON-RPC proxy (`bench/proxy.ts`) that holds each HTTP request for the stated delay",
     "before forwarding it and counts the JSON-RPC requests, and the quoter (`node --import tsx src/main.ts`) with",
     "`RPC_URL_31337` set to the proxy and `SEARCH_STRATEGY` sequential or single-call. autocannon (library API) runs in",

@@ -400,7 +400,7 @@ async function main(): Promise<BenchResults> {
   const profileDir = options["cpu-prof"] ? join(outDir, "profiles") : undefined;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
 
-  const devchain = await startNode("devchain", "src/devchain/main.ts", ["--port", "0", "--host", "127.0.0.1"], {}, /listening on (http:\/\/\S+)/);
+  const devchain = await startNode("devchain", "src/devchain/serve.ts", ["--port", "0", "--host", "127.0.0.1"], {}, /listening on (http:\/\/\S+)/);
   const nodeUrl = devchain.match[1]!;
   // Asked before anything else starts: the time from the spawn to the node's first answers.
   const devchainTiming = { listeningMs: devchain.readyMs, ...(await devchainAnswers(nodeUrl, devchain.spawnedAt)) };

@@ -1,4 +1,4 @@
 #!/usr/bin/env node
-// The `quoter` command: runs the compiled CLI (dist/cli/main.js, built by `npm run build`, which `npm ci` runs
+// The `quoter` command: runs the compiled CLI (dist/cli/command.js, built by `npm run build`, which `npm ci` runs
 // and the published package ships). `quoter --help` lists the commands.
-await import("../dist/cli/main.js");
+await import("../dist/cli/command.js");

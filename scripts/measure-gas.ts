@@ -6,13 +6,13 @@
 // whatever the searcher runs for that call data is what is measured.
 import { createPublicClient, decodeErrorResult, encodeDeployData, hexToBytes, http, type Hex, type PublicClient } from "viem";
 import { createChainRegistry } from "../src/chain/client.ts";
-import { classifyCallError } from "../src/chain/errors.ts";
+import { classifyCallError } from "../src/chain/chainErrors.ts";
 import { DEVCHAIN_ID } from "../src/devchain/chain.ts";
 import { DEMO_MARKETS } from "../src/devchain/demo.ts";
 import { startDevchain } from "../src/devchain/devchain.ts";
 import { decodeFacts, encodeSearch } from "../src/chain/searcher.ts";
 import { gasMeterAbi, gasMeterBytecode } from "../src/generated/contracts.ts";
-import { QuoteError } from "../src/quote/errors.ts";
+import { QuoteError } from "../src/quote/quoteErrors.ts";
 import { statusOf } from "../src/http/httpErrors.ts";
 import { parseQuoteRequest, type QuoteRequest } from "../src/quote/request.ts";
 import { createQuoter } from "../src/service/quoter.ts";

@@ -3,7 +3,7 @@
 import { isHex, type Hex } from "viem";
 import { notAnExecution, quantity, send, unavailable } from "./call.ts";
 import type { ChainEndpoint, RpcMethod } from "./client.ts";
-import { classifyRpcError, WrongChainError } from "./errors.ts";
+import { classifyRpcError, WrongChainError } from "./chainErrors.ts";
 import { RpcTransportError } from "./transport.ts";
 import { outsideQuote } from "../observability/quoteStats.ts";
 

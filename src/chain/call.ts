@@ -1,7 +1,7 @@
 // A raw eth_call: its success flag and return (or revert) data, at a block named by its hash. A transport failure
 // throws; so does a node that does not have the block (BlockUnknownError), which is not a failure of the node.
 import { isHex, numberToHex, type BlockTag, type Hex } from "viem";
-import { BlockUnknownError, ChainUnavailableError, EndpointRestingError, classifyRpcError } from "./errors.ts";
+import { BlockUnknownError, ChainUnavailableError, EndpointRestingError, classifyRpcError } from "./chainErrors.ts";
 import { ChainOverloadedError, RequestAbandonedError } from "./limiter.ts";
 import type { ChainEndpoint, RpcMethod } from "./client.ts";
 import { postJsonRpc, RpcTransportError, type JsonRpcAnswer, type JsonRpcError } from "./transport.ts";

@@ -4,13 +4,14 @@
 // the latest block is polled through the chain's HTTP endpoints while the chain is asked about (at half its block
 // time, at most HEAD_POLL_MS apart), and not at all once nobody has asked for a while. Every header, pushed or
 // polled, goes through one ChainRecord, which tells a new head, a lagging endpoint and a reorg apart.
-import { createPublicClient, webSocket, type Hex, type PublicClient, type WebSocketTransport } from "viem";
-import { outsideQuote } from "../observability/quoteStats.ts";
-import { headerByHash, latestHeader, readHeader, ensureChainId, type BlockHeader } from "./blocks.ts";
+import type { Hex } from "viem";
+import { ensureChainId, headerByHash, type BlockHeader } from "./blocks.ts";
+import { EndpointsFailedError } from "./chainErrors.ts";
 import { createChainRecord, type Observation } from "./chainRecord.ts";
 import type { ChainClient, RpcMethod, RpcObserver } from "./client.ts";
-import { ChainUnavailableError, EndpointsFailedError, type EndpointFailure } from "./errors.ts";
-import { quantity } from "./call.ts";
+import { DEFAULT_IDLE_MS, HeadPoller } from "./headPolling.ts";
+import { HeadSubscription, type SubscriptionLog } from "./headSubscription.ts";
+import { aborted, deferred, sleep } from "./waiting.ts";
 
 /** How a chain's head is followed now: pushed, polled, or not at all (nobody asked for a while). */
 export type FollowMode = "subscription" | "polling" | "idle";
@@ -31,10 +32,7 @@ export interface HeadStatus {
   readonly replacedBlocks: number;
 }
 
-export interface FollowerLog {
-  info(fields: Record<string, unknown>, message: string): void;
-  warn(fields: Record<string, unknown>, message: string): void;
-}
+export type { SubscriptionLog as FollowerLog } from "./headSubscription.ts";
 
 export interface HeadFollowerOptions {
   readonly chain: ChainClient;
@@ -45,17 +43,9 @@ export interface HeadFollowerOptions {
   /** Per request over the WebSocket, in ms. */
   readonly timeoutMs: number;
   readonly observer?: RpcObserver;
-  readonly log?: FollowerLog;
+  readonly log?: SubscriptionLog;
 }
 
-/** The most the follower polls: at least this long apart, whatever the block time. */
-const MIN_POLL_MS = 100;
-const DEFAULT_IDLE_MS = 30_000;
-/** Reconnect backoff of the WebSocket: from the first delay, doubling, to the last. */
-const RECONNECT_FIRST_MS = 250;
-const RECONNECT_MAX_MS = 30_000;
-/** How often a connected WebSocket is asked its chain id: a socket that died silently is found within this. */
-const SOCKET_CHECK_MS = 15_000;
 /** The most ancestors fetched to fill a gap or find where a reorg began. */
 const MAX_ANCESTOR_WALK = 64;
 
@@ -83,61 +73,169 @@ export interface HeadFollower {
   close(): Promise<void>;
 }
 
-export function createHeadFollower({ chain, pollMs, idleMs = DEFAULT_IDLE_MS, timeoutMs, observer, log }: HeadFollowerOptions): HeadFollower {
-  const { chainId } = chain;
-  const record = createChainRecord();
-  const replacedListeners: ((hashes: readonly Hex[]) => void)[] = [];
-  let headSeenAt = 0;
-  const counts = { newHeads: 0, reorgs: 0, replacedBlocks: 0 };
-  let closed = false;
+export function createHeadFollower(options: HeadFollowerOptions): HeadFollower {
+  return new ChainHeadFollower(options);
+}
+
+/** The record of the chain's recent blocks, fed by the push (when a WebSocket is configured) and the polls. */
+class ChainHeadFollower implements HeadFollower {
+  readonly chainId: number;
+  private readonly record = createChainRecord();
+  private readonly replacedListeners: ((hashes: readonly Hex[]) => void)[] = [];
+  private readonly counts = { newHeads: 0, reorgs: 0, replacedBlocks: 0 };
+  private readonly poller: HeadPoller;
+  private readonly subscription: HeadSubscription | undefined;
+  private headSeenAt = 0;
+  private closed = false;
   /** Serializes observations: the record sees one header at a time, and ancestors are walked in between. */
-  let observing: Promise<void> = Promise.resolve();
-  let changed = deferred();
+  private observing: Promise<void> = Promise.resolve();
+  private changed = deferred();
 
-  const count = (method: RpcMethod, outcome: "ok" | "transport_failure" = "ok") => observer?.({ chainId, method, outcome });
-
-  function observe(header: BlockHeader, from: "push" | "poll"): Promise<void> {
-    observing = observing.then(() => apply(header, from)).catch((error: unknown) => log?.warn({ chainId, err: error }, "head follower: a header could not be followed"));
-    return observing;
+  constructor(private readonly options: HeadFollowerOptions) {
+    const { chain, pollMs, idleMs = DEFAULT_IDLE_MS, timeoutMs, log } = options;
+    this.chainId = chain.chainId;
+    this.poller = new HeadPoller({
+      chain,
+      pollMs,
+      idleMs,
+      timeoutMs,
+      blockTimeMs: () => this.record.blockTimeMs(),
+      onHeader: async (header) => (await this.observe(header, "poll"), this.record.head ?? header),
+      pushed: () => this.subscription?.live === true,
+    });
+    this.subscription =
+      chain.webSocket === undefined
+        ? undefined
+        : new HeadSubscription({
+            chainId: chain.chainId,
+            ws: chain.webSocket,
+            timeoutMs,
+            onHeader: (header) => this.observe(header, "push"),
+            onLive: (live) => (live ? this.poller.stop() : this.poller.keepPolling()),
+            count: (method, outcome) => this.count(method, outcome),
+            log,
+          });
   }
 
-  async function apply(header: BlockHeader, from: "push" | "poll"): Promise<void> {
-    const seen = record.observe(header);
+  get head(): BlockHeader | undefined {
+    return this.record.head;
+  }
+
+  async headFor({ minBlock, fresh = false, signal }: { readonly minBlock?: bigint | undefined; readonly fresh?: boolean; readonly signal: AbortSignal }): Promise<BlockHeader> {
+    this.poller.asked();
+    if (fresh || !this.live()) await this.refresh(signal);
+    let wait = 25;
+    while (minBlock !== undefined && (this.record.head === undefined || this.record.head.number < minBlock)) {
+      signal.throwIfAborted();
+      // The push may come first; an endpoint's latest block may be newer still.
+      await Promise.race([this.changed.promise, sleep(wait), aborted(signal)]);
+      const pushedFarEnough = this.subscription?.live === true && this.record.head !== undefined && this.record.head.number >= minBlock;
+      if (!pushedFarEnough) await this.refresh(signal).catch(() => undefined);
+      wait = Math.min(wait * 2, 500);
+    }
+    signal.throwIfAborted();
+    if (this.record.head === undefined) throw new EndpointsFailedError(this.chainId, []);
+    return this.record.head;
+  }
+
+  isReplaced(hash: Hex): boolean {
+    return this.record.isReplaced(hash);
+  }
+
+  refresh(signal?: AbortSignal): Promise<BlockHeader> {
+    return this.poller.read(signal);
+  }
+
+  async waitForChange(ms: number, signal?: AbortSignal): Promise<void> {
+    await Promise.race([this.changed.promise, sleep(ms), ...(signal ? [aborted(signal).catch(() => undefined)] : [])]);
+  }
+
+  onReplaced(listener: (hashes: readonly Hex[]) => void): void {
+    this.replacedListeners.push(listener);
+  }
+
+  status(): HeadStatus {
+    const head = this.record.head;
+    const blockTimeMs = this.record.blockTimeMs();
+    const socket = this.subscription;
+    return {
+      chainId: this.chainId,
+      followedBy: socket?.live ? "subscription" : this.poller.polling ? "polling" : "idle",
+      ...(socket ? { webSocket: socket.state } : {}),
+      ...(socket?.state === "wrong-chain" && socket.otherChainId !== undefined ? { webSocketChainId: socket.otherChainId } : {}),
+      ...(head ? { head: { blockNumber: head.number.toString(), blockHash: head.hash, ageMs: Date.now() - this.headSeenAt } } : {}),
+      ...(blockTimeMs === undefined ? {} : { blockTimeMs }),
+      ...this.counts,
+    };
+  }
+
+  async start(): Promise<void> {
+    await this.subscription?.start();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.poller.close();
+    this.subscription?.close();
+  }
+
+  /** Live: a head that is being kept up to date, by a connected socket or by polls that answer. */
+  private live(): boolean {
+    if (this.record.head === undefined) return false;
+    return this.subscription?.live === true || this.poller.current;
+  }
+
+  private count(method: RpcMethod, outcome: "ok" | "transport_failure" = "ok"): void {
+    this.options.observer?.({ chainId: this.chainId, method, outcome });
+  }
+
+  private observe(header: BlockHeader, from: "push" | "poll"): Promise<void> {
+    this.observing = this.observing
+      .then(() => this.apply(header, from))
+      .catch((error: unknown) => this.options.log?.warn({ chainId: this.chainId, err: error }, "head follower: a header could not be followed"));
+    return this.observing;
+  }
+
+  private async apply(header: BlockHeader, from: "push" | "poll"): Promise<void> {
+    const seen = this.record.observe(header);
     if (seen.kind === "known" || seen.kind === "lagging") {
-      if (seen.kind === "known") headSeenAt = Date.now();
+      if (seen.kind === "known") this.headSeenAt = Date.now();
       return;
     }
-    headSeenAt = Date.now();
-    counts.newHeads++;
-    announce(seen, from);
+    this.headSeenAt = Date.now();
+    this.counts.newHeads++;
+    this.announce(seen, from);
     let next = seen.needsAncestor;
-    for (let steps = 0; next !== undefined && steps < MAX_ANCESTOR_WALK && !closed; steps++) {
-      const ancestor = await fetchAncestor(next);
+    for (let steps = 0; next !== undefined && steps < MAX_ANCESTOR_WALK && !this.closed; steps++) {
+      const ancestor = await this.fetchAncestor(next);
       if (ancestor === undefined) break;
-      const linked = record.link(ancestor);
-      if (linked.replaced.length > 0) replacedNow(linked.replaced);
+      const linked = this.record.link(ancestor);
+      if (linked.replaced.length > 0) this.replacedNow(linked.replaced);
       next = linked.connected ? undefined : linked.next;
     }
-    const moved = changed;
-    changed = deferred();
+    const moved = this.changed;
+    this.changed = deferred();
     moved.resolve();
   }
 
-  function announce(seen: Extract<Observation, { head: BlockHeader }>, from: string): void {
+  private announce(seen: Extract<Observation, { head: BlockHeader }>, from: string): void {
     if (seen.replaced.length === 0) return;
-    counts.reorgs++;
-    log?.warn({ chainId, blockNumber: seen.head.number.toString(), blockHash: seen.head.hash, replaced: seen.replaced, from }, "chain reorganised: answers of the replaced blocks are dropped");
-    replacedNow(seen.replaced);
+    this.counts.reorgs++;
+    this.options.log?.warn(
+      { chainId: this.chainId, blockNumber: seen.head.number.toString(), blockHash: seen.head.hash, replaced: seen.replaced, from },
+      "chain reorganised: answers of the replaced blocks are dropped",
+    );
+    this.replacedNow(seen.replaced);
   }
 
-  function replacedNow(hashes: readonly Hex[]): void {
-    counts.replacedBlocks += hashes.length;
-    for (const listener of replacedListeners) listener(hashes);
+  private replacedNow(hashes: readonly Hex[]): void {
+    this.counts.replacedBlocks += hashes.length;
+    for (const listener of this.replacedListeners) listener(hashes);
   }
 
   /** An ancestor by hash, from the first endpoint that has it; undefined when none does. */
-  async function fetchAncestor(hash: Hex): Promise<BlockHeader | undefined> {
-    for (const endpoint of chain.endpoints) {
+  private async fetchAncestor(hash: Hex): Promise<BlockHeader | undefined> {
+    for (const endpoint of this.options.chain.endpoints) {
       try {
         await ensureChainId(endpoint);
         const found = await headerByHash(endpoint, hash);
@@ -148,247 +246,4 @@ export function createHeadFollower({ chain, pollMs, idleMs = DEFAULT_IDLE_MS, ti
     }
     return undefined;
   }
-
-  // -- Polling: the latest block through the HTTP endpoints, while the chain is asked about.
-  let lastAskedAt = 0;
-  let pollTimer: NodeJS.Timeout | undefined;
-  let lastPollOk = 0;
-  let refreshing: Promise<BlockHeader> | undefined;
-
-  function pollInterval(): number {
-    const blockTime = record.blockTimeMs();
-    return blockTime === undefined ? pollMs : Math.min(pollMs, Math.max(MIN_POLL_MS, Math.floor(blockTime / 2)));
-  }
-
-  const polling = () => pollTimer !== undefined;
-
-  function keepPolling(): void {
-    if (closed || polling() || socketLive()) return;
-    if (Date.now() - lastAskedAt > idleMs) return;
-    pollTimer = outsideQuote(() =>
-      setTimeout(() => {
-        void refresh()
-          .catch(() => undefined)
-          .finally(() => {
-            pollTimer = undefined;
-            keepPolling();
-          });
-      }, pollInterval()),
-    );
-    pollTimer.unref();
-  }
-
-  function refresh(signal?: AbortSignal): Promise<BlockHeader> {
-    refreshing ??= outsideQuote(() => readLatest()).finally(() => {
-      refreshing = undefined;
-    });
-    const shared = refreshing;
-    if (signal === undefined) return shared;
-    return Promise.race([shared, aborted(signal)]);
-  }
-
-  /** The latest block of the first endpoint that answers it, observed before it is returned; else every failure. */
-  async function readLatest(): Promise<BlockHeader> {
-    const failures: EndpointFailure[] = [];
-    for (const endpoint of chain.endpoints) {
-      try {
-        await ensureChainId(endpoint);
-        const latest = await latestHeader(endpoint);
-        lastPollOk = Date.now();
-        await observe(latest, "poll");
-        return record.head ?? latest;
-      } catch (error) {
-        if (!(error instanceof ChainUnavailableError)) throw error;
-        error.source ??= endpoint.source;
-        failures.push({ endpoint, error });
-      }
-    }
-    throw new EndpointsFailedError(chainId, failures);
-  }
-
-  /** Live: a head that is being kept up to date, by a connected socket or by polls that answer. */
-  function live(): boolean {
-    if (record.head === undefined) return false;
-    if (socketLive()) return true;
-    return polling() && Date.now() - lastPollOk < 2 * pollInterval() + timeoutMs;
-  }
-
-  // -- The WebSocket: newHeads pushed, reconnected with a backoff.
-  const ws = chain.webSocket;
-  let socket: { client: PublicClient<WebSocketTransport>; rpc: Closable; checkTimer: NodeJS.Timeout } | undefined;
-  let socketState: "connected" | "connecting" | "wrong-chain" | undefined = ws ? "connecting" : undefined;
-  let socketChainId: number | undefined;
-  let reconnectTimer: NodeJS.Timeout | undefined;
-  let reconnects = 0;
-
-  const socketLive = () => socketState === "connected";
-
-  async function connect(): Promise<void> {
-    if (ws === undefined || closed) return;
-    if (socketState !== "wrong-chain") socketState = "connecting";
-    const client = createPublicClient({ transport: webSocket(ws.url, { reconnect: false, keepAlive: false, retryCount: 0, timeout: timeoutMs }) });
-    let rpc: Closable | undefined;
-    try {
-      rpc = await client.transport.getRpcClient();
-      const id = await client.request({ method: "eth_chainId" });
-      count("eth_chainId");
-      if (quantity(id) !== BigInt(chainId)) {
-        socketState = "wrong-chain";
-        socketChainId = Number(quantity(id));
-        log?.warn({ chainId, endpoint: ws.label, servesChain: Number(quantity(id)) }, `${ws.source} serves another chain: new heads are polled instead`);
-        rpc.close();
-        return retryLater(RECONNECT_MAX_MS);
-      }
-      await client.transport.subscribe({
-        params: ["newHeads"],
-        onData(data) {
-          const header = readHeader((data as { result?: unknown }).result);
-          if (header !== undefined) void observe(header, "push");
-        },
-        onError() {
-          void lost(client);
-        },
-      });
-      count("eth_subscribe");
-      const latest = readHeader(await client.request({ method: "eth_getBlockByNumber", params: ["latest", false] }));
-      count("eth_getBlockByNumber");
-      if (latest !== undefined) await observe(latest, "push");
-      if (closed) return rpc.close();
-      const checkTimer = setInterval(() => void checkSocket(client), SOCKET_CHECK_MS);
-      checkTimer.unref();
-      socket = { client, rpc, checkTimer };
-      socketState = "connected";
-      if (reconnects > 0) log?.info({ chainId, endpoint: ws.label }, "new heads: WebSocket subscription restored");
-      reconnects = 0;
-      stopPolling();
-    } catch (error) {
-      count("eth_subscribe", "transport_failure");
-      if (reconnects === 0) log?.warn({ chainId, endpoint: ws.label, reason: describe(error) }, "new heads: WebSocket unavailable, polling meanwhile");
-      rpc?.close();
-      retryLater();
-    }
-  }
-
-  /** The socket is asked its chain id now and then: a dead one is replaced, one serving another chain dropped. */
-  async function checkSocket(client: PublicClient<WebSocketTransport>): Promise<void> {
-    try {
-      const id = await client.request({ method: "eth_chainId" });
-      count("eth_chainId");
-      if (quantity(id) !== BigInt(chainId)) throw new Error(`the socket now serves chain ${String(quantity(id))}`);
-    } catch {
-      await lost(client);
-    }
-  }
-
-  async function lost(client: PublicClient<WebSocketTransport>): Promise<void> {
-    if (socket?.client !== client) return;
-    // Forgotten before it is closed: closing it reports the closure again, to this very function.
-    const gone = socket;
-    socket = undefined;
-    clearInterval(gone.checkTimer);
-    gone.rpc.close();
-    socketState = "connecting";
-    log?.warn({ chainId, endpoint: ws?.label }, "new heads: WebSocket lost, reconnecting (polling meanwhile)");
-    retryLater();
-    if (Date.now() - lastAskedAt <= idleMs) keepPolling();
-  }
-
-  function retryLater(delay?: number): void {
-    if (closed || reconnectTimer !== undefined) return;
-    const wait = delay ?? Math.min(RECONNECT_FIRST_MS * 2 ** reconnects, RECONNECT_MAX_MS);
-    reconnects++;
-    reconnectTimer = outsideQuote(() =>
-      setTimeout(() => {
-        reconnectTimer = undefined;
-        void connect();
-      }, wait),
-    );
-    reconnectTimer.unref();
-  }
-
-  function stopPolling(): void {
-    if (pollTimer !== undefined) clearTimeout(pollTimer);
-    pollTimer = undefined;
-  }
-
-  return {
-    chainId,
-    get head() {
-      return record.head;
-    },
-    async headFor({ minBlock, fresh = false, signal }) {
-      lastAskedAt = Date.now();
-      keepPolling();
-      if (fresh || !live()) await refresh(signal);
-      let wait = 25;
-      while (minBlock !== undefined && (record.head === undefined || record.head.number < minBlock)) {
-        signal.throwIfAborted();
-        // The push may come first; an endpoint's latest block may be newer still.
-        await Promise.race([changed.promise, sleep(wait), aborted(signal)]);
-        if (!socketLive() || record.head === undefined || record.head.number < minBlock) await refresh(signal).catch(() => undefined);
-        wait = Math.min(wait * 2, 500);
-      }
-      signal.throwIfAborted();
-      if (record.head === undefined) throw new EndpointsFailedError(chainId, []);
-      return record.head;
-    },
-    isReplaced: (hash) => record.isReplaced(hash),
-    refresh,
-    async waitForChange(ms, signal) {
-      await Promise.race([changed.promise, sleep(ms), ...(signal ? [aborted(signal).catch(() => undefined)] : [])]);
-    },
-    onReplaced(listener) {
-      replacedListeners.push(listener);
-    },
-    status() {
-      const head = record.head;
-      const blockTimeMs = record.blockTimeMs();
-      return {
-        chainId,
-        followedBy: socketLive() ? "subscription" : polling() || refreshing !== undefined ? "polling" : "idle",
-        ...(socketState ? { webSocket: socketState } : {}),
-        ...(socketState === "wrong-chain" && socketChainId !== undefined ? { webSocketChainId: socketChainId } : {}),
-        ...(head ? { head: { blockNumber: head.number.toString(), blockHash: head.hash, ageMs: Date.now() - headSeenAt } } : {}),
-        ...(blockTimeMs === undefined ? {} : { blockTimeMs }),
-        ...counts,
-      };
-    },
-    start: () => outsideQuote(() => connect()),
-    async close() {
-      closed = true;
-      stopPolling();
-      if (reconnectTimer !== undefined) clearTimeout(reconnectTimer);
-      if (socket) {
-        const open = socket;
-        socket = undefined;
-        socketState = undefined;
-        clearInterval(open.checkTimer);
-        open.rpc.close();
-      }
-    },
-  };
-}
-
-/** viem's socket client: closing it closes the socket and forgets it (the next connection opens a new one). */
-type Closable = { close(): void };
-
-function describe(error: unknown): string {
-  return error instanceof Error ? (error as { shortMessage?: string }).shortMessage ?? error.name : "unknown failure";
-}
-
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((done) => (resolve = done));
-  return { promise, resolve };
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}
-
-function aborted(signal: AbortSignal): Promise<never> {
-  return new Promise<never>((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    else signal.addEventListener("abort", () => reject(signal.reason), { once: true });
-  });
 }

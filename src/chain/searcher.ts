@@ -12,7 +12,7 @@ import type { SearchPoint } from "../quote/search.ts";
 import { ethCall, notAnExecution, send, unavailable, type BlockPin, type RawCall } from "./call.ts";
 import type { ChainEndpoint } from "./client.ts";
 import { bytesOf, errorSelector } from "./decode.ts";
-import { BlockMismatchError, ChainUnavailableError, classifyRpcError } from "./errors.ts";
+import { BlockMismatchError, ChainUnavailableError, classifyRpcError } from "./chainErrors.ts";
 
 /** Gas given to each deployless call unless configured otherwise: the setting's default. */
 export const DEFAULT_SEARCH_GAS_CAP = BigInt(SETTINGS.SEARCH_GAS_CAP.default);

@@ -5,7 +5,7 @@ import { ConfigError, loadConfig, parseRpcUrlList, type Config } from "../config
 import { DEVCHAIN_ID } from "../devchain/chainId.ts";
 import type { Devchain } from "../devchain/devchain.ts";
 import { createLogger } from "../observability/logger.ts";
-import { internalError, QuoteError } from "../quote/errors.ts";
+import { internalError, QuoteError } from "../quote/quoteErrors.ts";
 import { statusOf } from "../http/httpErrors.ts";
 import { parseQuoteRequest, type QuoteRequest } from "../quote/request.ts";
 import { createQuoterFromConfig } from "../service/fromConfig.ts";

@@ -2,7 +2,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { CorsOrigins, TrustProxy } from "../config.ts";
 import { corsPlugin } from "./cors.ts";
-import { badUrl, clientError, installErrorHandling } from "./errors.ts";
+import { badUrl, clientError, installErrorHandling } from "./errorHandling.ts";
 import { explorerPlugin } from "./explorer/plugin.ts";
 import { indexRoute } from "./indexRoute.ts";
 import { docsPlugin } from "./openapi.ts";

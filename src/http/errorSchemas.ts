@@ -1,6 +1,6 @@
 // The error answers of the quote operation as the OpenAPI document states them: the one error shape, and per
 // status its description, headers and named examples (interface §7, semantics §6). Annotations only.
-import { MESSAGES, type ErrorBody } from "../quote/errors.ts";
+import { MESSAGES, type ErrorBody } from "../quote/quoteErrors.ts";
 import { ADDRESS_CHECKSUM_RULE, ADDRESS_FORMAT_RULE, DEMO_MARKET_GROUP } from "../quote/params.ts";
 import { MAX_ITERATIONS_RULE, WEI_RULE } from "../quote/decimal.ts";
 import { ONE, THOUSAND, demoRequest } from "./docExamples.ts";

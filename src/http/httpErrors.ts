@@ -2,7 +2,7 @@
 // HTTP layer has (an unknown path, a method, the rate limit, the URL's length, a body). Every one answers the
 // interface's error body. No Fastify here: the CLI maps a quote error's status to its exit status through it.
 import { QuoterError } from "../quote/quoterError.ts";
-import { errorBody, type ErrorBody, type QuoteError, type QuoteErrorKind } from "../quote/errors.ts";
+import { errorBody, type ErrorBody, type QuoteError, type QuoteErrorKind } from "../quote/quoteErrors.ts";
 
 /** The interface's error strings of the HTTP layer's own errors: they never change. */
 export const HTTP_MESSAGES = {

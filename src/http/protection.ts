@@ -6,7 +6,7 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import helmet from "helmet";
 import { SETTINGS } from "../config.ts";
-import { sendQuoteError } from "./errors.ts";
+import { sendQuoteError } from "./errorHandling.ts";
 import { bodyNotAccepted, routeNotFound, tooManyRequests, uriTooLong } from "./httpErrors.ts";
 
 export interface ProtectionOptions {

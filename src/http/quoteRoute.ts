@@ -3,7 +3,7 @@ import type { FastifyPluginAsync } from "fastify";
 import { parseQuoteRequest } from "../quote/request.ts";
 import type { Quoter } from "../service/api.ts";
 import { methodNotAllowedResponses, quoteErrorResponses, quoteParamsSchema, quoteQuerySchema, quoteResponseSchema } from "./schemas.ts";
-import { sendQuoteError } from "./errors.ts";
+import { sendQuoteError } from "./errorHandling.ts";
 import { methodNotAllowed } from "./httpErrors.ts";
 import { QUOTE_PATH } from "./paths.ts";
 

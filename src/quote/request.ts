@@ -4,7 +4,7 @@ import type { Result } from "./result.ts";
 import { MAX_PARAMETER_LENGTH, paramsIn, type ParamLocation } from "./params.ts";
 import type { QuoteRequest } from "./quoteRequest.ts";
 import { didYouMean } from "./spelling.ts";
-import { invalidPathParameters, invalidQueryParameters, type ErrorDetail, type QuoteError } from "./errors.ts";
+import { invalidPathParameters, invalidQueryParameters, type ErrorDetail, type QuoteError } from "./quoteErrors.ts";
 
 export type { QuoteRequest } from "./quoteRequest.ts";
 

@@ -1,7 +1,7 @@
 // What the service offers the layers above it (the HTTP routes, the CLI, start-up): they depend on these
 // interfaces, never on how a quote is made.
 import type { HeadStatus } from "../chain/headFollower.ts";
-import type { QuoteResponseBody } from "../quote/answer.ts";
+import type { QuoteResponseBody } from "../quote/quoteAnswer.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 
 export interface QuoteOptions {

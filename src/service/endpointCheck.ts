@@ -4,7 +4,7 @@
 // quote.
 import { ensureChainId } from "../chain/blocks.ts";
 import type { ChainRegistry } from "../chain/client.ts";
-import { ChainUnavailableError, WrongChainError } from "../chain/errors.ts";
+import { ChainUnavailableError, WrongChainError } from "../chain/chainErrors.ts";
 
 export type EndpointCheck =
   | { readonly kind: "ok"; readonly chainId: number; readonly source: string }

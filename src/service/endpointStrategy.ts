@@ -4,7 +4,7 @@
 // A transport failure decides nothing.
 import type { BlockPin } from "../chain/call.ts";
 import type { ChainEndpoint } from "../chain/client.ts";
-import { ChainUnavailableError } from "../chain/errors.ts";
+import { ChainUnavailableError } from "../chain/chainErrors.ts";
 import { ChainOverloadedError } from "../chain/limiter.ts";
 import type { MarketReader } from "../chain/marketReader.ts";
 import { sequentialReader } from "../chain/sequential.ts";

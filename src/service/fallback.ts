@@ -3,7 +3,7 @@
 // again after it failed); one resting after a rate limit is skipped. When none answers, the failures say why.
 import { ensureChainId } from "../chain/blocks.ts";
 import type { ChainEndpoint } from "../chain/client.ts";
-import { BlockUnknownError, ChainUnavailableError, EndpointRestingError, EndpointsFailedError, type EndpointFailure } from "../chain/errors.ts";
+import { BlockUnknownError, ChainUnavailableError, EndpointRestingError, EndpointsFailedError, type EndpointFailure } from "../chain/chainErrors.ts";
 import type { Warn } from "./warnings.ts";
 
 /**

@@ -6,18 +6,18 @@
 // outcome.
 import type { ChainClient, ChainRegistry } from "../chain/client.ts";
 import type { BlockHeader } from "../chain/blocks.ts";
-import { EndpointsFailedError } from "../chain/errors.ts";
+import { EndpointsFailedError } from "../chain/chainErrors.ts";
 import { createHeadFollower, type HeadFollower, type HeadStatus } from "../chain/headFollower.ts";
 import { ChainOverloadedError } from "../chain/limiter.ts";
 import { SETTINGS } from "../config.ts";
 import { DEFAULT_SEARCH_GAS_CAP } from "../chain/searcher.ts";
-import { checkExpectedPrice, type QuoteResponseBody } from "../quote/answer.ts";
-import { DEFAULT_RETRY_AFTER_SECONDS, marketNotFound, rpcUnavailable, type ErrorDetail } from "../quote/errors.ts";
+import { checkExpectedPrice, type QuoteResponseBody } from "../quote/quoteAnswer.ts";
+import { DEFAULT_RETRY_AFTER_SECONDS, marketNotFound, rpcUnavailable, type ErrorDetail } from "../quote/quoteErrors.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES } from "../quote/exactSearch.ts";
 import { unconfiguredChainDetail } from "../quote/explain.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import { currentQuoteStats } from "../observability/quoteStats.ts";
-import { answerFrom } from "./answer.ts";
+import { answerFrom } from "./answerAtBlock.ts";
 import { createAnswerCache, type AnswerCacheLimits } from "./answerCache.ts";
 import type { QuoteOptions, QuoterService } from "./api.ts";
 import { createCoalescer, quoteKey } from "./coalescer.ts";

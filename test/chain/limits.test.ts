@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import { ethCall } from "../../src/chain/call.ts";
 import { createChainClient } from "../../src/chain/client.ts";
-import { ChainUnavailableError, EndpointRestingError } from "../../src/chain/errors.ts";
+import { ChainUnavailableError, EndpointRestingError } from "../../src/chain/chainErrors.ts";
 import { createLimiter, RequestAbandonedError } from "../../src/chain/limiter.ts";
 import { DEFAULT_REST_MS, MAX_REST_MS, restFromRetryAfter } from "../../src/chain/transport.ts";
 

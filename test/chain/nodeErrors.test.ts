@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { ethCall, type RawCall } from "../../src/chain/call.ts";
 import { createChainClient } from "../../src/chain/client.ts";
-import { ChainUnavailableError } from "../../src/chain/errors.ts";
+import { ChainUnavailableError } from "../../src/chain/chainErrors.ts";
 import { startRpcProxy, type RpcProxy } from "../support/rpcProxy.ts";
 
 type Recorded = { status: number; body: { id?: number; error?: unknown; result?: string } };

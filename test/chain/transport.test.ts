@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import { ethCall, latestBlockNumber } from "../../src/chain/call.ts";
 import { createChainClient, type RpcEvent } from "../../src/chain/client.ts";
-import { ChainUnavailableError } from "../../src/chain/errors.ts";
+import { ChainUnavailableError } from "../../src/chain/chainErrors.ts";
 import { rpcError, startRpcProxy, type Reply, type RpcProxy } from "../support/rpcProxy.ts";
 
 const CALL = { to: "0x000000000000000000000000000000000000dEaD", data: "0x", block: 1n } as const;

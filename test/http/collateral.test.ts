@@ -7,7 +7,7 @@ import type { FastifyInstance } from "fastify";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { createPublicClient, encodeErrorResult, formatUnits, http, parseAbi, type Address } from "viem";
-import { classifyCallError } from "../../src/chain/errors.ts";
+import { classifyCallError } from "../../src/chain/chainErrors.ts";
 import { decodeRevert } from "../../src/chain/marketGroup.ts";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { DEMO_MARKET_GROUP_ADDRESS, DEMO_USDC_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";

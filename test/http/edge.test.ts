@@ -8,7 +8,7 @@ import type { FastifyInstance } from "fastify";
 import { request } from "undici";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
-import { marketNotFound } from "../../src/quote/errors.ts";
+import { marketNotFound } from "../../src/quote/quoteErrors.ts";
 import type { Quoter } from "../../src/service/api.ts";
 import { quoterApp, type QuoterAppOptions } from "../support/quoterHarness.ts";
 

@@ -3,7 +3,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startQuoterHarness, type QuoterHarness } from "../support/quoterHarness.ts";
-import { MESSAGES } from "../../src/quote/errors.ts";
+import { MESSAGES } from "../../src/quote/quoteErrors.ts";
 import { DEMO_MARKETS } from "../../src/devchain/demo.ts";
 import { bannerLines } from "../../src/banner.ts";
 import { PACKAGE_VERSION } from "../../src/http/openapi.ts";

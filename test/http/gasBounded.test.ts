@@ -9,7 +9,7 @@ import { Writable } from "node:stream";
 import fc from "fast-check";
 import { createPublicClient, decodeFunctionData, formatUnits, http, type Address, type Hex } from "viem";
 import { decodeFacts, encodeSearch } from "../../src/chain/searcher.ts";
-import { classifyCallError } from "../../src/chain/errors.ts";
+import { classifyCallError } from "../../src/chain/chainErrors.ts";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { marketGroupAbi } from "../../src/generated/contracts.ts";

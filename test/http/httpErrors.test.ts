@@ -2,7 +2,7 @@
 // HTTP layer's own errors.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import * as quote from "../../src/quote/errors.ts";
+import * as quote from "../../src/quote/quoteErrors.ts";
 import {
   HttpError,
   methodNotAllowed,

@@ -9,7 +9,7 @@ import type { FastifyInstance } from "fastify";
 import { quoterApp, startQuoterHarness, type QuoterAppOptions, type QuoterHarness } from "../support/quoterHarness.ts";
 import { closedPort } from "../support/closedPort.ts";
 import { deployPricelessMarketGroup } from "../support/pricelessMarketGroup.ts";
-import { MESSAGES } from "../../src/quote/errors.ts";
+import { MESSAGES } from "../../src/quote/quoteErrors.ts";
 import { HTTP_MESSAGES } from "../../src/http/httpErrors.ts";
 import { quoteParamsSchema, quoteQuerySchema } from "../../src/http/schemas.ts";
 

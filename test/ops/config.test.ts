@@ -56,7 +56,7 @@ test("a bad value stops start-up with exit status 1 and a message naming the var
     ["src/main.ts", { PORT: "abc" }, /invalid configuration: PORT: must be an integer from 0 to 65535/],
     ["src/main.ts", { PORT: "0", RPC_URL_1: "ftp://node.example/key" }, /invalid configuration: RPC_URL_1: must be a comma-separated list of http:\/\/ or https:\/\/ URLs/],
     ["src/main.ts", { PORT: "0", LOG_FORMAT: "xml" }, /invalid configuration: LOG_FORMAT: must be one of auto, json, pretty/],
-    ["src/devchain/main.ts", { DEVCHAIN_PORT: "abc" }, /invalid configuration: DEVCHAIN_PORT: must be an integer from 0 to 65535/],
+    ["src/devchain/serve.ts", { DEVCHAIN_PORT: "abc" }, /invalid configuration: DEVCHAIN_PORT: must be an integer from 0 to 65535/],
   ];
   const results = await Promise.all(cases.map(([entry, env]) => run(entry, env)));
   results.forEach(({ code, stderr, stdout }, i) => {

@@ -6,8 +6,8 @@ import { Writable } from "node:stream";
 import { buildApp } from "../../src/http/app.ts";
 import type { Quoter } from "../../src/service/api.ts";
 import { createLogger } from "../../src/observability/logger.ts";
-import { marketNotFound } from "../../src/quote/errors.ts";
-import type { QuoteResponseBody } from "../../src/quote/answer.ts";
+import { marketNotFound } from "../../src/quote/quoteErrors.ts";
+import type { QuoteResponseBody } from "../../src/quote/quoteAnswer.ts";
 
 const MARKET = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
 const url = (marketId: string, extra = "") => `/quoter/1/${MARKET}/${marketId}?expectedPrice=2&collateralAvailable=1${extra}`;

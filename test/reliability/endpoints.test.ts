@@ -173,10 +173,13 @@ test("a quote's queued RPC requests are dropped at its deadline: never sent (cou
         );
         const statuses = answers.map((answer) => answer.status).sort();
         assert.ok(statuses.filter((status) => status === 503).length >= 7, `statuses ${statuses}`);
-        const sent = slow.methods.length;
+        const calls = () => slow.methods.filter((method) => method === "eth_call").length;
+        const sent = calls();
         await new Promise((resolve) => setTimeout(resolve, 1_500));
-        assert.equal(slow.methods.length, sent, "nothing is sent for quotes already answered");
-        assert.ok(sent <= 3, `${sent} requests sent: those in flight before the deadline (one at a time, 250 ms each), never the 7 queued`);
+        assert.equal(calls(), sent, "nothing is sent for quotes already answered");
+        // One at a time, 250 ms each, within a 600 ms deadline: 3, or 4 when the quotes' deadlines are staggered
+        // by a busy machine; never the 10 the quotes queued.
+        assert.ok(sent <= 4, `${sent} searches sent: only those that started before their quote's deadline`);
       },
     );
   } finally {

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Quoter } from "../../src/service/api.ts";
-import { marketNotFound } from "../../src/quote/errors.ts";
+import { marketNotFound } from "../../src/quote/quoteErrors.ts";
 import { quoterApp } from "../support/quoterHarness.ts";
 
 // These limits act before any quote: a quoter that never reaches a chain is enough to show them.

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
 import { sequentialReader } from "../../src/chain/sequential.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
-import { answerFrom } from "../../src/service/answer.ts";
+import { answerFrom } from "../../src/service/answerAtBlock.ts";
 import { QuoteDeadlineError, withDeadline } from "../../src/service/deadline.ts";
 import { startRpcProxy } from "../support/rpcProxy.ts";
 import { demoRequest, endpointsAt, latestPin } from "./support.ts";

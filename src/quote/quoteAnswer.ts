@@ -9,7 +9,7 @@ import {
   marketSettled,
   noValidSize,
   type QuoteError,
-} from "./errors.ts";
+} from "./quoteErrors.ts";
 import { DUST } from "./exactRule.ts";
 import type { ExactSearchResult } from "./exactSearch.ts";
 import { equalPriceDetail, explainExactFailure, explainSearchFailure } from "./explain.ts";

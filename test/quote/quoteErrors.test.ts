@@ -16,7 +16,7 @@ import {
   noValidSize,
   rpcUnavailable,
   type QuoteErrorKind,
-} from "../../src/quote/errors.ts";
+} from "../../src/quote/quoteErrors.ts";
 
 test("§6 / interface §7: every error of a quote has its stable kind and exact message; the body is { error }", () => {
   const cases: [QuoteError, QuoteErrorKind, string][] = [

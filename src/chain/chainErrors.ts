@@ -3,7 +3,7 @@
 // EVM execution failure (out of gas, invalid opcode...) is a revert; every other failure is the transport's.
 import { QuoterError } from "../quote/quoterError.ts";
 import { BaseError, RpcRequestError, isHex, type Hex } from "viem";
-import { DEFAULT_RETRY_AFTER_SECONDS } from "../quote/errors.ts";
+import { DEFAULT_RETRY_AFTER_SECONDS } from "../quote/quoteErrors.ts";
 import type { ChainEndpoint } from "./client.ts";
 import { RpcTransportError, type JsonRpcError } from "./transport.ts";
 

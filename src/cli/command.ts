@@ -20,9 +20,9 @@ switch (command) {
     await import("../main.ts");
     break;
   case "devchain":
-    // src/devchain/main.ts reads its own flags (--port, --host, --help) from process.argv.
+    // src/devchain/serve.ts reads its own flags (--port, --host, --help) from process.argv.
     process.argv = [process.argv[0]!, process.argv[1]!, ...rest];
-    await import("../devchain/main.ts");
+    await import("../devchain/serve.ts");
     break;
   case "quote":
     if (rest.some(isHelp)) {

@@ -3,7 +3,7 @@
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { QuoteError, errorBody, internalError } from "../quote/errors.ts";
+import { QuoteError, errorBody, internalError } from "../quote/quoteErrors.ts";
 import { HTTP_MESSAGES, HttpError, toHttpError } from "./httpErrors.ts";
 import { noteOutcome } from "./observability.ts";
 

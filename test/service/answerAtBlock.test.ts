@@ -6,7 +6,7 @@ import { sequentialReader } from "../../src/chain/sequential.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { newQuoteStats, runWithQuoteStats } from "../../src/observability/quoteStats.ts";
 import type { QuoteRequest } from "../../src/quote/request.ts";
-import { answerFrom } from "../../src/service/answer.ts";
+import { answerFrom } from "../../src/service/answerAtBlock.ts";
 import { demoRequest, endpointsAt, latestPin } from "./support.ts";
 
 let devchain: Devchain;

@@ -7,8 +7,8 @@ import {
   interpretReferencePrice,
 } from "../chain/marketGroup.ts";
 import type { MarketReader, SearchPosition } from "../chain/marketReader.ts";
-import { buildAnswer, planSearch, type QuoteResponseBody } from "../quote/answer.ts";
-import { currentPriceNotFound, marketNotFound, marketSettled } from "../quote/errors.ts";
+import { buildAnswer, planSearch, type QuoteResponseBody } from "../quote/quoteAnswer.ts";
+import { currentPriceNotFound, marketNotFound, marketSettled } from "../quote/quoteErrors.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES, runExactSearch } from "../quote/exactSearch.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import { runSearch } from "../quote/search.ts";

@@ -8,8 +8,8 @@ import {
   defaultPriceLimit,
   planSearch,
   serializeTrace,
-} from "../../src/quote/answer.ts";
-import { MESSAGES } from "../../src/quote/errors.ts";
+} from "../../src/quote/quoteAnswer.ts";
+import { MESSAGES } from "../../src/quote/quoteErrors.ts";
 import { statusOf } from "../../src/http/httpErrors.ts";
 import { explainSearchFailure } from "../../src/quote/explain.ts";
 import type { QuoteRequest } from "../../src/quote/request.ts";

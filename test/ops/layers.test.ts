@@ -1,0 +1,68 @@
+// The shape of src/ that docs/architecture.md describes: layers that import only downwards (http → service →
+// chain → quote), and no import circle, type-only imports included.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import ts from "typescript";
+
+const SRC = new URL("../../src/", import.meta.url).pathname;
+const LAYERS = ["quote", "chain", "service", "http"] as const;
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === "generated" ? [] : sources(path);
+    return path.endsWith(".ts") ? [resolve(path)] : [];
+  });
+}
+
+/** Each module's relative imports (and re-exports), type-only ones included. */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of sources(SRC)) {
+    const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest);
+    const imports: string[] = [];
+    for (const statement of source.statements) {
+      const specifier = (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) ? statement.moduleSpecifier : undefined;
+      if (specifier && ts.isStringLiteral(specifier) && specifier.text.startsWith(".")) imports.push(resolve(dirname(file), specifier.text));
+    }
+    graph.set(file, imports);
+  }
+  return graph;
+}
+
+const layerOf = (file: string) => LAYERS.indexOf(relative(SRC, file).split("/")[0] as (typeof LAYERS)[number]);
+
+test("the layers import only downwards: quote imports none of the others, chain only quote, service not http", () => {
+  const upward: string[] = [];
+  for (const [file, imports] of importGraph()) {
+    const layer = layerOf(file);
+    if (layer < 0) continue;
+    for (const imported of imports) {
+      const other = layerOf(imported);
+      if (other > layer) upward.push(`${relative(SRC, file)} imports ${relative(SRC, imported)}`);
+    }
+  }
+  assert.deepEqual(upward, []);
+});
+
+test("no import circle in src/, type-only imports included", () => {
+  const graph = importGraph();
+  const circles: string[] = [];
+  const state = new Map<string, "open" | "done">();
+  const path: string[] = [];
+  const visit = (file: string) => {
+    state.set(file, "open");
+    path.push(file);
+    for (const next of graph.get(file) ?? []) {
+      if (!graph.has(next)) continue;
+      if (state.get(next) === "open") circles.push([...path.slice(path.indexOf(next)), next].map((f) => relative(SRC, f)).join(" → "));
+      else if (!state.has(next)) visit(next);
+    }
+    path.pop();
+    state.set(file, "done");
+  };
+  for (const file of graph.keys()) if (!state.has(file)) visit(file);
+  assert.deepEqual(circles, []);
+});
