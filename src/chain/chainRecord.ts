@@ -37,23 +37,108 @@ export interface ChainRecord {
 type Entry = { readonly hash: Hex; readonly header?: BlockHeader };
 
 export function createChainRecord(): ChainRecord {
-  const byNumber = new Map<bigint, Entry>();
-  const replaced = new Set<Hex>();
-  let head: BlockHeader | undefined;
+  return new RecentBlocks();
+}
 
-  function markReplaced(hash: Hex): void {
-    replaced.add(hash);
-    if (replaced.size > REPLACED_KEPT) replaced.delete(replaced.values().next().value!);
+class RecentBlocks implements ChainRecord {
+  private readonly byNumber = new Map<bigint, Entry>();
+  private readonly replaced = new Set<Hex>();
+  private newest: BlockHeader | undefined;
+
+  get head(): BlockHeader | undefined {
+    return this.newest;
+  }
+
+  observe(header: BlockHeader): Observation {
+    const known = this.byNumber.get(header.number);
+    const head = this.newest;
+    if (known?.hash === header.hash) {
+      if (known.header === undefined) this.byNumber.set(header.number, { hash: header.hash, header });
+      return head !== undefined && header.number < head.number ? { kind: "lagging" } : { kind: "known" };
+    }
+    if (head === undefined) {
+      this.record(header, true);
+      return { kind: "new-head", head: header, replaced: [] };
+    }
+    if (header.number > head.number) return this.observeAbove(header, head);
+    const lowest = this.lowestHeight();
+    if (known === undefined && (lowest === undefined || header.number < lowest)) return { kind: "lagging" };
+    // Another block at a recorded height (or in a gap of the record): the chain reorganised to it.
+    const gone = this.dropFrom(header.number);
+    const parent = this.checkParent(header);
+    this.record(header);
+    return { kind: "reorg", head: header, replaced: [...gone, ...parent.replaced], ...ancestorWanted(parent.needsAncestor) };
+  }
+
+  link(ancestor: BlockHeader): Linked {
+    const known = this.byNumber.get(ancestor.number);
+    if (known?.hash === ancestor.hash) {
+      if (known.header === undefined) this.byNumber.set(ancestor.number, { hash: ancestor.hash, header: ancestor });
+      return { connected: true, replaced: [] };
+    }
+    if (this.newest === undefined || ancestor.number + RECORD_DEPTH < this.newest.number) return { connected: true, replaced: [] };
+    const gone: Hex[] = [];
+    if (known !== undefined) {
+      gone.push(known.hash);
+      this.markReplaced(known.hash);
+    }
+    this.byNumber.set(ancestor.number, { hash: ancestor.hash, header: ancestor });
+    if (ancestor.number === 0n) return { connected: true, replaced: gone };
+    const parent = this.byNumber.get(ancestor.number - 1n);
+    if (parent?.hash === ancestor.parentHash) return { connected: true, replaced: gone };
+    if (parent === undefined && ancestor.number - 1n < this.lowestHeight()!) {
+      this.byNumber.set(ancestor.number - 1n, { hash: ancestor.parentHash });
+      return { connected: true, replaced: gone };
+    }
+    return { connected: false, replaced: gone, next: ancestor.parentHash };
+  }
+
+  hashAt(number: bigint): Hex | undefined {
+    return this.byNumber.get(number)?.hash;
+  }
+
+  isReplaced(hash: Hex): boolean {
+    return this.replaced.has(hash);
+  }
+
+  blockTimeMs(): number | undefined {
+    const head = this.newest;
+    if (head === undefined) return undefined;
+    let oldest: BlockHeader | undefined;
+    for (const entry of this.byNumber.values()) {
+      if (entry.header !== undefined && (oldest === undefined || entry.header.number < oldest.number)) oldest = entry.header;
+    }
+    if (oldest === undefined || oldest.number >= head.number || head.timestamp <= oldest.timestamp) return undefined;
+    return Number(((head.timestamp - oldest.timestamp) * 1000n) / (head.number - oldest.number));
+  }
+
+  /** A header above the head: a new head, on the recorded chain or not (a reorg under it). */
+  private observeAbove(header: BlockHeader, head: BlockHeader): Observation {
+    if (header.number - head.number > RECORD_DEPTH) {
+      // Far ahead (the service was idle, or the endpoint was far behind): the old record tells nothing.
+      this.byNumber.clear();
+      this.record(header, true);
+      return { kind: "new-head", head: header, replaced: [] };
+    }
+    const parent = this.checkParent(header);
+    this.record(header);
+    const kind = parent.replaced.length > 0 ? "reorg" : "new-head";
+    return { kind, head: header, replaced: parent.replaced, ...ancestorWanted(parent.needsAncestor) };
+  }
+
+  private markReplaced(hash: Hex): void {
+    this.replaced.add(hash);
+    if (this.replaced.size > REPLACED_KEPT) this.replaced.delete(this.replaced.values().next().value!);
   }
 
   /** Forgets every recorded height from `number` up: those blocks were replaced. */
-  function dropFrom(number: bigint): Hex[] {
+  private dropFrom(number: bigint): Hex[] {
     const gone: Hex[] = [];
-    for (const [height, entry] of byNumber) {
+    for (const [height, entry] of this.byNumber) {
       if (height >= number) {
-        byNumber.delete(height);
+        this.byNumber.delete(height);
         gone.push(entry.hash);
-        markReplaced(entry.hash);
+        this.markReplaced(entry.hash);
       }
     }
     return gone;
@@ -63,108 +148,32 @@ export function createChainRecord(): ChainRecord {
    * Records the header as the head and trims the record's depth. Its parent's hash goes under it only for a first
    * head: below a gap or a reorg, the walk down the ancestors fills the heights and finds where they meet the record.
    */
-  function record(header: BlockHeader, withParent = false): void {
-    byNumber.set(header.number, { hash: header.hash, header });
-    if (withParent && header.number > 0n && !byNumber.has(header.number - 1n)) byNumber.set(header.number - 1n, { hash: header.parentHash });
-    replaced.delete(header.hash); // a block may come back (A, B, then A again): it is the chain again
-    head = header;
-    for (const height of byNumber.keys()) if (height + RECORD_DEPTH < header.number) byNumber.delete(height);
+  private record(header: BlockHeader, withParent = false): void {
+    this.byNumber.set(header.number, { hash: header.hash, header });
+    if (withParent && header.number > 0n && !this.byNumber.has(header.number - 1n)) this.byNumber.set(header.number - 1n, { hash: header.parentHash });
+    this.replaced.delete(header.hash); // a block may come back (A, B, then A again): it is the chain again
+    this.newest = header;
+    for (const height of this.byNumber.keys()) if (height + RECORD_DEPTH < header.number) this.byNumber.delete(height);
   }
 
   /** The parent recorded under `header`: the same (nothing to do), another (a reorg below), or a gap to fill. */
-  function checkParent(header: BlockHeader): { replaced: Hex[]; needsAncestor?: Hex } {
+  private checkParent(header: BlockHeader): { replaced: Hex[]; needsAncestor?: Hex } {
     if (header.number === 0n) return { replaced: [] };
-    const parent = byNumber.get(header.number - 1n);
+    const parent = this.byNumber.get(header.number - 1n);
     if (parent?.hash === header.parentHash) return { replaced: [] };
-    if (parent !== undefined) return { replaced: dropFrom(header.number - 1n), needsAncestor: header.parentHash };
-    const lowest = lowestHeight();
+    if (parent !== undefined) return { replaced: this.dropFrom(header.number - 1n), needsAncestor: header.parentHash };
+    const lowest = this.lowestHeight();
     // A gap within the record: the blocks between are fetched, to tell a gap from a reorg under it.
     return lowest !== undefined && header.number - 1n > lowest ? { replaced: [], needsAncestor: header.parentHash } : { replaced: [] };
   }
 
-  function lowestHeight(): bigint | undefined {
+  private lowestHeight(): bigint | undefined {
     let lowest: bigint | undefined;
-    for (const height of byNumber.keys()) if (lowest === undefined || height < lowest) lowest = height;
+    for (const height of this.byNumber.keys()) if (lowest === undefined || height < lowest) lowest = height;
     return lowest;
   }
+}
 
-  return {
-    get head() {
-      return head;
-    },
-    observe(header) {
-      const known = byNumber.get(header.number);
-      if (known?.hash === header.hash) {
-        if (known.header === undefined) byNumber.set(header.number, { hash: header.hash, header });
-        return head !== undefined && header.number < head.number ? { kind: "lagging" } : { kind: "known" };
-      }
-      if (head === undefined) {
-        record(header, true);
-        return { kind: "new-head", head: header, replaced: [] };
-      }
-      if (header.number > head.number) {
-        if (header.number - head.number > RECORD_DEPTH) {
-          // Far ahead (the service was idle, or the endpoint was far behind): the old record tells nothing.
-          byNumber.clear();
-          record(header, true);
-          return { kind: "new-head", head: header, replaced: [] };
-        }
-        const parent = checkParent(header);
-        record(header);
-        return parent.replaced.length > 0
-          ? { kind: "reorg", head: header, replaced: parent.replaced, ...(parent.needsAncestor ? { needsAncestor: parent.needsAncestor } : {}) }
-          : { kind: "new-head", head: header, replaced: [], ...(parent.needsAncestor ? { needsAncestor: parent.needsAncestor } : {}) };
-      }
-      const lowest = lowestHeight();
-      if (known === undefined && (lowest === undefined || header.number < lowest)) return { kind: "lagging" };
-      // Another block at a recorded height (or in a gap of the record): the chain reorganised to it.
-      const gone = dropFrom(header.number);
-      const parent = checkParent(header);
-      record(header);
-      return {
-        kind: "reorg",
-        head: header,
-        replaced: [...gone, ...parent.replaced],
-        ...(parent.needsAncestor ? { needsAncestor: parent.needsAncestor } : {}),
-      };
-    },
-    link(ancestor) {
-      const known = byNumber.get(ancestor.number);
-      if (known?.hash === ancestor.hash) {
-        if (known.header === undefined) byNumber.set(ancestor.number, { hash: ancestor.hash, header: ancestor });
-        return { connected: true, replaced: [] };
-      }
-      if (head === undefined || ancestor.number + RECORD_DEPTH < head.number) return { connected: true, replaced: [] };
-      const gone: Hex[] = [];
-      if (known !== undefined) {
-        gone.push(known.hash);
-        markReplaced(known.hash);
-      }
-      byNumber.set(ancestor.number, { hash: ancestor.hash, header: ancestor });
-      if (ancestor.number === 0n) return { connected: true, replaced: gone };
-      const parent = byNumber.get(ancestor.number - 1n);
-      if (parent?.hash === ancestor.parentHash) return { connected: true, replaced: gone };
-      const lowest = lowestHeight()!;
-      if (parent === undefined && ancestor.number - 1n < lowest) {
-        byNumber.set(ancestor.number - 1n, { hash: ancestor.parentHash });
-        return { connected: true, replaced: gone };
-      }
-      return { connected: false, replaced: gone, next: ancestor.parentHash };
-    },
-    hashAt(number) {
-      return byNumber.get(number)?.hash;
-    },
-    isReplaced(hash) {
-      return replaced.has(hash);
-    },
-    blockTimeMs() {
-      if (head === undefined) return undefined;
-      let oldest: BlockHeader | undefined;
-      for (const entry of byNumber.values()) {
-        if (entry.header !== undefined && (oldest === undefined || entry.header.number < oldest.number)) oldest = entry.header;
-      }
-      if (oldest === undefined || oldest.number >= head.number || head.timestamp <= oldest.timestamp) return undefined;
-      return Number(((head.timestamp - oldest.timestamp) * 1000n) / (head.number - oldest.number));
-    },
-  };
+function ancestorWanted(hash: Hex | undefined): { needsAncestor?: Hex } {
+  return hash === undefined ? {} : { needsAncestor: hash };
 }

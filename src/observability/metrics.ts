@@ -2,7 +2,8 @@
 // any number of apps can live in one process, as in the tests).
 import { collectDefaultMetrics, Counter, Gauge, Histogram, linearBuckets, Registry } from "prom-client";
 import type { RpcEvent, RpcObserver } from "../chain/client.ts";
-import type { FollowMode, HeadStatus } from "../chain/headFollower.ts";
+import type { HeadStatus } from "../chain/headFollower.ts";
+import { HEAD_METRIC_NAMES, registerHeadMetrics } from "./headMetrics.ts";
 import { countRpcRequest } from "./quoteStats.ts";
 
 export interface Metrics {
@@ -26,15 +27,8 @@ export const METRIC_NAMES = {
   quoteCandidates: "quoter_quote_candidates",
   rpcRequests: "quoter_rpc_requests_total",
   answerCache: "quoter_answer_cache_total",
-  headBlock: "quoter_chain_head_block",
-  headAge: "quoter_chain_head_age_seconds",
-  followMode: "quoter_chain_follow_mode",
-  newHeads: "quoter_chain_new_heads_total",
-  reorgs: "quoter_chain_reorgs_total",
-  replacedBlocks: "quoter_chain_replaced_blocks_total",
+  ...HEAD_METRIC_NAMES,
 } as const;
-
-const FOLLOW_MODES: readonly FollowMode[] = ["subscription", "polling", "idle"];
 
 export interface MetricsOptions {
   /** Also collect prom-client's process and Node.js metrics (CPU, memory, event loop lag...). Default false. */
@@ -79,60 +73,11 @@ export function createMetrics({ processMetrics = false }: MetricsOptions = {}): 
     registers,
   });
 
-  let heads: () => readonly HeadStatus[] = () => [];
-  const perChain = (name: string, help: string, value: (head: HeadStatus) => number | undefined) =>
-    new Gauge({
-      name,
-      help,
-      labelNames: ["chain_id"] as const,
-      registers,
-      collect() {
-        this.reset();
-        for (const head of heads()) {
-          const read = value(head);
-          if (read !== undefined) this.set({ chain_id: String(head.chainId) }, read);
-        }
-      },
-    });
-  perChain(METRIC_NAMES.headBlock, "The newest head of each chain the service has seen (the block new quotes are answered at)", (head) =>
-    head.head === undefined ? undefined : Number(head.head.blockNumber),
-  );
-  perChain(METRIC_NAMES.headAge, "Seconds since that head was last seen (pushed, polled, or read by a quote)", (head) =>
-    head.head === undefined ? undefined : head.head.ageMs / 1000,
-  );
-  /** A count the head followers keep, exposed as a counter read at each scrape. */
-  const perChainCount = (name: string, help: string, value: (head: HeadStatus) => number) =>
-    new Counter({
-      name,
-      help,
-      labelNames: ["chain_id"] as const,
-      registers,
-      collect() {
-        this.reset();
-        for (const head of heads()) this.inc({ chain_id: String(head.chainId) }, value(head));
-      },
-    });
-  perChainCount(METRIC_NAMES.newHeads, "New heads followed since start", (head) => head.newHeads);
-  perChainCount(METRIC_NAMES.reorgs, "Reorgs seen since start: a head whose block is not on the recorded chain", (head) => head.reorgs);
-  perChainCount(METRIC_NAMES.replacedBlocks, "Blocks found replaced since start: their answers are dropped", (head) => head.replacedBlocks);
-  new Gauge({
-    name: METRIC_NAMES.followMode,
-    help: "How each chain's head is followed now: 1 for the mode in use (subscription: pushed over WebSocket; polling; idle: nobody asked lately)",
-    labelNames: ["chain_id", "mode"] as const,
-    registers,
-    collect() {
-      this.reset();
-      for (const head of heads()) {
-        for (const mode of FOLLOW_MODES) this.set({ chain_id: String(head.chainId), mode }, head.followedBy === mode ? 1 : 0);
-      }
-    },
-  });
+  const heads = registerHeadMetrics(registry);
 
   return {
     registry,
-    observeHeads(source) {
-      heads = source;
-    },
+    observeHeads: heads.observe,
     observeRpc(event: RpcEvent) {
       rpcRequests.inc({ chain_id: String(event.chainId), method: event.method, outcome: event.outcome });
       countRpcRequest();

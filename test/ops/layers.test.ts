@@ -1,5 +1,6 @@
 // The shape of src/ that docs/architecture.md describes: layers that import only downwards (http → service →
-// chain → quote), and no import circle, type-only imports included.
+// chain → quote), no import circle (type-only imports included), and modules and functions short enough to read:
+// no file over 250 lines, no function over 60 (the generated contracts aside).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -65,4 +66,25 @@ test("no import circle in src/, type-only imports included", () => {
   };
   for (const file of graph.keys()) if (!state.has(file)) visit(file);
   assert.deepEqual(circles, []);
+});
+
+test("no file of src/ over 250 lines, no function over 60", () => {
+  const long: string[] = [];
+  for (const file of sources(SRC)) {
+    const text = readFileSync(file, "utf8");
+    const lines = text.split("\n").length;
+    if (lines > 250) long.push(`${relative(SRC, file)}: ${lines} lines`);
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node) => {
+      const isFunction = ts.isFunctionDeclaration(node) || ts.isFunctionExpression(node) || ts.isArrowFunction(node) || ts.isMethodDeclaration(node) || ts.isConstructorDeclaration(node) || ts.isGetAccessor(node);
+      if (isFunction && node.body !== undefined) {
+        const from = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+        const to = source.getLineAndCharacterOfPosition(node.end).line;
+        if (to - from + 1 > 60) long.push(`${relative(SRC, file)}:${from + 1}: a function of ${to - from + 1} lines`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  assert.deepEqual(long, []);
 });
