@@ -79,12 +79,15 @@ function logQuote(request: FastifyRequest, reply: FastifyReply, metrics: Metrics
   const status = reply.statusCode;
   const searched = !stats?.coalesced && stats?.cache !== "hit";
   metrics.observeQuote({ status, seconds: reply.elapsedTime / 1000, candidates: searched ? stats?.candidates : undefined, cache: stats?.cache });
-  const params = request.params as Record<string, string | undefined>;
+  // Parsed values once the route validated them (a bigint id, a checksummed address), the raw text when it did
+  // not: logged as text either way.
+  const params = request.params as Record<string, unknown>;
+  const text = (value: unknown) => (value === undefined ? undefined : String(value));
   request.log.info(
     {
-      chainId: params.chainId,
-      market: params.marketAddress,
-      marketId: params.marketId,
+      chainId: text(params.chainId),
+      market: text(params.marketAddress),
+      marketId: text(params.marketId),
       direction: stats?.direction ?? null,
       candidates: stats?.candidates ?? 0,
       rpcRequests: stats?.rpcRequests ?? 0,

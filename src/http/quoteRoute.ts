@@ -1,6 +1,6 @@
 // GET /quoter/:chainId/:marketAddress/:marketId — the one operation of the interface.
 import type { FastifyPluginAsync } from "fastify";
-import { parseQuoteRequest } from "../quote/request.ts";
+import { parsePathParams, parseQueryParams, type PathParams, type QueryParams, type QuoteRequest } from "../quote/request.ts";
 import type { Quoter } from "../service/api.ts";
 import { methodNotAllowedResponses, quoteErrorResponses, quoteParamsSchema, quoteQuerySchema, quoteResponseSchema } from "./schemas.ts";
 import { sendQuoteError } from "./errorHandling.ts";
@@ -32,12 +32,17 @@ export const quoteRoute: FastifyPluginAsync<{ quoter: Quoter }> = async (app, { 
         ...quoteErrorResponses,
       },
     },
-    // The parameters' schemas document them; the parser alone judges them, so no validator is compiled.
-    validatorCompiler: () => () => true,
+    // The schemas document the parameters; the table's parsers judge and convert them (exact decimals, checksums,
+    // did-you-mean), once, as the route's validators: the handler receives typed values, a bad part is the 400
+    // the parser words (the path's before the query's, as Fastify validates them in that order).
+    validatorCompiler: ({ httpPart }) => (data) => {
+      const parsed = httpPart === "params" ? parsePathParams(data as Record<string, unknown>) : httpPart === "querystring" ? parseQueryParams(data as Record<string, unknown>) : undefined;
+      if (parsed === undefined) return { value: data };
+      return parsed.ok ? { value: parsed.value } : { error: parsed.error };
+    },
     handler: async (request, reply) => {
-      const parsed = parseQuoteRequest(request.params as Record<string, unknown>, request.query as Record<string, unknown>);
-      if (!parsed.ok) return sendQuoteError(reply, parsed.error);
-      return reply.send(await quoter.quote(parsed.value, { noCache: asksNoCache(request.headers["cache-control"]) }));
+      const quote: QuoteRequest = { ...(request.params as PathParams), ...(request.query as QueryParams) };
+      return reply.send(await quoter.quote(quote, { noCache: asksNoCache(request.headers["cache-control"]) }));
     },
   });
   app.route({

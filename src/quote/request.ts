@@ -47,10 +47,25 @@ function readParams(location: ParamLocation, source: Record<string, unknown>): {
  * query. Unknown query parameters are ignored.
  */
 export function parseQuoteRequest(params: Record<string, unknown>, query: Record<string, unknown>): RequestParse {
-  const path = readParams("path", params);
-  if (path.details.length > 0) return { ok: false, error: invalidPathParameters(path.details) };
-  const q = readParams("query", query);
-  if (q.details.length > 0) return { ok: false, error: invalidQueryParameters(q.details) };
-  // Every required parameter has a value here (else a detail): the table's types are QuoteRequest's.
-  return { ok: true, value: { ...path.values, ...q.values } as QuoteRequest };
+  const path = parsePathParams(params);
+  if (!path.ok) return path;
+  const q = parseQueryParams(query);
+  if (!q.ok) return q;
+  return { ok: true, value: { ...path.value, ...q.value } };
 }
+
+/** The path's part of a request (chainId, marketAddress, marketId), or the 400 naming each one that fails. */
+export function parsePathParams(params: Record<string, unknown>): Result<PathParams, QuoteError> {
+  const path = readParams("path", params);
+  // Every required parameter has a value here (else a detail): the table's types are QuoteRequest's.
+  return path.details.length > 0 ? { ok: false, error: invalidPathParameters(path.details) } : { ok: true, value: path.values as PathParams };
+}
+
+/** The query's part of a request (defaults filled in), or the 400 naming each one that fails. */
+export function parseQueryParams(query: Record<string, unknown>): Result<QueryParams, QuoteError> {
+  const q = readParams("query", query);
+  return q.details.length > 0 ? { ok: false, error: invalidQueryParameters(q.details) } : { ok: true, value: q.values as QueryParams };
+}
+
+export type PathParams = Pick<QuoteRequest, "chainId" | "marketAddress" | "marketId">;
+export type QueryParams = Omit<QuoteRequest, keyof PathParams>;
