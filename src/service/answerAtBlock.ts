@@ -6,13 +6,17 @@ import {
   interpretQuote,
   interpretReferencePrice,
 } from "../chain/marketGroup.ts";
+import type { BlockPin } from "../chain/call.ts";
+import type { ChainEndpoint } from "../chain/client.ts";
 import type { MarketReader, SearchPosition } from "../chain/marketReader.ts";
+import { SearcherUnsupportedError } from "../chain/searcher.ts";
 import { buildAnswer, planSearch, type QuoteResponseBody } from "../quote/quoteAnswer.ts";
 import { currentPriceNotFound, marketNotFound, marketSettled } from "../quote/quoteErrors.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES, runExactSearch } from "../quote/exactSearch.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import { runSearch } from "../quote/search.ts";
 import { currentQuoteStats } from "../observability/quoteStats.ts";
+import type { EndpointStrategy } from "./endpointStrategy.ts";
 
 /** The answer to `request` from `reader`'s block: the market, its price, the search, the body or its error. */
 export async function answerFrom(
@@ -61,4 +65,26 @@ export async function answerFrom(
 async function readCollateralDecimals(reader: MarketReader): Promise<number> {
   const asset = interpretCollateralAsset(await reader.collateralGroup());
   return interpretCollateralDecimals(asset === undefined ? undefined : await reader.collateralDecimals(asset));
+}
+
+/**
+ * One endpoint's answer to `request` at `block`: its reads, in the way the endpoint takes, then the decisions
+ * above. A single call whose resumed call turns out not to be the searcher's is done again call by call (and the
+ * endpoint is quoted so from then on).
+ */
+export async function answerAtEndpoint(
+  strategy: EndpointStrategy,
+  endpoint: ChainEndpoint,
+  request: QuoteRequest,
+  at: { readonly block: BlockPin; readonly signal: AbortSignal; readonly exactMaxCandidates?: number },
+): Promise<QuoteResponseBody> {
+  const first = await strategy.readerAt(endpoint, request, at.block, at.signal);
+  try {
+    return await answerFrom(first.reader, request, at.exactMaxCandidates);
+  } catch (error) {
+    if (!(first.singleCall && error instanceof SearcherUnsupportedError)) throw error;
+    strategy.notSearcher(endpoint, error);
+    const again = await strategy.readerAt(endpoint, request, at.block, at.signal);
+    return answerFrom(again.reader, request, at.exactMaxCandidates);
+  }
 }

@@ -21,18 +21,17 @@ export interface EndpointStrategyOptions {
   readonly warn: Warn;
 }
 
+/** An endpoint's reads of one request at one block, and whether they come from one deployless call. */
+export type EndpointReader = { readonly reader: MarketReader; readonly singleCall: boolean };
+
 export interface EndpointStrategy {
   /**
-   * `answer` over the reads of `request` at `endpoint` and `block`, fetched in the way the endpoint is known (or
-   * probed) to take.
+   * The reads of `request` at `endpoint` and `block`, in the way the endpoint is known (or probed) to take: the
+   * searcher's facts from one deployless call, or a reader that calls as the search asks.
    */
-  answerAt<T>(
-    endpoint: ChainEndpoint,
-    request: QuoteRequest,
-    block: BlockPin,
-    signal: AbortSignal,
-    answer: (reader: MarketReader) => Promise<T>,
-  ): Promise<T>;
+  readerAt(endpoint: ChainEndpoint, request: QuoteRequest, block: BlockPin, signal: AbortSignal): Promise<EndpointReader>;
+  /** A single call's answer was not the searcher's after all (a resumed call): quote `endpoint` call by call from now on. */
+  notSearcher(endpoint: ChainEndpoint, error: Error): void;
   /** Probes each endpoint not yet known; one that cannot be reached or is overloaded stays unknown. */
   probe(endpoints: readonly ChainEndpoint[]): Promise<void>;
 }
@@ -62,16 +61,19 @@ export function createEndpointStrategy({ singleCall, searchGasCap, exactMaxCandi
   }
 
   return {
-    async answerAt(endpoint, request, block, signal, answer) {
+    async readerAt(endpoint, request, block, signal) {
       if (await canRunSingleCall(endpoint)) {
         try {
-          return await answer(await singleCallReader(endpoint, request, { gasCap: searchGasCap, signal, exactMaxCandidates, block }));
+          return { reader: await singleCallReader(endpoint, request, { gasCap: searchGasCap, signal, exactMaxCandidates, block }), singleCall: true };
         } catch (error) {
           if (!(error instanceof SearcherUnsupportedError)) throw error;
           quoteSequentially(endpoint, "a quote's answer", error);
         }
       }
-      return answer(await sequentialReader(endpoint, request.marketAddress, request.marketId, signal, block));
+      return { reader: await sequentialReader(endpoint, request.marketAddress, request.marketId, signal, block), singleCall: false };
+    },
+    notSearcher(endpoint, error) {
+      quoteSequentially(endpoint, "a quote's answer", error);
     },
     async probe(endpoints) {
       await Promise.all(

@@ -6,7 +6,6 @@
 // outcome.
 import type { ChainClient, ChainRegistry } from "../chain/client.ts";
 import type { BlockHeader } from "../chain/blocks.ts";
-import type { MarketReader } from "../chain/marketReader.ts";
 import { EndpointsFailedError } from "../chain/chainErrors.ts";
 import { createHeadFollower, type HeadFollower, type HeadStatus } from "../chain/headFollower.ts";
 import { SETTINGS } from "../config.ts";
@@ -17,7 +16,7 @@ import { DEFAULT_EXACT_MAX_CANDIDATES } from "../quote/exactSearch.ts";
 import { unconfiguredChainDetail } from "../quote/explain.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import { currentQuoteStats } from "../observability/quoteStats.ts";
-import { answerFrom } from "./answerAtBlock.ts";
+import { answerAtEndpoint } from "./answerAtBlock.ts";
 import { createAnswerCache, type AnswerCache, type AnswerCacheLimits } from "./answerCache.ts";
 import type { QuoteOptions, QuoterService } from "./api.ts";
 import { createCoalescer, quoteKey } from "./coalescer.ts";
@@ -164,8 +163,8 @@ class Quoter implements QuoterService {
 
   /** The first endpoint's answer at `head` that is not a failure of the chain, in the endpoint's strategy. */
   private searchAt(chain: ChainClient, request: QuoteRequest, head: BlockHeader, signal: AbortSignal): Promise<QuoteResponseBody> {
-    const answer = (reader: MarketReader) => answerFrom(reader, request, this.exactMaxCandidates);
-    return firstAnswer(chain.endpoints, (endpoint) => this.endpoints.answerAt(endpoint, request, head, signal, answer), signal, this.warn);
+    const at = { block: head, signal, exactMaxCandidates: this.exactMaxCandidates };
+    return firstAnswer(chain.endpoints, (endpoint) => answerAtEndpoint(this.endpoints, endpoint, request, at), signal, this.warn);
   }
 }
 

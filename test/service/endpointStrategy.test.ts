@@ -8,7 +8,7 @@ import type { ChainEndpoint } from "../../src/chain/client.ts";
 import { ChainUnavailableError } from "../../src/chain/chainErrors.ts";
 import { DEFAULT_SEARCH_GAS_CAP } from "../../src/chain/searcher.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
-import { answerFrom } from "../../src/service/answerAtBlock.ts";
+import { answerAtEndpoint } from "../../src/service/answerAtBlock.ts";
 import { createEndpointStrategy, type EndpointStrategy } from "../../src/service/endpointStrategy.ts";
 import { rpcError, startRpcProxy, type JsonRpcRequest, type RpcProxy } from "../support/rpcProxy.ts";
 import { demoRequest, endpointsAt, latestPin, recordWarnings, type Warning } from "./support.ts";
@@ -60,7 +60,7 @@ function strategyOf(singleCall: boolean): { strategy: EndpointStrategy; warnings
 /** The demo request's answer, with its trace, through `strategy` at `endpoint`. */
 function quote(strategy: EndpointStrategy, endpoint: ChainEndpoint) {
   const request = demoRequest(devchain.marketGroup, { trace: true });
-  return strategy.answerAt(endpoint, request, head, new AbortController().signal, (reader) => answerFrom(reader, request));
+  return answerAtEndpoint(strategy, endpoint, request, { block: head, signal: new AbortController().signal });
 }
 
 let devchain: Devchain;
