@@ -1,7 +1,7 @@
 // Configuration from the environment, validated once at start-up by the table of settings (settings.ts): a bad
 // value stops the process with the variable's name and its rule.
 import { QuoterError } from "./quote/quoterError.ts";
-import { RPC_URL_PREFIX, RPC_URL_SETTING, RPC_WS_URL_PREFIX, RPC_WS_URL_SETTING, SETTINGS, type Setting, type SettingName } from "./settings.ts";
+import { HTTP_SCHEMES, RPC_URL_PREFIX, RPC_URL_SETTING, RPC_WS_URL_PREFIX, RPC_WS_URL_SETTING, SETTINGS, urlWithScheme, type Setting, type SettingName } from "./settings.ts";
 
 export { RPC_URL_SETTING, RPC_WS_URL_SETTING, SETTINGS, type CorsOrigins, type Setting, type SettingName, type TrustProxy } from "./settings.ts";
 
@@ -122,23 +122,8 @@ export function parseRpcUrlList(name: string, value: string): string[] {
   return urls;
 }
 
-function isWebSocketUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === "ws:" || url.protocol === "wss:";
-  } catch {
-    return false;
-  }
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
-  }
-}
+const isWebSocketUrl = (text: string) => urlWithScheme(text, ["ws:", "wss:"]) !== undefined;
+const isHttpUrl = (text: string) => urlWithScheme(text, HTTP_SCHEMES) !== undefined;
 
 /** Removes credentials, paths and query strings from an RPC URL: they often carry API keys. */
 export function redactUrl(text: string): string {

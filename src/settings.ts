@@ -45,13 +45,16 @@ function corsOrigins(meaning: string): Setting<CorsOrigins> {
   return { default: "*", accepts: "*, or origins such as https://app.example.com, comma-separated", meaning, parse };
 }
 
+/** `text` as a URL, when it parses and its scheme is one of `protocols` (`"http:"`, ...). */
+export function urlWithScheme(text: string, protocols: readonly string[]): URL | undefined {
+  const url = URL.canParse(text) ? new URL(text) : undefined;
+  return url !== undefined && protocols.includes(url.protocol) ? url : undefined;
+}
+
+export const HTTP_SCHEMES = ["http:", "https:"] as const;
+
 function isOrigin(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return (url.protocol === "http:" || url.protocol === "https:") && url.origin === text;
-  } catch {
-    return false;
-  }
+  return urlWithScheme(text, HTTP_SCHEMES)?.origin === text;
 }
 
 /** Which proxies' `X-Forwarded-For` is believed, as Fastify's `trustProxy` takes it. */

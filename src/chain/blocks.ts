@@ -1,11 +1,12 @@
 // Block headers as the head follower reads them (eth_getBlockByNumber, eth_getBlockByHash, or pushed by a
 // newHeads subscription): number, hash, parent hash and timestamp, each checked; and an endpoint's chain id.
-import { isHex, type Hex } from "viem";
+import { isHash, type Hex } from "viem";
 import { notAnExecution, quantity, send, unavailable } from "./call.ts";
 import type { ChainEndpoint, RpcMethod } from "./client.ts";
 import { classifyRpcError, WrongChainError } from "./chainErrors.ts";
 import { RpcTransportError } from "./transport.ts";
 import { outsideQuote } from "../observability/quoteStats.ts";
+import { aborted } from "./waiting.ts";
 
 export interface BlockHeader {
   readonly number: bigint;
@@ -16,8 +17,6 @@ export interface BlockHeader {
   readonly timestamp: bigint;
 }
 
-const HASH = /^0x[0-9a-fA-F]{64}$/;
-
 /** A header from a JSON-RPC block object; undefined when a field is missing or malformed. */
 export function readHeader(value: unknown): BlockHeader | undefined {
   if (value === null || typeof value !== "object") return undefined;
@@ -26,7 +25,7 @@ export function readHeader(value: unknown): BlockHeader | undefined {
   const timestamp = quantity(block.timestamp);
   const { hash, parentHash } = block;
   if (number === undefined || timestamp === undefined) return undefined;
-  if (typeof hash !== "string" || !HASH.test(hash) || typeof parentHash !== "string" || !HASH.test(parentHash)) return undefined;
+  if (typeof hash !== "string" || !isHash(hash) || typeof parentHash !== "string" || !isHash(parentHash)) return undefined;
   return { number, hash: hash.toLowerCase() as Hex, parentHash: parentHash.toLowerCase() as Hex, timestamp };
 }
 
@@ -101,5 +100,5 @@ export function ensureChainId(endpoint: ChainEndpoint, signal?: AbortSignal): Pr
   if (signal === undefined) return checked;
   // A quote that gives up does not wait for the check, which others may still share.
   checked.catch(() => {});
-  return Promise.race([checked, new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true }))]);
+  return Promise.race([checked, aborted(signal)]);
 }

@@ -105,11 +105,16 @@ export class EndpointsFailedError extends QuoterError {
 /** What a user reads of one endpoint's failure: where it is configured, what failed, what to check. */
 function failureDetail(error: ChainUnavailableError): string {
   if (error instanceof WrongChainError) {
-    return `${error.reason}: point ${error.source.replace(/ \(.*\)$/, "")} at a node of chain ${error.chainId}`;
+    return `${error.reason}: point ${configuredIn(error.source)} at a node of chain ${error.chainId}`;
   }
   if (error instanceof BlockUnknownError) return error.reason;
   const hint = whatToCheck(error.reason);
   return `${error.source ?? `chain ${error.chainId}`}: ${error.reason}${hint ? `: ${hint}` : ""}`;
+}
+
+/** The variable (or flag) an endpoint's source names: `RPC_URL_10 (URL 2 of 3)` is set in `RPC_URL_10`. */
+export function configuredIn(source: string): string {
+  return source.replace(/ \(.*\)$/, "");
 }
 
 /** For a transport failure: what an operator checks first. */

@@ -53,21 +53,17 @@ export function createCoalescer<T>(): Coalescer<T> {
           reject(signal.reason);
         };
         signal.addEventListener("abort", gaveUp, { once: true });
+        /** The search ended while this caller still waited: its answer or its failure, and (a joiner) its facts. */
+        const settle = (outcome: () => void) => {
+          if (done) return;
+          done = true;
+          signal.removeEventListener("abort", gaveUp);
+          if (joined && stats && shared.stats) adoptSearchFacts(stats, shared.stats);
+          outcome();
+        };
         shared.answer.then(
-          (answer) => {
-            if (done) return;
-            done = true;
-            signal.removeEventListener("abort", gaveUp);
-            if (joined && stats && shared.stats) adoptSearchFacts(stats, shared.stats);
-            resolve(answer);
-          },
-          (error: unknown) => {
-            if (done) return;
-            done = true;
-            signal.removeEventListener("abort", gaveUp);
-            if (joined && stats && shared.stats) adoptSearchFacts(stats, shared.stats);
-            reject(error);
-          },
+          (answer) => settle(() => resolve(answer)),
+          (error: unknown) => settle(() => reject(error)),
         );
       });
     },

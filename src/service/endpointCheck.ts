@@ -4,7 +4,7 @@
 // quote.
 import { ensureChainId } from "../chain/blocks.ts";
 import type { ChainRegistry } from "../chain/client.ts";
-import { ChainUnavailableError, WrongChainError } from "../chain/chainErrors.ts";
+import { ChainUnavailableError, WrongChainError, configuredIn } from "../chain/chainErrors.ts";
 
 export type EndpointCheck =
   | { readonly kind: "ok"; readonly chainId: number; readonly source: string }
@@ -31,6 +31,5 @@ export async function checkEndpoints(chains: ChainRegistry): Promise<EndpointChe
 
 /** The line that stops the service: the variable, both chain ids, and what to do. */
 export function wrongChainLine(check: { chainId: number; source: string; other: number }): string {
-  const variable = check.source.replace(/ \(.*\)$/, "");
-  return `${check.source} serves chain ${check.other}, not chain ${check.chainId}: point ${variable} at a node of chain ${check.chainId}`;
+  return `${check.source} serves chain ${check.other}, not chain ${check.chainId}: point ${configuredIn(check.source)} at a node of chain ${check.chainId}`;
 }
