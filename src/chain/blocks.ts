@@ -5,7 +5,6 @@ import { notAnExecution, quantity, send, unavailable } from "./call.ts";
 import type { ChainEndpoint, RpcMethod } from "./client.ts";
 import { classifyRpcError, WrongChainError } from "./chainErrors.ts";
 import { RpcTransportError } from "./transport.ts";
-import { outsideQuote } from "../observability/quoteStats.ts";
 import { aborted } from "./waiting.ts";
 
 export interface BlockHeader {
@@ -88,7 +87,7 @@ export function ensureChainId(endpoint: ChainEndpoint, signal?: AbortSignal): Pr
     return Promise.resolve().then(wrong);
   }
   // The endpoint's own business, shared by whoever waits: not counted against the quote that happened to ask.
-  state.checking ??= outsideQuote(() => readChainId(endpoint))
+  state.checking ??= readChainId(endpoint)
     .then((id) => {
       state.chainId = id === endpoint.chainId ? "ok" : { other: id };
       state.checkedAt = Date.now();

@@ -20,6 +20,21 @@ export interface BlockPin {
   readonly hash: Hex;
 }
 
+/**
+ * A quote's count of the JSON-RPC requests it sent (its log line): the caller passes one and reads it after;
+ * requests of the endpoint's own business (its chain id, the head) are made without one.
+ */
+export interface RpcTally {
+  rpcRequests: number;
+}
+
+/** Where a quote's reads are made: at one block, until the signal aborts (its deadline), counted in the tally. */
+export interface ReadContext {
+  readonly block: BlockPin;
+  readonly signal?: AbortSignal | undefined;
+  readonly tally?: RpcTally | undefined;
+}
+
 export interface CallRequest {
   /** Omitted for a deployless call: `data` is then creation code. */
   readonly to?: Hex;
@@ -30,7 +45,9 @@ export interface CallRequest {
   /** The call answers by reverting (the deployless searcher): a revert is then counted as `ok`. */
   readonly answersByReverting?: boolean;
   /** Once aborted (the quote's deadline passed), the request is not sent, or is abandoned. */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
+  /** Counts the request (when it is sent). */
+  readonly tally?: RpcTally | undefined;
 }
 
 /** The JSON-RPC form of a block: `{ blockHash }` for a pinned block (EIP-1898), a quantity, or the tag. */
@@ -51,7 +68,7 @@ export async function ethCall(endpoint: ChainEndpoint, request: CallRequest): Pr
     data: request.data,
     ...(request.gas === undefined ? {} : { gas: numberToHex(request.gas) }),
   };
-  const answer = await send(endpoint, "eth_call", [call, blockParam(request.block)], request.signal);
+  const answer = await send(endpoint, "eth_call", [call, blockParam(request.block)], request.signal, request.tally);
   if (answer.error === undefined) {
     const data = answer.result ?? "0x";
     if (!isHex(data)) {
@@ -90,7 +107,13 @@ export function quantity(value: unknown): bigint | undefined {
  * rate limit is not asked at all; one that answered "rate limited" rests for its `Retry-After`; one that failed
  * is asked its chain id again before it serves another quote (it may have come back as another node).
  */
-export async function send(endpoint: ChainEndpoint, method: RpcMethod, params: readonly unknown[], signal?: AbortSignal): Promise<JsonRpcAnswer> {
+export async function send(
+  endpoint: ChainEndpoint,
+  method: RpcMethod,
+  params: readonly unknown[],
+  signal?: AbortSignal,
+  tally?: RpcTally,
+): Promise<JsonRpcAnswer> {
   const rest = endpoint.state.restingUntil - Date.now();
   if (rest > 0) {
     const resting = new EndpointRestingError(endpoint.chainId, rest);
@@ -98,7 +121,10 @@ export async function send(endpoint: ChainEndpoint, method: RpcMethod, params: r
     throw resting;
   }
   try {
-    return await endpoint.limiter.run(() => postJsonRpc(endpoint.target, method, params, signal), signal);
+    return await endpoint.limiter.run(() => {
+      if (tally) tally.rpcRequests++;
+      return postJsonRpc(endpoint.target, method, params, signal);
+    }, signal);
   } catch (error) {
     if (error instanceof ChainOverloadedError || error instanceof RequestAbandonedError) throw error;
     if (error instanceof RpcTransportError && error.restMs !== undefined) {

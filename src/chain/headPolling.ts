@@ -1,7 +1,6 @@
 // A chain's latest block polled through its HTTP endpoints, while quotes ask about the chain and no WebSocket
 // pushes its heads: at half the chain's block time, at most HEAD_POLL_MS and at least MIN_POLL_MS apart, and not
 // at all once nobody has asked for a while. Reads that quotes ask for at the same time share one request.
-import { outsideQuote } from "../observability/quoteStats.ts";
 import { ensureChainId, latestHeader, type BlockHeader } from "./blocks.ts";
 import { ChainUnavailableError, EndpointsFailedError, type EndpointFailure } from "./chainErrors.ts";
 import type { ChainClient } from "./client.ts";
@@ -57,16 +56,14 @@ export class HeadPoller {
 
   keepPolling(): void {
     if (this.closed || this.timer !== undefined || this.options.pushed() || !this.wanted) return;
-    this.timer = outsideQuote(() =>
-      setTimeout(() => {
-        void this.read()
-          .catch(() => undefined)
-          .finally(() => {
-            this.timer = undefined;
-            this.keepPolling();
-          });
-      }, this.interval()),
-    );
+    this.timer = setTimeout(() => {
+      void this.read()
+        .catch(() => undefined)
+        .finally(() => {
+          this.timer = undefined;
+          this.keepPolling();
+        });
+    }, this.interval());
     this.timer.unref();
   }
 
@@ -82,7 +79,7 @@ export class HeadPoller {
 
   /** Reads an endpoint's latest block now, shared with the reads in flight; `signal` abandons the wait only. */
   read(signal?: AbortSignal): Promise<BlockHeader> {
-    this.reading ??= outsideQuote(() => this.readLatest()).finally(() => {
+    this.reading ??= this.readLatest().finally(() => {
       this.reading = undefined;
     });
     const shared = this.reading;

@@ -3,7 +3,6 @@
 // backoff when the socket fails or dies silently. Every header goes to the follower; whether the push is live
 // decides whether the follower polls.
 import { createPublicClient, webSocket, type PublicClient, type WebSocketTransport } from "viem";
-import { outsideQuote } from "../observability/quoteStats.ts";
 import { readHeader, type BlockHeader } from "./blocks.ts";
 import { quantity } from "./call.ts";
 import type { ChainClient, RpcMethod } from "./client.ts";
@@ -55,7 +54,7 @@ export class HeadSubscription {
 
   /** Connects (resolves once this attempt ended, connected or not; a failed one is retried later). */
   start(): Promise<void> {
-    return outsideQuote(() => this.connect());
+    return this.connect();
   }
 
   close(): void {
@@ -155,12 +154,10 @@ export class HeadSubscription {
     if (this.closed || this.reconnectTimer !== undefined) return;
     const wait = delay ?? Math.min(RECONNECT_FIRST_MS * 2 ** this.reconnects, RECONNECT_MAX_MS);
     this.reconnects++;
-    this.reconnectTimer = outsideQuote(() =>
-      setTimeout(() => {
-        this.reconnectTimer = undefined;
-        void this.connect();
-      }, wait),
-    );
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      void this.connect();
+    }, wait);
     this.reconnectTimer.unref();
   }
 }

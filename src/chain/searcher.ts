@@ -9,7 +9,7 @@ import type { ExactState, Known } from "../quote/exactRule.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES } from "../quote/exactSearch.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import type { SearchPoint } from "../quote/search.ts";
-import { ethCall, notAnExecution, send, unavailable, type BlockPin, type RawCall } from "./call.ts";
+import { ethCall, notAnExecution, send, unavailable, type RawCall, type ReadContext, type RpcTally } from "./call.ts";
 import type { ChainEndpoint } from "./client.ts";
 import { bytesOf, errorSelector } from "./decode.ts";
 import { BlockMismatchError, ChainUnavailableError, classifyRpcError } from "./chainErrors.ts";
@@ -118,8 +118,9 @@ export function decodeFacts(answer: RawCall): Facts {
  * The searcher's facts at the pinned block. The block number the searcher read (`block.number`) must be the pin's:
  * a node that ran the call elsewhere did not answer the question asked.
  */
-export async function runSearcher(endpoint: ChainEndpoint, data: Hex, block: BlockPin, gasCap: bigint, signal?: AbortSignal): Promise<Facts> {
-  const facts = decodeFacts(await ethCall(endpoint, { data, block, gas: gasCap, answersByReverting: true, ...(signal ? { signal } : {}) }));
+export async function runSearcher(endpoint: ChainEndpoint, data: Hex, gasCap: bigint, context: ReadContext): Promise<Facts> {
+  const { block } = context;
+  const facts = decodeFacts(await ethCall(endpoint, { data, gas: gasCap, answersByReverting: true, ...context }));
   if (facts.blockNumber !== block.number) {
     throw new BlockMismatchError(
       endpoint.chainId,
@@ -148,8 +149,8 @@ const INVALID_PARAMS = -32602;
  * anything but the searcher's facts (a node without an opcode the searcher uses fails it).
  * Any other failure decides nothing (semantics §7) and throws {@link ChainUnavailableError}.
  */
-export async function probeDeployless(endpoint: ChainEndpoint, gasCap: bigint): Promise<boolean> {
-  const answer = await send(endpoint, "eth_call", [{ data: encodeSearch(PROBE_REQUEST), gas: numberToHex(gasCap) }, "latest"]);
+export async function probeDeployless(endpoint: ChainEndpoint, gasCap: bigint, tally?: RpcTally): Promise<boolean> {
+  const answer = await send(endpoint, "eth_call", [{ data: encodeSearch(PROBE_REQUEST), gas: numberToHex(gasCap) }, "latest"], undefined, tally);
   const observeOk = () => endpoint.observer?.({ chainId: endpoint.chainId, method: "eth_call", outcome: "ok" });
   if (answer.error === undefined) {
     // The searcher never returns: a result means the endpoint did not run it.

@@ -1,21 +1,21 @@
 // The sequential strategy: one eth_call per read and per candidate, each pinned to the quote's block by its hash.
 import type { Address } from "viem";
-import { ethCall, type BlockPin } from "./call.ts";
+import { ethCall, type ReadContext } from "./call.ts";
 import type { ChainEndpoint } from "./client.ts";
 import { encodeDecimals, encodeGetMarket, encodeGetMarketGroup, encodeGetReferencePrice, encodeQuote } from "./marketGroup.ts";
 import type { MarketReader } from "./marketReader.ts";
 
-/** `signal`: once aborted (the quote's deadline passed), no further call is made. */
+/** Once the context's signal aborts (the quote's deadline passed), no further call is made. */
 export async function sequentialReader(
   endpoint: ChainEndpoint,
-  address: Address,
-  marketId: bigint,
-  signal: AbortSignal | undefined,
-  block: BlockPin,
+  market: { readonly marketAddress: Address; readonly marketId: bigint },
+  context: ReadContext,
 ): Promise<MarketReader> {
-  const call = (data: `0x${string}`, to: `0x${string}` = address) => {
+  const { marketAddress, marketId } = market;
+  const { block, signal } = context;
+  const call = (data: `0x${string}`, to: `0x${string}` = marketAddress) => {
     signal?.throwIfAborted();
-    return ethCall(endpoint, { to, data, block, ...(signal ? { signal } : {}) });
+    return ethCall(endpoint, { to, data, ...context });
   };
   return {
     block,

@@ -3,7 +3,7 @@
 // A search heavier than the gas cap continues, at the same block, in further calls (semantics §7).
 import { QuoterError } from "../quote/quoterError.ts";
 import type { QuoteRequest } from "../quote/request.ts";
-import { ethCall, type BlockPin, type RawCall } from "./call.ts";
+import { ethCall, type BlockPin, type RawCall, type ReadContext } from "./call.ts";
 import type { ChainEndpoint } from "./client.ts";
 import { encodeQuote, interpretReferencePrice } from "./marketGroup.ts";
 import type { MarketReader, SearchPosition } from "./marketReader.ts";
@@ -20,11 +20,12 @@ export class SearcherMismatchError extends QuoterError {
 type SearchCall = {
   readonly endpoint: ChainEndpoint;
   readonly request: QuoteRequest;
-  readonly gasCap: bigint;
-  readonly signal: AbortSignal | undefined;
-  readonly exactMaxCandidates: number;
-  readonly block: BlockPin;
+  readonly search: SearchLimits;
+  readonly context: ReadContext;
 };
+
+/** The gas of one call of the searcher, and the most candidates an exact search quotes. */
+export type SearchLimits = { readonly gasCap: bigint; readonly exactMaxCandidates: number };
 
 /**
  * The facts of one deployless call at `block`, as a {@link MarketReader} that checks each read was
@@ -32,16 +33,11 @@ type SearchCall = {
  * gas), the reader continues the search from that point in another call at the same block; when a call
  * could not record even that one candidate (it needs more gas than a whole call has), the candidate is quoted
  * alone by a plain eth_call at that block, as the sequential strategy quotes it.
- * `signal`: once aborted (the quote's deadline passed), no further call is made.
+ * Once the context's signal aborts (the quote's deadline passed), no further call is made.
  */
-export async function singleCallReader(
-  endpoint: ChainEndpoint,
-  request: QuoteRequest,
-  options: { readonly gasCap: bigint; readonly signal?: AbortSignal | undefined; readonly exactMaxCandidates: number; readonly block: BlockPin },
-): Promise<MarketReader> {
-  const { gasCap, signal, exactMaxCandidates, block } = options;
-  const facts = await runSearcher(endpoint, encodeSearch(request, undefined, exactMaxCandidates), block, gasCap, signal);
-  return new ReplayingReader({ endpoint, request, gasCap, signal, exactMaxCandidates, block }, facts);
+export async function singleCallReader(endpoint: ChainEndpoint, request: QuoteRequest, search: SearchLimits, context: ReadContext): Promise<MarketReader> {
+  const facts = await runSearcher(endpoint, encodeSearch(request, undefined, search.exactMaxCandidates), search.gasCap, context);
+  return new ReplayingReader({ endpoint, request, search, context }, facts);
 }
 
 /** Replays the recorded facts in order, checking that the service asks for exactly what the searcher quoted. */
@@ -55,7 +51,7 @@ class ReplayingReader implements MarketReader {
     private readonly call: SearchCall,
     private readonly facts: Facts,
   ) {
-    this.block = call.block;
+    this.block = call.context.block;
     this.candidates = facts.candidates;
   }
 
@@ -100,10 +96,10 @@ class ReplayingReader implements MarketReader {
 
   private async continueAt(signedSize: bigint, at: SearchPosition | undefined): Promise<RawCall> {
     if (at === undefined) return this.quoteAlone(signedSize);
-    const { endpoint, request, gasCap, signal, exactMaxCandidates } = this.call;
-    signal?.throwIfAborted();
-    const data = encodeSearch(request, this.resumeAt(signedSize, at), exactMaxCandidates);
-    const resumed = await runSearcher(endpoint, data, this.block, gasCap, signal);
+    const { endpoint, request, search, context } = this.call;
+    context.signal?.throwIfAborted();
+    const data = encodeSearch(request, this.resumeAt(signedSize, at), search.exactMaxCandidates);
+    const resumed = await runSearcher(endpoint, data, search.gasCap, context);
     this.candidates = resumed.candidates;
     this.next = 0;
     return this.candidates.length > 0 ? this.take(signedSize) : this.quoteAlone(signedSize);
@@ -118,8 +114,8 @@ class ReplayingReader implements MarketReader {
   }
 
   private quoteAlone(signedSize: bigint): Promise<RawCall> {
-    const { endpoint, request, signal } = this.call;
-    signal?.throwIfAborted();
-    return ethCall(endpoint, { to: request.marketAddress, data: encodeQuote(request.marketId, signedSize), block: this.block, ...(signal ? { signal } : {}) });
+    const { endpoint, request, context } = this.call;
+    context.signal?.throwIfAborted();
+    return ethCall(endpoint, { to: request.marketAddress, data: encodeQuote(request.marketId, signedSize), ...context });
   }
 }

@@ -5,7 +5,7 @@ import type { IncomingMessage } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import type { Metrics } from "../observability/metrics.ts";
-import { newQuoteStats, runWithQuoteStats, type QuoteStats } from "../observability/quoteStats.ts";
+import { newQuoteRecord, type QuoteRecord } from "../service/api.ts";
 import { operationsRoutes, type OperationsOptions } from "./operations.ts";
 import { HEALTH_PATH, METRICS_PATH, QUOTE_ROUTE, READY_PATH } from "./paths.ts";
 
@@ -31,6 +31,18 @@ export function noteOutcome(request: FastifyRequest, error: string): void {
   outcomes.set(request, error);
 }
 
+const quoteRecords = new WeakMap<FastifyRequest, QuoteRecord>();
+
+/** The record a quote request's quote fills in, for its log line and metrics (made at the first ask). */
+export function quoteRecordOf(request: FastifyRequest): QuoteRecord {
+  let record = quoteRecords.get(request);
+  if (record === undefined) {
+    record = newQuoteRecord();
+    quoteRecords.set(request, record);
+  }
+  return record;
+}
+
 const isQuote = (request: FastifyRequest) =>
   request.routeOptions.url === QUOTE_ROUTE && (request.method === "GET" || request.method === "HEAD");
 
@@ -42,24 +54,16 @@ export const observabilityPlugin = fp(observability, { name: "observability" });
 
 async function observability(app: FastifyInstance, options: OperationsOptions): Promise<void> {
   const { metrics } = options;
-  const quoteStats = new WeakMap<FastifyRequest, QuoteStats>();
 
   app.addHook("onRequest", async (request) => {
     request.log.debug({ req: request }, "incoming request");
-  });
-  // The quote runs inside its own record, which the service and the RPC observer fill in (quoteStats.ts).
-  app.addHook("preHandler", (request, _reply, done) => {
-    if (!isQuote(request)) return done();
-    const stats = newQuoteStats(request.log);
-    quoteStats.set(request, stats);
-    runWithQuoteStats(stats, done);
   });
   app.addHook("onSend", async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
   });
   app.addHook("onResponse", async (request, reply) => {
     metrics.observeRequest({ method: request.method, route: request.routeOptions.url ?? "unmatched", status: reply.statusCode });
-    if (isQuote(request)) logQuote(request, reply, metrics, quoteStats.get(request));
+    if (isQuote(request)) logQuote(request, reply, metrics, quoteRecords.get(request));
     else logRequest(request, reply);
   });
   void app.register(operationsRoutes, options);
@@ -75,7 +79,7 @@ function logRequest(request: FastifyRequest, reply: FastifyReply): void {
 }
 
 /** A quote's answer: its latency and candidates in the metrics, and one line with what the quote did. */
-function logQuote(request: FastifyRequest, reply: FastifyReply, metrics: Metrics, stats: QuoteStats | undefined): void {
+function logQuote(request: FastifyRequest, reply: FastifyReply, metrics: Metrics, stats: QuoteRecord | undefined): void {
   const status = reply.statusCode;
   const searched = !stats?.coalesced && stats?.cache !== "hit";
   metrics.observeQuote({ status, seconds: reply.elapsedTime / 1000, candidates: searched ? stats?.candidates : undefined, cache: stats?.cache });

@@ -5,6 +5,7 @@ import type { Quoter } from "../service/api.ts";
 import { methodNotAllowedResponses, quoteErrorResponses, quoteParamsSchema, quoteQuerySchema, quoteResponseSchema } from "./schemas.ts";
 import { sendQuoteError } from "./errorHandling.ts";
 import { methodNotAllowed } from "./httpErrors.ts";
+import { quoteRecordOf } from "./observability.ts";
 import { QUOTE_PATH } from "./paths.ts";
 
 /** `Cache-Control: no-cache` (semantics §11): the answer is not a kept one, and the endpoint's latest block is read. */
@@ -42,7 +43,8 @@ export const quoteRoute: FastifyPluginAsync<{ quoter: Quoter }> = async (app, { 
     },
     handler: async (request, reply) => {
       const quote: QuoteRequest = { ...(request.params as PathParams), ...(request.query as QueryParams) };
-      return reply.send(await quoter.quote(quote, { noCache: asksNoCache(request.headers["cache-control"]) }));
+      const noCache = asksNoCache(request.headers["cache-control"]);
+      return reply.send(await quoter.quote(quote, { noCache, record: quoteRecordOf(request), log: request.log }));
     },
   });
   app.route({

@@ -4,14 +4,10 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, linearBuckets, Regist
 import type { RpcEvent, RpcObserver } from "../chain/client.ts";
 import type { HeadStatus } from "../chain/headFollower.ts";
 import { HEAD_METRIC_NAMES, registerHeadMetrics } from "./headMetrics.ts";
-import { countRpcRequest } from "./quoteStats.ts";
 
 export interface Metrics {
   readonly registry: Registry;
-  /**
-   * For ChainClientOptions.observer: counts each JSON-RPC request by chain, method and outcome, and against
-   * the quote that made it (for the quote's log line).
-   */
+  /** For ChainClientOptions.observer: counts each JSON-RPC request by chain, method and outcome. */
   readonly observeRpc: RpcObserver;
   /** One HTTP answer: `route` is the route's pattern (never the raw URL), "unmatched" when none matched. */
   observeRequest(request: { method: string; route: string; status: number }): void;
@@ -80,7 +76,6 @@ export function createMetrics({ processMetrics = false }: MetricsOptions = {}): 
     observeHeads: heads.observe,
     observeRpc(event: RpcEvent) {
       rpcRequests.inc({ chain_id: String(event.chainId), method: event.method, outcome: event.outcome });
-      countRpcRequest();
     },
     observeRequest({ method, route, status }) {
       httpRequests.inc({ method, route, status_code: String(status) });

@@ -1,94 +1,18 @@
-// Exact parsing and formatting of the numbers the quoter reads and writes (semantics §2, §5).
-// Every price, size and budget stays a bigint: no floating point anywhere on the way.
-import { err, ok, type Result } from "./result.ts";
-import { MAX_ITERATIONS } from "./limits.ts";
+// Exact parsing of the whole numbers the quoter reads (semantics §2): chain ids, market ids, wei, block numbers,
+// iterations. Every price, size and budget stays a bigint; the decimals of prices are fixedPoint.ts's.
 import { maxUint256 } from "viem";
-
-/** The outcome of a parse: the value, or the rule the text broke. Never thrown. */
-export type Parsed<T> = Result<T, string>;
-
-/** 10^18: one unit of a D18 fixed-point price. */
-export const D18 = 10n ** 18n;
+import { stripLeadingZeros, type Parsed } from "./fixedPoint.ts";
+import { err, ok } from "./result.ts";
+import { MAX_ITERATIONS } from "./limits.ts";
 
 const MAX_UINT256_DIGITS = maxUint256.toString().length; // 78
-/** An exponent with more digits than this is larger than any string JavaScript can hold. */
-const HUGE_EXPONENT_DIGITS = 15;
 
-/** §2's decimal number, as the route schema states it; its groups are the fraction and the exponent. */
-export const DECIMAL_PATTERN = "^-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$";
 /** A plain decimal integer: digits only, leading zeros allowed. */
 export const INTEGER_PATTERN = "^[0-9]+$";
-const DECIMAL = new RegExp(DECIMAL_PATTERN);
 const UNSIGNED_INTEGER = new RegExp(INTEGER_PATTERN);
-
-const DECIMAL_FORMAT_RULE =
-  "must be a decimal number: optional '-', digits, optional '.' and digits, optional exponent (e.g. 1, 0.5, 1e-7)";
-const D18_GRANULARITY_RULE = "must be a whole number of 10^-18";
-const D18_MAGNITUDE_RULE = "must be at most (2^256-1)/10^18";
 
 /** A parse that failed: the rule the text broke. */
 const fail = <T>(rule: string): Parsed<T> => err(rule);
-
-function stripLeadingZeros(digits: string): string {
-  let i = 0;
-  while (i < digits.length && digits.charCodeAt(i) === 48) i++;
-  return digits.slice(i);
-}
-
-function stripTrailingZeros(digits: string): string {
-  let end = digits.length;
-  while (end > 0 && digits.charCodeAt(end - 1) === 48) end--;
-  return digits.slice(0, end);
-}
-
-/**
- * Parses a decimal number exactly into D18 fixed point (value * 10^18), per semantics §2.
- * The sign is kept: `-0.5` gives -5 * 10^17. Huge exponents are judged by digit counts and
- * never expanded, so `1e999999999` answers at once.
- */
-export function parseDecimalD18(text: string): Parsed<bigint> {
-  const match = DECIMAL.exec(text);
-  if (match === null) return fail(DECIMAL_FORMAT_RULE);
-  // The fraction keeps its '.' and the exponent its 'e': what precedes both is the sign and the integer digits.
-  const [, fraction = "", exponentPart = ""] = match;
-  const negative = text.startsWith("-");
-  const intDigits = text.slice(negative ? 1 : 0, text.length - fraction.length - exponentPart.length);
-  const fracDigits = fraction.slice(1);
-  const expSign = exponentPart.charAt(1) === "-" ? "-" : "";
-  const expDigits = exponentPart.replace(/^[eE][-+]?/, "");
-
-  // The value is significand * 10^(exponent - fracDigits.length + trailing zeros removed).
-  const allDigits = stripLeadingZeros(intDigits + fracDigits);
-  const significand = stripTrailingZeros(allDigits);
-  if (significand === "") return ok(0n);
-  const trailingZeros = allDigits.length - significand.length;
-
-  const expMagnitude = stripLeadingZeros(expDigits);
-  if (expMagnitude.length > HUGE_EXPONENT_DIGITS) {
-    // |exponent| >= 10^15 dwarfs every digit count a string can have.
-    return fail(expSign === "-" ? D18_GRANULARITY_RULE : D18_MAGNITUDE_RULE);
-  }
-  const exponent = (expSign === "-" ? -1n : 1n) * BigInt(expMagnitude === "" ? "0" : expMagnitude);
-  const shift = exponent - BigInt(fracDigits.length) + BigInt(trailingZeros) + 18n;
-
-  // The significand has no trailing zero, so a negative shift leaves a fraction of 10^-18.
-  if (shift < 0n) return fail(D18_GRANULARITY_RULE);
-  if (BigInt(significand.length) + shift > BigInt(MAX_UINT256_DIGITS)) return fail(D18_MAGNITUDE_RULE);
-
-  const magnitude = BigInt(significand) * 10n ** shift;
-  if (magnitude > maxUint256) return fail(D18_MAGNITUDE_RULE);
-  return ok(negative ? -magnitude : magnitude);
-}
-
-/** The shortest exact decimal of a D18 value: `1000`, `0.5`, `0.000000000000000001`, `-2.25`. */
-export function formatD18(value: bigint): string {
-  const negative = value < 0n;
-  const magnitude = negative ? -value : value;
-  const whole = (magnitude / D18).toString();
-  const fraction = stripTrailingZeros((magnitude % D18).toString().padStart(18, "0"));
-  const unsigned = fraction === "" ? whole : `${whole}.${fraction}`;
-  return negative ? `-${unsigned}` : unsigned;
-}
 
 /**
  * Parses a plain decimal integer (digits only, leading zeros allowed) within [min, max] (max at most 2^256-1).

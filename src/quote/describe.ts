@@ -1,6 +1,6 @@
 // How a quoted candidate reads in an error's details: its price after, how it went too far, its revert and what
 // the revert's arguments say of the market, in figures.
-import { D18, formatD18 } from "./decimal.ts";
+import { formatD18, roundSignificant, sqrtX96ToD18 } from "./fixedPoint.ts";
 import type { QuoteRequest } from "./request.ts";
 import type { TraceEntry } from "./search.ts";
 
@@ -38,21 +38,12 @@ function isDigits(text: string | undefined): text is string {
   return text !== undefined && /^\d{1,80}$/.test(text);
 }
 
-/** A Uniswap sqrt price (Q64.96) as a D18 price, rounded to nearest. */
-export function sqrtX96ToD18(sqrtPriceX96: bigint): bigint {
-  const Q192 = 2n ** 192n;
-  return (sqrtPriceX96 * sqrtPriceX96 * D18 + Q192 / 2n) / Q192;
-}
-
 /**
  * A D18 price to 6 significant digits, prefixed "about" when rounding changed it: the range in a sqrt price
  * is not an exact decimal (0.4 reads back as 0.399999999999999999...).
  */
 export function approximate(value: bigint, digits = 6): string {
   if (value <= 0n) return formatD18(value);
-  const length = value.toString().length;
-  if (length <= digits) return formatD18(value);
-  const unit = 10n ** BigInt(length - digits);
-  const rounded = ((value + unit / 2n) / unit) * unit;
+  const rounded = roundSignificant(value, digits);
   return rounded === value ? formatD18(value) : `about ${formatD18(rounded)}`;
 }

@@ -2,7 +2,7 @@
 // helps, as `details` entries. The error messages themselves are the interface's and never change; these only
 // add to them. Pure: from the request, the current price and the search's record.
 import { MAX_ITERATIONS } from "./limits.ts";
-import { D18, formatD18 } from "./decimal.ts";
+import { D18, formatD18 } from "./fixedPoint.ts";
 import type { ErrorDetail } from "./quoteErrors.ts";
 import { describeRevert, describeTooLarge, priceAfterOf, type ExplainedRequest } from "./describe.ts";
 import { computeCap, type Direction, type SearchResult, type TraceEntry } from "./search.ts";

@@ -8,18 +8,16 @@ import { MAX_ITERATIONS } from "./limits.ts";
 import { getAddress, type Address } from "viem";
 import {
   CHAIN_ID_RULE,
-  DECIMAL_PATTERN,
   INTEGER_PATTERN,
   MARKET_ID_RULE,
   BLOCK_NUMBER_RULE,
   parseBlockNumber,
   parseChainId,
-  parseDecimalD18,
   parseMarketId,
   parseMaxIterations,
   parseWei,
-  type Parsed,
 } from "./decimal.ts";
+import { DECIMAL_PATTERN, parseDecimalD18, type Parsed } from "./fixedPoint.ts";
 import type { QuoteRequest, SearchMode } from "./quoteRequest.ts";
 
 export type { SearchMode };

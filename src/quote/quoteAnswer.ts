@@ -1,7 +1,7 @@
 // From numbers to the answer: the pre-search checks of semantics §3 that need only numbers,
 // and the mapping of a search result to the 200 body of §5 or to its error (§5, §6, §7).
 import type { Result } from "./result.ts";
-import { formatD18 } from "./decimal.ts";
+import { formatD18 } from "./fixedPoint.ts";
 import {
   expectedPriceEqualsCurrent,
   expectedPriceNotPositive,

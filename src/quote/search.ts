@@ -3,7 +3,7 @@
 // answers from the candidates its on-chain search recorded (src/chain/singleCall.ts). Either way the
 // classification and the bounds are these.
 import { maxInt256 } from "viem";
-import { D18 } from "./decimal.ts";
+import { D18 } from "./fixedPoint.ts";
 
 export type Direction = "LONG" | "SHORT";
 

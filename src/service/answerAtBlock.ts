@@ -6,47 +6,49 @@ import {
   interpretQuote,
   interpretReferencePrice,
 } from "../chain/marketGroup.ts";
-import type { BlockPin } from "../chain/call.ts";
+import type { ReadContext } from "../chain/call.ts";
 import type { ChainEndpoint } from "../chain/client.ts";
 import type { MarketReader, SearchPosition } from "../chain/marketReader.ts";
 import { SearcherUnsupportedError } from "../chain/searcher.ts";
 import { buildAnswer, planSearch, type QuoteResponseBody } from "../quote/quoteAnswer.ts";
-import { currentPriceNotFound, marketNotFound, marketSettled } from "../quote/quoteErrors.ts";
+import { currentPriceNotFound, marketNotFound, marketSettled, type QuoteError } from "../quote/quoteErrors.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES, runExactSearch } from "../quote/exactSearch.ts";
 import type { QuoteRequest } from "../quote/request.ts";
-import { runSearch } from "../quote/search.ts";
-import { currentQuoteStats } from "../observability/quoteStats.ts";
+import { err, type Result } from "../quote/result.ts";
+import { runSearch, type Direction } from "../quote/search.ts";
 import type { EndpointStrategy } from "./endpointStrategy.ts";
 
+/** What one search did at its block: its log line and metrics tell it. */
+export interface SearchFacts {
+  readonly blockNumber: bigint;
+  /** Absent when the quote ended before its direction was known (no market, no price...). */
+  readonly direction?: Direction;
+  /** Candidates quoted; absent when no search ran. */
+  readonly candidates?: number;
+}
+
+/** A quote's answer at one block (the 200 body, or the error the user gets) and what its search did. */
+export interface Searched {
+  readonly answer: Result<QuoteResponseBody, QuoteError>;
+  readonly facts: SearchFacts;
+}
+
 /** The answer to `request` from `reader`'s block: the market, its price, the search, the body or its error. */
-export async function answerFrom(
-  reader: MarketReader,
-  request: QuoteRequest,
-  exactMaxCandidates = DEFAULT_EXACT_MAX_CANDIDATES,
-): Promise<QuoteResponseBody> {
-  // This endpoint's reads replace whatever an endpoint tried before recorded (its RPC requests still count).
-  const stats = currentQuoteStats();
-  if (stats) {
-    stats.blockNumber = reader.block.number;
-    delete stats.direction;
-    delete stats.candidates;
-  }
+export async function answerFrom(reader: MarketReader, request: QuoteRequest, exactMaxCandidates = DEFAULT_EXACT_MAX_CANDIDATES): Promise<Searched> {
+  const blockNumber = reader.block.number;
   const market = interpretMarket(await reader.market(), request.marketId);
-  if (market.kind === "missing") throw marketNotFound([{ param: market.param, message: market.reason }]);
-  if (market.settled) throw marketSettled();
+  if (market.kind === "missing") return { answer: err(marketNotFound([{ param: market.param, message: market.reason }])), facts: { blockNumber } };
+  if (market.settled) return { answer: err(marketSettled()), facts: { blockNumber } };
 
   const currentPrice = interpretReferencePrice(await reader.referencePrice());
-  if (currentPrice === undefined) throw currentPriceNotFound();
+  if (currentPrice === undefined) return { answer: err(currentPriceNotFound()), facts: { blockNumber } };
   const plan = planSearch(request, currentPrice);
-  if (!plan.ok) throw plan.error;
+  if (!plan.ok) return { answer: plan, facts: { blockNumber } };
   const collateralDecimals = await readCollateralDecimals(reader);
 
-  if (stats) {
-    stats.direction = plan.value.direction;
-    stats.candidates = 0;
-  }
+  let candidates = 0;
   const quote = async (size: bigint, at: SearchPosition) => {
-    if (stats?.candidates !== undefined) stats.candidates++;
+    candidates++;
     return interpretQuote(await reader.quote(size, at));
   };
   const result =
@@ -56,9 +58,9 @@ export async function answerFrom(
         )
       : await runSearch(plan.value, (size, point) => quote(size, { search: "bisection", point }));
   reader.done?.();
-  const answer = buildAnswer(request, currentPrice, reader.block, plan.value.direction, result, collateralDecimals);
-  if (!answer.ok) throw answer.error;
-  return answer.value;
+  const { direction } = plan.value;
+  const answer = buildAnswer(request, currentPrice, reader.block, direction, result, collateralDecimals);
+  return { answer, facts: { blockNumber, direction, candidates } };
 }
 
 /** Semantics §3.6, §10: the collateral token's decimals at the pinned block; 18 where they cannot be read. */
@@ -68,23 +70,23 @@ async function readCollateralDecimals(reader: MarketReader): Promise<number> {
 }
 
 /**
- * One endpoint's answer to `request` at `block`: its reads, in the way the endpoint takes, then the decisions
- * above. A single call whose resumed call turns out not to be the searcher's is done again call by call (and the
- * endpoint is quoted so from then on).
+ * One endpoint's answer to `request` at the context's block: its reads, in the way the endpoint takes, then the
+ * decisions above. A single call whose resumed call turns out not to be the searcher's is done again call by call
+ * (and the endpoint is quoted so from then on).
  */
 export async function answerAtEndpoint(
   strategy: EndpointStrategy,
   endpoint: ChainEndpoint,
   request: QuoteRequest,
-  at: { readonly block: BlockPin; readonly signal: AbortSignal; readonly exactMaxCandidates?: number },
-): Promise<QuoteResponseBody> {
-  const first = await strategy.readerAt(endpoint, request, at.block, at.signal);
+  context: ReadContext & { readonly exactMaxCandidates?: number },
+): Promise<Searched> {
+  const first = await strategy.readerAt(endpoint, request, context);
   try {
-    return await answerFrom(first.reader, request, at.exactMaxCandidates);
+    return await answerFrom(first.reader, request, context.exactMaxCandidates);
   } catch (error) {
-    if (!(first.singleCall && error instanceof SearcherUnsupportedError)) throw error;
+    if (!(error instanceof SearcherUnsupportedError && first.singleCall)) throw error;
     strategy.notSearcher(endpoint, error);
-    const again = await strategy.readerAt(endpoint, request, at.block, at.signal);
-    return answerFrom(again.reader, request, at.exactMaxCandidates);
+    const again = await strategy.readerAt(endpoint, request, context);
+    return answerFrom(again.reader, request, context.exactMaxCandidates);
   }
 }

@@ -1,12 +1,42 @@
 // What the service offers the layers above it (the HTTP routes, the CLI, start-up): they depend on these
 // interfaces, never on how a quote is made.
+import type { RpcTally } from "../chain/call.ts";
 import type { HeadStatus } from "../chain/headFollower.ts";
+import type { Direction } from "../quote/search.ts";
 import type { QuoteResponseBody } from "../quote/quoteAnswer.ts";
 import type { QuoteRequest } from "../quote/request.ts";
+
+/** Where a quote's warnings go: pino's loggers (a request's among them) have `warn`. */
+export interface QuoteLogger {
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
+/**
+ * What one quote did, for its log line and metrics: the caller passes an empty record and reads it once the quote
+ * ended, answered or not. The service writes it in one place, from the values its steps return.
+ */
+export interface QuoteRecord extends RpcTally {
+  /** Candidates quoted by the search that gave the answer; absent when no search ran. */
+  candidates?: number;
+  direction?: Direction;
+  blockNumber?: bigint;
+  /** The quote joined an identical one already running: its RPC requests were that one's. */
+  coalesced?: boolean;
+  /** Whether an identical request's answer at the chain's head was kept (semantics of the answer cache). */
+  cache?: "hit" | "miss";
+}
+
+export function newQuoteRecord(): QuoteRecord {
+  return { rpcRequests: 0 };
+}
 
 export interface QuoteOptions {
   /** `Cache-Control: no-cache`: not answered from the kept answers, and the endpoint's latest block is read first. */
   readonly noCache?: boolean;
+  /** Filled in with what the quote did. */
+  readonly record?: QuoteRecord;
+  /** The quote's warnings go here (the request's logger, whose lines carry its id) instead of the service's. */
+  readonly log?: QuoteLogger;
 }
 
 export interface Quoter {

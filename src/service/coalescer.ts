@@ -2,7 +2,6 @@
 // The search runs for as long as one of the quotes that share it still waits: once every one of them has given up
 // (its deadline passed), its signal aborts and it makes no further call. Once it is answered, the next identical
 // request is a new search (or the answer cache's).
-import { adoptSearchFacts, currentQuoteStats, type QuoteStats } from "../observability/quoteStats.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 
 export interface Coalescer<T> {
@@ -13,19 +12,17 @@ export interface Coalescer<T> {
   run(key: string, start: (signal: AbortSignal) => Promise<T>, signal: AbortSignal): Promise<T>;
 }
 
-type Search<T> = { answer: Promise<T>; abandon: AbortController; waiting: number; stats: QuoteStats | undefined };
+type Search<T> = { answer: Promise<T>; abandon: AbortController; waiting: number };
 
 export function createCoalescer<T>(): Coalescer<T> {
-  // The stats are those of the quote that started the search: joiners take its search facts from them.
   const inFlight = new Map<string, Search<T>>();
   return {
     run(key, start, signal) {
       signal.throwIfAborted();
       let search = inFlight.get(key);
-      const stats = currentQuoteStats();
       if (search === undefined) {
         const abandon = new AbortController();
-        const started: Search<T> = { answer: start(abandon.signal), abandon, waiting: 0, stats };
+        const started: Search<T> = { answer: start(abandon.signal), abandon, waiting: 0 };
         started.answer
           .finally(() => {
             if (inFlight.get(key) === started) inFlight.delete(key);
@@ -33,12 +30,8 @@ export function createCoalescer<T>(): Coalescer<T> {
           .catch(() => undefined);
         inFlight.set(key, started);
         search = started;
-      } else if (stats !== undefined) {
-        // A joiner made no RPC request: its record says so, and takes the direction, candidates and block.
-        stats.coalesced = true;
       }
       const shared = search;
-      const joined = shared.stats !== stats;
       shared.waiting++;
       return new Promise<T>((resolve, reject) => {
         let done = false;
@@ -53,12 +46,11 @@ export function createCoalescer<T>(): Coalescer<T> {
           reject(signal.reason);
         };
         signal.addEventListener("abort", gaveUp, { once: true });
-        /** The search ended while this caller still waited: its answer or its failure, and (a joiner) its facts. */
+        /** The search ended while this caller still waited: its answer or its failure. */
         const settle = (outcome: () => void) => {
           if (done) return;
           done = true;
           signal.removeEventListener("abort", gaveUp);
-          if (joined && stats && shared.stats) adoptSearchFacts(stats, shared.stats);
           outcome();
         };
         shared.answer.then(

@@ -2,7 +2,7 @@
 // call. Decided once per endpoint and remembered, with one warning: by a probe (at start-up, or at the
 // endpoint's first quote), or by a quote's deployless call answering something else than the searcher's facts.
 // A transport failure decides nothing.
-import type { BlockPin } from "../chain/call.ts";
+import type { ReadContext, RpcTally } from "../chain/call.ts";
 import type { ChainEndpoint } from "../chain/client.ts";
 import { ChainUnavailableError } from "../chain/chainErrors.ts";
 import { ChainOverloadedError } from "../chain/limiter.ts";
@@ -29,7 +29,7 @@ export interface EndpointStrategy {
    * The reads of `request` at `endpoint` and `block`, in the way the endpoint is known (or probed) to take: the
    * searcher's facts from one deployless call, or a reader that calls as the search asks.
    */
-  readerAt(endpoint: ChainEndpoint, request: QuoteRequest, block: BlockPin, signal: AbortSignal): Promise<EndpointReader>;
+  readerAt(endpoint: ChainEndpoint, request: QuoteRequest, context: ReadContext): Promise<EndpointReader>;
   /** A single call's answer was not the searcher's after all (a resumed call): quote `endpoint` call by call from now on. */
   notSearcher(endpoint: ChainEndpoint, error: Error): void;
   /** Probes each endpoint not yet known; one that cannot be reached or is overloaded stays unknown. */
@@ -40,11 +40,11 @@ export function createEndpointStrategy({ singleCall, searchGasCap, exactMaxCandi
   /** Per endpoint: can it run the single-call search? Absent: not yet known. */
   const deployless = new Map<ChainEndpoint, boolean>();
 
-  async function canRunSingleCall(endpoint: ChainEndpoint): Promise<boolean> {
+  async function canRunSingleCall(endpoint: ChainEndpoint, tally?: RpcTally): Promise<boolean> {
     if (!singleCall) return false;
     const known = deployless.get(endpoint);
     if (known !== undefined) return known;
-    const runs = await probeDeployless(endpoint, searchGasCap);
+    const runs = await probeDeployless(endpoint, searchGasCap, tally);
     if (!runs) quoteSequentially(endpoint, "the probe");
     else if (!deployless.has(endpoint)) deployless.set(endpoint, true);
     return deployless.get(endpoint)!;
@@ -61,16 +61,16 @@ export function createEndpointStrategy({ singleCall, searchGasCap, exactMaxCandi
   }
 
   return {
-    async readerAt(endpoint, request, block, signal) {
-      if (await canRunSingleCall(endpoint)) {
+    async readerAt(endpoint, request, context) {
+      if (await canRunSingleCall(endpoint, context.tally)) {
         try {
-          return { reader: await singleCallReader(endpoint, request, { gasCap: searchGasCap, signal, exactMaxCandidates, block }), singleCall: true };
+          return { reader: await singleCallReader(endpoint, request, { gasCap: searchGasCap, exactMaxCandidates }, context), singleCall: true };
         } catch (error) {
           if (!(error instanceof SearcherUnsupportedError)) throw error;
           quoteSequentially(endpoint, "a quote's answer", error);
         }
       }
-      return { reader: await sequentialReader(endpoint, request.marketAddress, request.marketId, signal, block), singleCall: false };
+      return { reader: await sequentialReader(endpoint, request, context), singleCall: false };
     },
     notSearcher(endpoint, error) {
       quoteSequentially(endpoint, "a quote's answer", error);

@@ -15,16 +15,15 @@ import { marketNotFound } from "../quote/quoteErrors.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES } from "../quote/exactSearch.ts";
 import { unconfiguredChainDetail } from "../quote/explain.ts";
 import type { QuoteRequest } from "../quote/request.ts";
-import { currentQuoteStats } from "../observability/quoteStats.ts";
-import { answerAtEndpoint } from "./answerAtBlock.ts";
+import { answerAtEndpoint, type Searched } from "./answerAtBlock.ts";
 import { createAnswerCache, type AnswerCache, type AnswerCacheLimits } from "./answerCache.ts";
-import type { QuoteOptions, QuoterService } from "./api.ts";
+import type { QuoteOptions, QuoteRecord, QuoterService } from "./api.ts";
 import { createCoalescer, quoteKey } from "./coalescer.ts";
 import { withDeadline } from "./deadline.ts";
 import { toQuoteError, type Progress } from "./unavailable.ts";
 import { createEndpointStrategy, type EndpointStrategy } from "./endpointStrategy.ts";
 import { firstAnswer } from "./fallback.ts";
-import { quoteWarnings, type ServiceLogger, type Warn } from "./warnings.ts";
+import { warningsTo, type ServiceLogger, type Warn } from "./warnings.ts";
 
 export type SearchStrategy = "single-call" | "sequential";
 
@@ -53,8 +52,18 @@ export function createQuoter(options: QuoterOptions): QuoterService {
   return new Quoter(options);
 }
 
-/** A chain quote's context: its chain, the chain's head follower, and the request's key at a block. */
-type ChainQuote = { readonly chain: ChainClient; readonly follower: HeadFollower; readonly request: QuoteRequest; readonly key: string };
+/**
+ * A chain quote's context: its chain, the chain's head follower, the request and its key at a block, where its
+ * warnings go and the record the caller reads after.
+ */
+type ChainQuote = {
+  readonly chain: ChainClient;
+  readonly follower: HeadFollower;
+  readonly request: QuoteRequest;
+  readonly key: string;
+  readonly warn: Warn;
+  readonly record: QuoteRecord | undefined;
+};
 
 class Quoter implements QuoterService {
   private readonly chains: ChainRegistry;
@@ -62,7 +71,7 @@ class Quoter implements QuoterService {
   private readonly deadlineMs: number;
   private readonly warn: Warn;
   private readonly endpoints: EndpointStrategy;
-  private readonly coalescer = createCoalescer<QuoteResponseBody>();
+  private readonly coalescer = createCoalescer<Searched>();
   private readonly answers: AnswerCache<QuoteResponseBody>;
   private readonly followers = new Map<number, HeadFollower>();
 
@@ -71,7 +80,7 @@ class Quoter implements QuoterService {
     this.chains = chains;
     this.exactMaxCandidates = options.exactMaxCandidates ?? DEFAULT_EXACT_MAX_CANDIDATES;
     this.deadlineMs = options.deadlineMs ?? SETTINGS.QUOTE_DEADLINE_MS.default;
-    this.warn = quoteWarnings(logger);
+    this.warn = warningsTo(logger);
     this.endpoints = createEndpointStrategy({ singleCall: strategy === "single-call", searchGasCap, exactMaxCandidates: this.exactMaxCandidates, warn: this.warn });
     this.answers = createAnswerCache<QuoteResponseBody>(options.answerCache ?? { maxEntries: 0, maxBytes: 0 });
     for (const chain of chains.values()) {
@@ -94,11 +103,12 @@ class Quoter implements QuoterService {
     if (!chain) throw marketNotFound([unconfiguredChainDetail(request.chainId)]);
     const progress: Progress = { stage: "head" };
     const follower = this.followers.get(chain.chainId)!;
-    const quote = { chain, follower, request, key: quoteKey(request) };
+    const warn = options.log ? warningsTo(options.log) : this.warn;
+    const quote = { chain, follower, request, key: quoteKey(request), warn, record: options.record };
     try {
       return await withDeadline(this.deadlineMs, (signal) => this.quoteAtHead(quote, options, signal, progress));
     } catch (error) {
-      const context = { chainId: request.chainId, deadlineMs: this.deadlineMs, minBlock: request.minBlock, progress, newest: follower.head, warn: this.warn };
+      const context = { chainId: request.chainId, deadlineMs: this.deadlineMs, minBlock: request.minBlock, progress, newest: follower.head, warn };
       throw toQuoteError(error, context);
     }
   }
@@ -121,33 +131,41 @@ class Quoter implements QuoterService {
 
   /** At the chain's head (at least `minBlock`): the kept answer of an identical request there, or a search. */
   private async quoteAtHead(quote: ChainQuote, options: QuoteOptions, signal: AbortSignal, progress: Progress): Promise<QuoteResponseBody> {
-    const { chain, follower, request, key } = quote;
+    const { chain, follower, request, key, record } = quote;
     for (let attempt = 0; ; attempt++) {
       progress.stage = request.minBlock === undefined ? "head" : "minBlock";
       const fresh = options.noCache === true && attempt === 0;
       const head = await follower.headFor({ minBlock: request.minBlock, fresh, signal }).catch((error: unknown) => {
-        if (error instanceof EndpointsFailedError) warnFailures(error, this.warn);
+        if (error instanceof EndpointsFailedError) warnFailures(error, quote.warn);
         throw error;
       });
       progress.head = head;
       if (options.noCache !== true) {
         const cached = this.answers.get(chain.chainId, head.hash, key);
-        noteCacheLookup(cached);
+        if (record) recordCacheLookup(record, cached);
         if (cached !== undefined) return cached;
       }
       progress.stage = "search";
-      const answer = await this.searchOnce(quote, head, signal, attempt, progress);
+      const searched = await this.searchOnce(quote, head, signal, attempt, progress);
       // Not answered at this head (the endpoint lagged), or the chain replaced the block while it was searched.
-      if (answer === undefined || follower.isReplaced(head.hash)) continue;
+      if (searched === undefined || follower.isReplaced(head.hash)) continue;
+      if (record) recordSearch(record, searched);
+      if (!searched.answer.ok) throw searched.answer.error;
+      const answer = searched.answer.value;
       if (this.answers.enabled) this.answers.set(chain.chainId, head.hash, key, answer, 2 * (key.length + JSON.stringify(answer).length));
       return answer;
     }
   }
 
   /** The search at `head`, shared with identical requests; undefined when an endpoint did not have the block yet. */
-  private async searchOnce(quote: ChainQuote, head: BlockHeader, signal: AbortSignal, attempt: number, progress: Progress): Promise<QuoteResponseBody | undefined> {
+  private async searchOnce(quote: ChainQuote, head: BlockHeader, signal: AbortSignal, attempt: number, progress: Progress): Promise<Searched | undefined> {
+    let started = false;
+    const start = (shared: AbortSignal) => {
+      started = true;
+      return this.searchAt(quote, head, shared);
+    };
     try {
-      return await this.coalescer.run(`${head.hash}\n${quote.key}`, (shared) => this.searchAt(quote.chain, quote.request, head, shared), signal);
+      return await this.coalescer.run(`${head.hash}\n${quote.key}`, start, signal);
     } catch (error) {
       if (!(error instanceof EndpointsFailedError && error.lagging)) throw error;
       // An endpoint does not have the head yet (it lags), or no longer (a reorg the follower is about to see):
@@ -158,13 +176,19 @@ class Quoter implements QuoterService {
       await quote.follower.waitForChange(Math.min(25 * 2 ** attempt, 500), signal);
       signal.throwIfAborted();
       return undefined;
+    } finally {
+      // A joiner made no RPC request: its record says so, and takes the search's facts with its answer.
+      if (!started && quote.record) quote.record.coalesced = true;
     }
   }
 
-  /** The first endpoint's answer at `head` that is not a failure of the chain, in the endpoint's strategy. */
-  private searchAt(chain: ChainClient, request: QuoteRequest, head: BlockHeader, signal: AbortSignal): Promise<QuoteResponseBody> {
-    const at = { block: head, signal, exactMaxCandidates: this.exactMaxCandidates };
-    return firstAnswer(chain.endpoints, (endpoint) => answerAtEndpoint(this.endpoints, endpoint, request, at), signal, this.warn);
+  /**
+   * The first endpoint's answer at `head` that is not a failure of the chain, in the endpoint's strategy; its RPC
+   * requests count in the record of the quote that started it.
+   */
+  private searchAt(quote: ChainQuote, head: BlockHeader, signal: AbortSignal): Promise<Searched> {
+    const context = { block: head, signal, tally: quote.record, exactMaxCandidates: this.exactMaxCandidates };
+    return firstAnswer(quote.chain.endpoints, (endpoint) => answerAtEndpoint(this.endpoints, endpoint, quote.request, context), signal, quote.warn);
   }
 }
 
@@ -183,12 +207,19 @@ function followerLog(logger: ServiceLogger) {
   };
 }
 
-/** Whether the quote running now was answered from the cache, and then what it answered (its log line, the hit rate). */
-function noteCacheLookup(cached: QuoteResponseBody | undefined): void {
-  const stats = currentQuoteStats();
-  if (!stats) return;
-  stats.cache = cached === undefined ? "miss" : "hit";
+/** Whether the quote was answered from the cache, and then what it answered (its log line, the hit rate). */
+function recordCacheLookup(record: QuoteRecord, cached: QuoteResponseBody | undefined): void {
+  record.cache = cached === undefined ? "miss" : "hit";
   if (cached === undefined) return;
-  stats.direction = cached.direction;
-  stats.blockNumber = BigInt(cached.blockNumber);
+  record.direction = cached.direction;
+  record.blockNumber = BigInt(cached.blockNumber);
+}
+
+/** What the search that answered did (an earlier attempt's facts, at another head, are replaced). */
+function recordSearch(record: QuoteRecord, { facts }: Searched): void {
+  record.blockNumber = facts.blockNumber;
+  if (facts.direction === undefined) delete record.direction;
+  else record.direction = facts.direction;
+  if (facts.candidates === undefined) delete record.candidates;
+  else record.candidates = facts.candidates;
 }

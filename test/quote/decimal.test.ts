@@ -2,7 +2,8 @@ import { maxUint256 } from "viem";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { D18, formatD18, parseChainId, parseDecimalD18, parseMarketId, parseMaxIterations, parseWei, type Parsed } from "../../src/quote/decimal.ts";
+import { parseChainId, parseMarketId, parseMaxIterations, parseWei } from "../../src/quote/decimal.ts";
+import { D18, formatD18, parseDecimalD18, type Parsed } from "../../src/quote/fixedPoint.ts";
 
 function value<T>(parsed: Parsed<T>): T {
   assert.ok(parsed.ok, `expected a value, got: ${parsed.ok ? "" : parsed.error}`);

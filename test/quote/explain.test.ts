@@ -4,8 +4,8 @@
 // others on the real chain.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { D18 } from "../../src/quote/decimal.ts";
-import { approximate, sqrtX96ToD18 } from "../../src/quote/describe.ts";
+import { D18, sqrtX96ToD18 } from "../../src/quote/fixedPoint.ts";
+import { approximate } from "../../src/quote/describe.ts";
 import { equalPriceDetail, explainSearchFailure, unconfiguredChainDetail } from "../../src/quote/explain.ts";
 import type { QuoteRequest } from "../../src/quote/request.ts";
 import type { SearchResult, TraceEntry } from "../../src/quote/search.ts";

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { D18 } from "../../src/quote/decimal.ts";
+import { D18 } from "../../src/quote/fixedPoint.ts";
 import {
   buildAnswer,
   checkExpectedDiffersFromCurrent,

@@ -1,7 +1,7 @@
 import { maxUint256 } from "viem";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { D18 } from "../../src/quote/decimal.ts";
+import { D18 } from "../../src/quote/fixedPoint.ts";
 import { MESSAGES, type QuoteError } from "../../src/quote/quoteErrors.ts";
 import { statusOf } from "../../src/http/httpErrors.ts";
 import { parseMarketAddress } from "../../src/quote/params.ts";

@@ -2,7 +2,7 @@ import { maxInt256 } from "viem";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { D18 } from "../../src/quote/decimal.ts";
+import { D18 } from "../../src/quote/fixedPoint.ts";
 import {
   classifyQuote,
   computeCap,

@@ -1,13 +1,13 @@
 // One quote's answer from the reads of one block, on the demo chain: the decisions of semantics §3.5 to §5,
-// and what the quote's record keeps of them (the block, the direction, the candidates quoted).
+// and the facts of its search it returns with it (the block, the direction, the candidates quoted).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { sequentialReader } from "../../src/chain/sequential.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
-import { newQuoteStats, runWithQuoteStats } from "../../src/observability/quoteStats.ts";
 import type { QuoteRequest } from "../../src/quote/request.ts";
 import { answerFrom } from "../../src/service/answerAtBlock.ts";
-import { demoRequest, endpointsAt, latestPin } from "./support.ts";
+import type { RpcTally } from "../../src/chain/call.ts";
+import { bodyOf, demoRequest, endpointsAt, latestPin } from "./support.ts";
 
 let devchain: Devchain;
 before(async () => {
@@ -15,27 +15,30 @@ before(async () => {
 });
 after(() => devchain.close());
 
-async function answer(overrides: Partial<QuoteRequest>) {
+async function searched(overrides: Partial<QuoteRequest>, tally?: RpcTally) {
   const request = demoRequest(devchain.marketGroup, overrides);
   const block = await latestPin(devchain.endpoint.url);
-  const reader = await sequentialReader(endpointsAt([devchain.endpoint.url])[0]!, request.marketAddress, request.marketId, undefined, block);
+  const reader = await sequentialReader(endpointsAt([devchain.endpoint.url])[0]!, request, { block, tally });
   return answerFrom(reader, request);
 }
 
-test("a LONG on market 2: the README's example answer, and the quote's record of its search", async () => {
-  const stats = newQuoteStats();
-  const body = await runWithQuoteStats(stats, () => answer({}));
-  assert.deepEqual(
-    { direction: body.direction, maxSize: body.maxSize, blockNumber: body.blockNumber, iterations: body.iterations },
-    { direction: "LONG", maxSize: "45898437500000000", blockNumber: "6", iterations: 10 },
-  );
-  assert.deepEqual({ ...stats }, { rpcRequests: 0, blockNumber: 6n, direction: "LONG", candidates: 10 });
+const answer = async (overrides: Partial<QuoteRequest>) => bodyOf(await searched(overrides));
+
+test("a LONG on market 2: the README's example answer, and the facts of its search", async () => {
+  const tally = { rpcRequests: 0 };
+  const { answer: body, facts } = await searched({}, tally);
+  assert.ok(body.ok);
+  const { direction, maxSize, blockNumber, iterations } = body.value;
+  assert.deepEqual({ direction, maxSize, blockNumber, iterations }, { direction: "LONG", maxSize: "45898437500000000", blockNumber: "6", iterations: 10 });
+  assert.deepEqual(facts, { blockNumber: 6n, direction: "LONG", candidates: 10 });
+  // Sequentially: the market, its price, the collateral group and its decimals, then each candidate.
+  assert.equal(tally.rpcRequests, 14);
 });
 
-test("a second endpoint's reads replace what the first recorded", async () => {
-  const stats = Object.assign(newQuoteStats(), { direction: "SHORT" as const, candidates: 3, blockNumber: 5n });
-  await assert.rejects(runWithQuoteStats(stats, () => answer({ marketId: 3n })), { message: "Market is settled" });
-  assert.deepEqual({ ...stats }, { rpcRequests: 0, blockNumber: 6n });
+test("an answer that ends before its search has the block only: no direction, no candidates", async () => {
+  const { answer: settled, facts } = await searched({ marketId: 3n });
+  assert.equal(settled.ok ? undefined : settled.error.message, "Market is settled");
+  assert.deepEqual(facts, { blockNumber: 6n });
 });
 
 test("the checks before the search, in order: an unknown market, a settled one", async () => {

@@ -1,9 +1,8 @@
-// The coalescer of identical requests in flight: one search while it runs, a new one once it is answered,
-// and the joining quotes' records (coalesced, the search's facts, no RPC request of their own).
+// The coalescer of identical requests in flight: one search while it runs, a new one once it is answered.
+// (What a joining quote's record says is the quoter's: test/service/quoteRecord.test.ts.)
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { zeroAddress } from "viem";
-import { newQuoteStats, runWithQuoteStats } from "../../src/observability/quoteStats.ts";
 import { createCoalescer, quoteKey } from "../../src/service/coalescer.ts";
 import { demoRequest } from "./support.ts";
 
@@ -54,21 +53,6 @@ test("different requests never join", async () => {
   searches.settle[0]!("a");
   searches.settle[1]!("b");
   assert.deepEqual(await Promise.all(answers), ["a", "b"]);
-});
-
-test("a joining quote's record says coalesced, makes no RPC request and takes the search's facts once it is answered", async () => {
-  const coalescer = createCoalescer<string>();
-  const searches = controlledSearches();
-  const first = newQuoteStats();
-  const joiner = newQuoteStats();
-  const answer = runWithQuoteStats(first, () => coalescer.run("a", searches.start, live));
-  const joined = runWithQuoteStats(joiner, () => coalescer.run("a", searches.start, live));
-  assert.equal(joiner.coalesced, true);
-  Object.assign(first, { rpcRequests: 1, direction: "LONG", candidates: 10, blockNumber: 6n });
-  searches.settle[0]!("answer");
-  assert.equal(await joined, await answer);
-  assert.deepEqual(joiner, { rpcRequests: 0, coalesced: true, direction: "LONG", candidates: 10, blockNumber: 6n });
-  assert.equal(first.coalesced, undefined);
 });
 
 test("a caller that gives up stops waiting at once; the search goes on for the others, and stops once none waits", async () => {

@@ -58,7 +58,7 @@ test("a search abandoned at the deadline makes no further call to the chain", as
     const request = demoRequest(devchain.marketGroup);
     const block = await latestPin(devchain.endpoint.url);
     // A sequential quote makes 14 requests, far more than fit before this deadline.
-    const quote = withDeadline(350, async (signal) => answerFrom(await sequentialReader(endpoint!, request.marketAddress, request.marketId, signal, block), request));
+    const quote = withDeadline(350, async (signal) => answerFrom(await sequentialReader(endpoint!, request, { block, signal }), request));
     await assert.rejects(quote, QuoteDeadlineError);
     const sent = slow.methods.length;
     assert.ok(sent > 0 && sent < 14, `${sent} requests before the deadline`);

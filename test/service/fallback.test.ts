@@ -11,7 +11,7 @@ import { firstAnswer } from "../../src/service/fallback.ts";
 import { EndpointsFailedError } from "../../src/chain/chainErrors.ts";
 import type { BlockPin } from "../../src/chain/call.ts";
 import { rpcError, startRpcProxy, type RpcProxy } from "../support/rpcProxy.ts";
-import { demoRequest, endpointsAt, latestPin, recordWarnings } from "./support.ts";
+import { bodyOf, demoRequest, endpointsAt, latestPin, recordWarnings } from "./support.ts";
 
 /** A node error that is the transport's (semantics §1): it carries no revert data and names no EVM failure. */
 const INTERNAL_ERROR = { code: -32603, message: "internal error" };
@@ -38,7 +38,7 @@ function quoteOn(urls: string[], marketId = 2n, signal = new AbortController().s
   const request = demoRequest(devchain.marketGroup, { marketId });
   const { warn, warnings } = recordWarnings();
   const answerAt = async (endpoint: ChainEndpoint) =>
-    answerFrom(await sequentialReader(endpoint, request.marketAddress, request.marketId, signal, head), request);
+    bodyOf(await answerFrom(await sequentialReader(endpoint, request, { block: head, signal }), request));
   const answer = firstAnswer(endpointsAt(urls), answerAt, signal, warn);
   return { answer, warnings };
 }

@@ -7,6 +7,8 @@ import { createChainRegistry, type ChainEndpoint } from "../../src/chain/client.
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import type { QuoteRequest } from "../../src/quote/request.ts";
 import type { Warn } from "../../src/service/warnings.ts";
+import type { Searched } from "../../src/service/answerAtBlock.ts";
+import type { QuoteResponseBody } from "../../src/quote/quoteAnswer.ts";
 
 /** The endpoints of chain 31337 at `urls`, in order, sharing one limiter as a configured chain's do. */
 export function endpointsAt(urls: readonly string[], timeoutMs = 5_000): readonly ChainEndpoint[] {
@@ -42,4 +44,10 @@ export interface Warning {
 export function recordWarnings(): { warn: Warn; warnings: Warning[] } {
   const warnings: Warning[] = [];
   return { warn: (fields, message) => void warnings.push({ fields, message }), warnings };
+}
+
+/** A search's answer as the service gives it: the 200 body, or its error thrown. */
+export function bodyOf(searched: Searched): QuoteResponseBody {
+  if (!searched.answer.ok) throw searched.answer.error;
+  return searched.answer.value;
 }

@@ -1,8 +1,9 @@
-// A JSON-RPC proxy on loopback in front of a real node: a fake on the real wire, for what a real node cannot
-// show (how many requests a quote makes, another node's wording, a node that fails). It records every request
-// that crosses it, can hold each one for a fixed delay, and can answer chosen requests itself: with a recorded
-// body, or with a fault. With no node behind it, it is a fake node that answers every request itself.
-import { createServer, type ServerResponse } from "node:http";
+// The one JSON-RPC proxy of the tests and the bench: on loopback in front of a real node, a fake on the real wire
+// for what a real node cannot show (how many requests a quote makes, another node's wording, a node that fails, a
+// node far away). It counts every request that crosses it (and records them, unless told not to), can hold each
+// one for a delay that may change while it runs, and can answer chosen requests itself: with a recorded body, or
+// with a fault. With no node behind it, it is a fake node that answers every request itself.
+import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 
 export interface JsonRpcRequest {
   readonly id: unknown;
@@ -34,9 +35,27 @@ export const rpcError = (error: Record<string, unknown>): { readonly body: Recor
 export type Replier = (request: JsonRpcRequest | undefined, received: number) => Reply | undefined;
 
 export interface RpcProxyOptions {
-  /** Holds every request this long before answering it. */
+  /** Holds every request this long before answering it (the round trip to a remote endpoint). */
   readonly delayMs?: number;
   readonly reply?: Replier;
+  /** Keep each request received in `methods` and `requests` (default true); counters are kept either way. */
+  readonly keepRequests?: boolean;
+  /** The port to listen on (default: any free one). */
+  readonly port?: number;
+}
+
+/** What crossed the proxy since the last clear(). */
+export interface ProxyCounters {
+  /** HTTP requests received. */
+  readonly httpRequests: number;
+  /** JSON-RPC requests of the quotes (each item of a batch counts): all but the head's and the chain id's. */
+  readonly rpcRequests: number;
+  /** The head follower's and the endpoint check's requests: per block, not per quote. */
+  readonly followerRequests: number;
+  /** JSON-RPC requests by method. */
+  readonly methods: Record<string, number>;
+  /** HTTP requests received and not yet answered (held or at the node): the backlog a run may leave behind. */
+  readonly inFlight: number;
 }
 
 export interface RpcProxy {
@@ -47,73 +66,128 @@ export interface RpcProxy {
   readonly requests: JsonRpcRequest[];
   /** HTTP requests received (since the last clear()). */
   readonly httpRequests: number;
+  /** How long each request is held from now on: the option's until set. */
+  delayMs: number;
   /** How requests are answered from now on: the option's until set. */
   reply: Replier | undefined;
-  /** Forgets the requests received. */
+  counters(): ProxyCounters;
+  /** Forgets the requests received and zeroes the counters (but the requests in flight). */
   clear(): void;
   /** Stops listening and drops every connection, one held by `hang` included. */
   close(): Promise<void>;
 }
 
+/** Bodies larger than this are refused (413): no quote sends one. */
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
 /** A proxy in front of the node at `target`, or, when it is undefined, a fake node whose `reply` answers everything. */
 export async function startRpcProxy(target: string | undefined, options: RpcProxyOptions = {}): Promise<RpcProxy> {
-  let httpRequests = 0;
+  const keepRequests = options.keepRequests ?? true;
+  // Keep-alive to the node, as any HTTP client of a real endpoint; no cap on sockets, so the proxy never queues.
+  const agent = new Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 256 });
+  let counts = { httpRequests: 0, rpcRequests: 0, followerRequests: 0, methods: {} as Record<string, number> };
+  let inFlight = 0;
   const server = createServer(async (request, response) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    const body = Buffer.concat(chunks).toString();
-    const received = ++httpRequests;
-    const single = record(body, proxy);
-    if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
+    const body = await readBody(request, response);
+    if (body === undefined) return;
+    const received = ++counts.httpRequests;
+    inFlight++;
+    response.once("close", () => inFlight--);
+    const single = record(body, (method, item) => {
+      if (HEAD_READS.has(method)) counts.followerRequests++;
+      else counts.rpcRequests++;
+      counts.methods[method] = (counts.methods[method] ?? 0) + 1;
+      if (keepRequests) {
+        proxy.methods.push(method);
+        if (item !== undefined) proxy.requests.push(item);
+      }
+    });
+    if (proxy.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, proxy.delayMs));
     const reply = proxy.reply?.(single, received);
     const forward = typeof reply === "object" && "forward" in reply ? reply.forward : undefined;
     if (reply !== undefined && forward === undefined) return answer(reply as Exclude<Reply, { forward: JsonRpcRequest }>, single, response);
     if (target === undefined) return answer("http-500", single, response);
-    const forwarded = forward === undefined ? body : JSON.stringify({ jsonrpc: "2.0", ...forward });
-    try {
-      const upstream = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body: forwarded });
-      response.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "application/json" });
-      response.end(await upstream.text());
-    } catch {
-      response.socket?.destroy(); // the node is gone: so is the answer
-    }
+    forwardTo(target, agent, forward === undefined ? body : Buffer.from(JSON.stringify({ jsonrpc: "2.0", ...forward })), response);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+  });
   const { port } = server.address() as { port: number };
   const proxy: RpcProxy = {
     url: `http://127.0.0.1:${port}`,
     methods: [],
     requests: [],
     get httpRequests() {
-      return httpRequests;
+      return counts.httpRequests;
     },
+    delayMs: options.delayMs ?? 0,
     reply: options.reply,
+    counters: () => ({ ...counts, methods: { ...counts.methods }, inFlight }),
     clear() {
       proxy.methods.length = 0;
       proxy.requests.length = 0;
-      httpRequests = 0;
+      counts = { httpRequests: 0, rpcRequests: 0, followerRequests: 0, methods: {} };
     },
     close() {
       server.closeAllConnections();
+      agent.destroy();
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
   return proxy;
 }
 
-/** Records a body's requests; the request when it is a single one. */
-function record(body: string, proxy: RpcProxy): JsonRpcRequest | undefined {
-  try {
-    const parsed = JSON.parse(body);
-    for (const item of Array.isArray(parsed) ? parsed : [parsed]) {
-      proxy.methods.push(String(item.method));
-      proxy.requests.push(item as JsonRpcRequest);
+/** The request's body, or undefined when it was refused for its size (413). */
+async function readBody(request: IncomingMessage, response: ServerResponse): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) {
+      response.writeHead(413).end();
+      request.destroy();
+      return undefined;
     }
-    return Array.isArray(parsed) ? undefined : (parsed as JsonRpcRequest);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Sends `body` on to the node and its answer back whole, with its length; a node that is gone drops the answer. */
+function forwardTo(target: string, agent: Agent, body: Buffer, response: ServerResponse): void {
+  const upstream = new URL(target);
+  const outgoing = httpRequest(
+    { agent, host: upstream.hostname, port: upstream.port, path: upstream.pathname + upstream.search, method: "POST", headers: { "content-type": "application/json", "content-length": body.length } },
+    (answered) => {
+      const parts: Buffer[] = [];
+      answered.on("data", (part: Buffer) => parts.push(part));
+      answered.on("end", () => {
+        const payload = Buffer.concat(parts);
+        response.writeHead(answered.statusCode ?? 502, { "content-type": answered.headers["content-type"] ?? "application/json", "content-length": payload.length });
+        response.end(payload);
+      });
+      answered.on("error", () => response.socket?.destroy());
+    },
+  );
+  outgoing.on("error", () => response.socket?.destroy());
+  outgoing.end(body);
+}
+
+/** Notes each of a body's requests; the request when it is a single one. */
+function record(body: Buffer, note: (method: string, request: JsonRpcRequest | undefined) => void): JsonRpcRequest | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString("utf8"));
   } catch {
-    proxy.methods.push("<unparseable>");
+    note("<unparseable>", undefined);
     return undefined;
   }
+  for (const item of Array.isArray(parsed) ? parsed : [parsed]) {
+    note(String((item as { method?: unknown } | null)?.method), item as JsonRpcRequest);
+  }
+  return Array.isArray(parsed) ? undefined : (parsed as JsonRpcRequest);
 }
 
 function answer(reply: Exclude<Reply, { readonly forward: JsonRpcRequest }>, request: JsonRpcRequest | undefined, response: ServerResponse): void {

@@ -1,7 +1,7 @@
 // The quote explorer at /quoter/explorer: one static page (HTML, CSS and plain browser JavaScript modules, no
 // build step, nothing from a CDN) that calls the quote API with trace=true and draws the search. Register with
 // the /quoter prefix. Its routes are hidden from the OpenAPI document: they are pages, not the API.
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { extname } from "node:path";
 import type { FastifyPluginAsync } from "fastify";
 import { EXPLORER_FIELDS } from "./fields.ts";
@@ -18,6 +18,23 @@ const ASSETS = readdirSync(PAGE_DIR)
   .sort()
   .map((name) => ({ name, type: TYPES[extname(name)]!, body: asset(`./${name}`) }))
   .concat([{ name: "fields.json", type: "application/json; charset=utf-8", body: JSON.stringify(EXPLORER_FIELDS) }]);
+
+/**
+ * The project's own modules the page imports, served at /quoter/explorer/lib/: the fixed-point rules and the
+ * Result they answer in. They import nothing else, so they run in a browser as compiled.
+ */
+const SHARED_MODULES = ["fixedPoint", "result"] as const;
+
+/** A module of src/quote as browser JavaScript: compiled beside this one (the build), or from its source (tsx). */
+async function sharedModule(name: (typeof SHARED_MODULES)[number]): Promise<string> {
+  const compiled = new URL(`../../quote/${name}.js`, import.meta.url);
+  if (existsSync(compiled)) return readFileSync(compiled, "utf8").replace(/\n\/\/# sourceMappingURL=.*\n?$/, "\n");
+  // Run from the sources, the dev install's TypeScript strips the types (what the build's tsc does).
+  const { default: ts } = await import("typescript");
+  const source = readFileSync(new URL(`../../quote/${name}.ts`, import.meta.url), "utf8");
+  const options = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, rewriteRelativeImportExtensions: true };
+  return ts.transpileModule(source, { compilerOptions: options }).outputText;
+}
 
 /** The page loads only its own assets and calls only this server: the browser enforces it. */
 const CONTENT_SECURITY_POLICY = [
@@ -42,6 +59,12 @@ export const explorerPlugin: FastifyPluginAsync = async (app) => {
       .type("text/html; charset=utf-8")
       .send(PAGE);
   });
+  for (const name of SHARED_MODULES) {
+    const body = await sharedModule(name);
+    app.get(`/explorer/lib/${name}.js`, { schema: { hide: true } }, async (_request, reply) =>
+      reply.header("cache-control", "no-cache").type(TYPES[".js"]!).send(body),
+    );
+  }
   for (const { name, type, body } of ASSETS) {
     app.get(`/explorer/${name}`, { schema: { hide: true } }, async (_request, reply) =>
       reply.header("cache-control", "no-cache").type(type).send(body),
