@@ -50,6 +50,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     rpcMaxQueued: read(env, "RPC_MAX_QUEUED"),
     rateLimitMax: read(env, "RATE_LIMIT_MAX"),
     rateLimitWindowMs: read(env, "RATE_LIMIT_WINDOW_MS"),
+    streamsMax: read(env, "STREAMS_MAX"),
+    streamsPerClient: read(env, "STREAMS_PER_CLIENT"),
     maxUrlLength: read(env, "MAX_URL_LENGTH"),
     trustProxy: read(env, "TRUST_PROXY"),
     corsOrigins: read(env, "CORS_ORIGINS"),

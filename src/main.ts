@@ -65,6 +65,7 @@ const app = buildApp({
   heads: () => quoter.heads(),
   corsOrigins: config.corsOrigins,
   trustProxy: config.trustProxy,
+  streams: { max: config.streamsMax, perClient: config.streamsPerClient },
 });
 const address = await app.listen({ host: config.host, port: config.port }).catch(async (error: NodeJS.ErrnoException) => {
   // A port taken or refused is a set-up mistake: one line that says what to change, not a stack trace.

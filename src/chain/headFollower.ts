@@ -67,6 +67,10 @@ export interface HeadFollower {
   waitForChange(ms: number, signal?: AbortSignal): Promise<void>;
   /** Told of the hashes of every replaced block, as soon as it is learnt. */
   onReplaced(listener: (hashes: readonly Hex[]) => void): void;
+  /** Told of every new head, once it is followed (its replaced blocks told first); returns the way to stop. */
+  onHead(listener: (head: BlockHeader) => void): () => void;
+  /** Keeps the head followed (polled, without a WebSocket) until the returned release is called. */
+  hold(): () => void;
   status(): HeadStatus;
   /** Connects the WebSocket, when one is configured (resolves once the first attempt ended). */
   start(): Promise<void>;
@@ -82,6 +86,7 @@ class ChainHeadFollower implements HeadFollower {
   readonly chainId: number;
   private readonly record = createChainRecord();
   private readonly replacedListeners: ((hashes: readonly Hex[]) => void)[] = [];
+  private readonly headListeners = new Set<(head: BlockHeader) => void>();
   private readonly counts = { newHeads: 0, reorgs: 0, replacedBlocks: 0 };
   private readonly poller: HeadPoller;
   private readonly subscription: HeadSubscription | undefined;
@@ -154,6 +159,15 @@ class ChainHeadFollower implements HeadFollower {
     this.replacedListeners.push(listener);
   }
 
+  onHead(listener: (head: BlockHeader) => void): () => void {
+    this.headListeners.add(listener);
+    return () => this.headListeners.delete(listener);
+  }
+
+  hold(): () => void {
+    return this.poller.hold();
+  }
+
   status(): HeadStatus {
     const head = this.record.head;
     const blockTimeMs = this.record.blockTimeMs();
@@ -216,6 +230,8 @@ class ChainHeadFollower implements HeadFollower {
     const moved = this.changed;
     this.changed = deferred();
     moved.resolve();
+    const head = this.record.head;
+    if (head !== undefined) for (const listener of this.headListeners) listener(head);
   }
 
   private announce(seen: Extract<Observation, { head: BlockHeader }>, from: string): void {

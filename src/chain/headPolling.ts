@@ -27,6 +27,7 @@ export interface HeadPollerOptions {
 
 export class HeadPoller {
   private lastAskedAt = 0;
+  private holders = 0;
   private lastReadAt = 0;
   private timer: NodeJS.Timeout | undefined;
   private reading: Promise<BlockHeader> | undefined;
@@ -40,9 +41,22 @@ export class HeadPoller {
     this.keepPolling();
   }
 
-  /** Whether the chain was asked about recently enough to be polled. */
+  /** Keeps polling until the returned release is called (a live stream watches the chain), idle or not. */
+  hold(): () => void {
+    this.holders++;
+    this.keepPolling();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holders--;
+      this.asked(); // then idle as after a quote
+    };
+  }
+
+  /** Whether the chain is held, or was asked about recently enough, to be polled. */
   get wanted(): boolean {
-    return Date.now() - this.lastAskedAt <= this.options.idleMs;
+    return this.holders > 0 || Date.now() - this.lastAskedAt <= this.options.idleMs;
   }
 
   get polling(): boolean {

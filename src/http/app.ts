@@ -1,4 +1,6 @@
 // The HTTP application: Fastify with the quote route mounted under /quoter.
+import { fastifySSE } from "@fastify/sse";
+import fp from "fastify-plugin";
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { CorsOrigins, TrustProxy } from "../config.ts";
 import { corsPlugin } from "./cors.ts";
@@ -14,7 +16,9 @@ import { createMetrics, type Metrics } from "../observability/metrics.ts";
 import { createReadinessCheck } from "../observability/readiness.ts";
 import { observabilityPlugin, requestIdFor } from "./observability.ts";
 import { BASE_PATH, EXPLORER_PATH } from "./paths.ts";
-import type { Quoter } from "../service/api.ts";
+import type { ChainFollow, Quoter } from "../service/api.ts";
+import { createLiveQuotes } from "../service/liveQuotes.ts";
+import { DEFAULT_STREAM_LIMITS, LiveStreams, type StreamLimits } from "./liveStreams.ts";
 
 export interface AppOptions {
   readonly quoter: Quoter;
@@ -33,9 +37,12 @@ export interface AppOptions {
   readonly corsOrigins?: CorsOrigins;
   /** Whose X-Forwarded-For names the client (TRUST_PROXY); none by default. */
   readonly trustProxy?: TrustProxy;
+  /** Live streams: STREAMS_MAX, STREAMS_PER_CLIENT and the keep-alive interval ({@link DEFAULT_STREAM_LIMITS}). */
+  readonly streams?: Partial<StreamLimits>;
 }
 
-export function buildApp({ quoter, logger, protection, metrics, chains, readyTimeoutMs, heads, corsOrigins = "*", trustProxy = false }: AppOptions): FastifyInstance {
+export function buildApp(options: AppOptions): FastifyInstance {
+  const { quoter, logger, protection, metrics, chains, readyTimeoutMs, heads, corsOrigins = "*", trustProxy = false } = options;
   const app = Fastify({
     trustProxy: fastifyTrustProxy(trustProxy),
     // Errors before routing answer in the API's error shape too: a URL that is not percent-encoded, a request
@@ -65,13 +72,33 @@ export function buildApp({ quoter, logger, protection, metrics, chains, readyTim
     ...(chains ? { readiness: createReadinessCheck(chains, readyTimeoutMs === undefined ? {} : { timeoutMs: readyTimeoutMs }) } : {}),
   });
   void app.register(docsPlugin); // before the routes it documents
-  void app.register(quoteRoute, { prefix: BASE_PATH, quoter });
+  // Before the quote route, whose GET it streams. Its named export (the one its types describe for ES modules) is
+  // the plugin unwrapped: wrapped here, as the package's own default export is, to reach the routes of the app.
+  void app.register(fp(fastifySSE, { name: "@fastify/sse" }), { heartbeatInterval: 0 });
+  const streams = liveStreams(app, quoter, appMetrics, options.streams);
+  void app.register(quoteRoute, { prefix: BASE_PATH, quoter, streams });
   void app.register(explorerPlugin, { prefix: BASE_PATH });
   void app.register(indexRoute, { prefix: BASE_PATH, chainIds: [...(chains?.keys() ?? [])] });
   // The root is where a newcomer types the service's address: the explorer.
   app.get("/", { schema: { hide: true } }, async (_request, reply) => reply.redirect(EXPLORER_PATH, 302));
   return app;
 }
+
+/**
+ * The live streams of a quoter that follows its chains' heads (a stand-in in tests may not): every stream gets
+ * `end` (`shutdown`) as the app closes, before the server stops.
+ */
+function liveStreams(app: FastifyInstance, quoter: Quoter, metrics: Metrics, limits: Partial<StreamLimits> = {}): LiveStreams | undefined {
+  if (!follows(quoter)) return undefined;
+  const live = createLiveQuotes({ quoter, observe: { search: metrics.streams.search, head: metrics.streams.head } });
+  const streams = new LiveStreams(live, { ...DEFAULT_STREAM_LIMITS, ...limits }, metrics.streams);
+  app.addHook("preClose", () => streams.endAll());
+  app.addHook("onClose", async () => live.close());
+  return streams;
+}
+
+const follows = (quoter: Quoter): quoter is Quoter & { follow(chainId: number): ChainFollow | undefined } =>
+  typeof (quoter as { follow?: unknown }).follow === "function";
 
 /** TRUST_PROXY as Fastify takes it: a hop count is "the nearest n addresses are proxies". */
 function fastifyTrustProxy(trust: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {

@@ -75,6 +75,12 @@ export function tooManyRequests(retryAfterSeconds: number): HttpError {
   return new HttpError(429, HTTP_MESSAGES.tooManyRequests, { headers: retryAfter(retryAfterSeconds) });
 }
 
+/** A live stream past a limit of open streams (the details say which, and what to do). */
+export function tooManyStreams(retryAfterSeconds: number, details: readonly { param: string; message: string }[]): HttpError {
+  const body = errorBody(HTTP_MESSAGES.tooManyRequests, details);
+  return new HttpError(429, HTTP_MESSAGES.tooManyRequests, { headers: retryAfter(retryAfterSeconds), body });
+}
+
 export function uriTooLong(): HttpError {
   return new HttpError(414, HTTP_MESSAGES.uriTooLong);
 }

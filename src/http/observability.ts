@@ -43,6 +43,16 @@ export function quoteRecordOf(request: FastifyRequest): QuoteRecord {
   return record;
 }
 
+const streams = new WeakMap<FastifyRequest, StreamSummary>();
+
+/** What a live stream sent, and why it ended: its log line when it closes. */
+export type StreamSummary = { readonly events: number; readonly endedBy: string };
+
+/** Notes, as a live stream closes, what it did: its request then logs a stream line instead of a quote line. */
+export function noteStream(request: FastifyRequest, summary: StreamSummary): void {
+  streams.set(request, summary);
+}
+
 const isQuote = (request: FastifyRequest) =>
   request.routeOptions.url === QUOTE_ROUTE && (request.method === "GET" || request.method === "HEAD");
 
@@ -63,7 +73,9 @@ async function observability(app: FastifyInstance, options: OperationsOptions): 
   });
   app.addHook("onResponse", async (request, reply) => {
     metrics.observeRequest({ method: request.method, route: request.routeOptions.url ?? "unmatched", status: reply.statusCode });
-    if (isQuote(request)) logQuote(request, reply, metrics, quoteRecords.get(request));
+    const stream = streams.get(request);
+    if (stream !== undefined) logStream(request, reply, stream);
+    else if (isQuote(request)) logQuote(request, reply, metrics, quoteRecords.get(request));
     else logRequest(request, reply);
   });
   void app.register(operationsRoutes, options);
@@ -76,6 +88,13 @@ function logRequest(request: FastifyRequest, reply: FastifyReply): void {
   const line = { method: request.method, url: request.url, statusCode: reply.statusCode, ms: millisecondsOf(reply) };
   if (OPERATIONAL_ROUTES.has(request.routeOptions.url ?? "unmatched")) request.log.debug(line, "request completed");
   else request.log.info(line, "request completed");
+}
+
+/** A live stream, once closed: how long it was open, the events it sent, what ended it. */
+function logStream(request: FastifyRequest, reply: FastifyReply, { events, endedBy }: StreamSummary): void {
+  const params = request.params as Record<string, unknown>;
+  const line = { chainId: String(params.chainId), market: String(params.marketAddress), marketId: String(params.marketId), events, endedBy, ms: millisecondsOf(reply) };
+  request.log.info(line, "stream closed");
 }
 
 /** A quote's answer: its latency and candidates in the metrics, and one line with what the quote did. */

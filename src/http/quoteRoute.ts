@@ -2,6 +2,8 @@
 import type { FastifyPluginAsync } from "fastify";
 import { parsePathParams, parseQueryParams, type PathParams, type QueryParams, type QuoteRequest } from "../quote/request.ts";
 import type { Quoter } from "../service/api.ts";
+import { checkExpectedPrice } from "../quote/quoteAnswer.ts";
+import type { LiveStreams } from "./liveStreams.ts";
 import { methodNotAllowedResponses, quoteErrorResponses, quoteParamsSchema, quoteQuerySchema, quoteResponseSchema } from "./schemas.ts";
 import { sendQuoteError } from "./errorHandling.ts";
 import { methodNotAllowed } from "./httpErrors.ts";
@@ -13,7 +15,10 @@ function asksNoCache(header: string | undefined): boolean {
   return header !== undefined && header.split(",").some((directive) => directive.trim().toLowerCase() === "no-cache");
 }
 
-export const quoteRoute: FastifyPluginAsync<{ quoter: Quoter }> = async (app, { quoter }) => {
+/** Whether the client asked for the live stream (the SSE plugin set reply.sse: its Accept names text/event-stream). */
+const asksStream = (reply: unknown) => (reply as { sse?: unknown }).sse !== undefined;
+
+export const quoteRoute: FastifyPluginAsync<{ quoter: Quoter; streams?: LiveStreams | undefined }> = async (app, { quoter, streams }) => {
   app.get(QUOTE_PATH, {
     schema: {
       operationId: "getQuote",
@@ -41,8 +46,17 @@ export const quoteRoute: FastifyPluginAsync<{ quoter: Quoter }> = async (app, { 
       if (parsed === undefined) return { value: data };
       return parsed.ok ? { value: parsed.value } : { error: parsed.error };
     },
+    // With `Accept: text/event-stream` the same request is a live stream (liveStreams.ts): its parameters are
+    // judged alike, and a bad one is the same 4xx before any stream starts.
+    // Its events carry JSON already serialized (once per answer, for every stream that sends it): sent as it is.
+    sse: { kind: "dual", heartbeat: false, serializer: String },
     handler: async (request, reply) => {
       const quote: QuoteRequest = { ...(request.params as PathParams), ...(request.query as QueryParams) };
+      if (streams !== undefined && request.method === "GET" && asksStream(reply) && streams.serves(quote.chainId)) {
+        const refused = checkExpectedPrice(quote.expectedPrice) ?? streams.refusal(request.ip);
+        if (refused) throw refused;
+        return streams.start(request, reply, quote);
+      }
       const noCache = asksNoCache(request.headers["cache-control"]);
       return reply.send(await quoter.quote(quote, { noCache, record: quoteRecordOf(request), log: request.log }));
     },

@@ -15,6 +15,16 @@ export interface Metrics {
   observeQuote(quote: { status: number; seconds: number; candidates: number | undefined; cache?: "hit" | "miss" | undefined }): void;
   /** Where each chain's head is read from when the metrics are scraped: its number, age, how it is followed, reorgs. */
   observeHeads(heads: () => readonly HeadStatus[]): void;
+  /** Live quote streams: opened and closed, each event sent, each search for them, each head that started searches. */
+  readonly streams: StreamObserver;
+}
+
+export interface StreamObserver {
+  opened(): void;
+  closed(): void;
+  sent(event: "quote" | "error" | "end"): void;
+  search(): void;
+  head(): void;
 }
 
 export const METRIC_NAMES = {
@@ -23,6 +33,10 @@ export const METRIC_NAMES = {
   quoteCandidates: "quoter_quote_candidates",
   rpcRequests: "quoter_rpc_requests_total",
   answerCache: "quoter_answer_cache_total",
+  streamsOpen: "quoter_streams_open",
+  streamEvents: "quoter_stream_events_total",
+  streamSearches: "quoter_stream_searches_total",
+  streamHeads: "quoter_stream_heads_total",
   ...HEAD_METRIC_NAMES,
 } as const;
 
@@ -70,10 +84,12 @@ export function createMetrics({ processMetrics = false }: MetricsOptions = {}): 
   });
 
   const heads = registerHeadMetrics(registry);
+  const streams = streamMetrics(registers);
 
   return {
     registry,
     observeHeads: heads.observe,
+    streams,
     observeRpc(event: RpcEvent) {
       rpcRequests.inc({ chain_id: String(event.chainId), method: event.method, outcome: event.outcome });
     },
@@ -85,5 +101,32 @@ export function createMetrics({ processMetrics = false }: MetricsOptions = {}): 
       if (candidates !== undefined) quoteCandidates.observe(candidates);
       if (cache !== undefined) answerCache.inc({ result: cache });
     },
+  };
+}
+
+function streamMetrics(registers: Registry[]): StreamObserver {
+  const open = new Gauge({ name: METRIC_NAMES.streamsOpen, help: "Live quote streams open now", registers });
+  const events = new Counter({
+    name: METRIC_NAMES.streamEvents,
+    help: "Events sent on live quote streams, by event (quote, error, end)",
+    labelNames: ["event"] as const,
+    registers,
+  });
+  const searches = new Counter({
+    name: METRIC_NAMES.streamSearches,
+    help: "Searches for live quote streams: one per distinct watched quote and head, however many streams watch it",
+    registers,
+  });
+  const heads = new Counter({
+    name: METRIC_NAMES.streamHeads,
+    help: "New heads that started the searches of live quote streams (searches per head: the ratio of the two)",
+    registers,
+  });
+  return {
+    opened: () => open.inc(),
+    closed: () => open.dec(),
+    sent: (event) => events.inc({ event }),
+    search: () => searches.inc(),
+    head: () => heads.inc(),
   };
 }

@@ -25,6 +25,8 @@ export interface SearchFacts {
   readonly direction?: Direction;
   /** Candidates quoted; absent when no search ran. */
   readonly candidates?: number;
+  /** The revert that stopped the search at once, saying nothing of size (a market settled, ended, not started). */
+  readonly stoppedBy?: string;
 }
 
 /** A quote's answer at one block (the 200 body, or the error the user gets) and what its search did. */
@@ -60,7 +62,8 @@ export async function answerFrom(reader: MarketReader, request: QuoteRequest, ex
   reader.done?.();
   const { direction } = plan.value;
   const answer = buildAnswer(request, currentPrice, reader.block, direction, result, collateralDecimals);
-  return { answer, facts: { blockNumber, direction, candidates } };
+  const stoppedBy = result.kind === "market-settled" || result.kind === "no-valid-size" ? result.revertName : undefined;
+  return { answer, facts: { blockNumber, direction, candidates, ...(stoppedBy === undefined ? {} : { stoppedBy }) } };
 }
 
 /** Semantics §3.6, §10: the collateral token's decimals at the pinned block; 18 where they cannot be read. */

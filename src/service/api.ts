@@ -1,7 +1,8 @@
 // What the service offers the layers above it (the HTTP routes, the CLI, start-up): they depend on these
 // interfaces, never on how a quote is made.
+import type { Hex } from "viem";
 import type { RpcTally } from "../chain/call.ts";
-import type { HeadStatus } from "../chain/headFollower.ts";
+import type { HeadFollower, HeadStatus } from "../chain/headFollower.ts";
 import type { Direction } from "../quote/search.ts";
 import type { QuoteResponseBody } from "../quote/quoteAnswer.ts";
 import type { QuoteRequest } from "../quote/request.ts";
@@ -20,6 +21,9 @@ export interface QuoteRecord extends RpcTally {
   candidates?: number;
   direction?: Direction;
   blockNumber?: bigint;
+  blockHash?: Hex;
+  /** The revert that stopped the search at once (a market settled, ended, not started): see SearchFacts. */
+  stoppedBy?: string;
   /** The quote joined an identical one already running: its RPC requests were that one's. */
   coalesced?: boolean;
   /** Whether an identical request's answer at the chain's head was kept (semantics of the answer cache). */
@@ -44,6 +48,9 @@ export interface Quoter {
   quote(request: QuoteRequest, options?: QuoteOptions): Promise<QuoteResponseBody>;
 }
 
+/** What a watcher of a chain may do with its head follower: be told of heads, keep it following, ask of a block. */
+export type ChainFollow = Pick<HeadFollower, "onHead" | "hold" | "isReplaced" | "head">;
+
 export interface QuoterService extends Quoter {
   /** Probes every endpoint for deployless calls now, so that no quote pays for it (failures retry later). */
   probe(): Promise<void>;
@@ -53,4 +60,6 @@ export interface QuoterService extends Quoter {
   close(): Promise<void>;
   /** Each chain's head and how it is followed (/health, /ready, metrics). */
   heads(): readonly HeadStatus[];
+  /** A configured chain's head follower, for what watches the chain (live quotes); undefined for another chain. */
+  follow(chainId: number): ChainFollow | undefined;
 }

@@ -129,6 +129,10 @@ class Quoter implements QuoterService {
     return [...this.followers.values()].map((follower) => follower.status());
   }
 
+  follow(chainId: number): HeadFollower | undefined {
+    return this.followers.get(chainId);
+  }
+
   /** At the chain's head (at least `minBlock`): the kept answer of an identical request there, or a search. */
   private async quoteAtHead(quote: ChainQuote, options: QuoteOptions, signal: AbortSignal, progress: Progress): Promise<QuoteResponseBody> {
     const { chain, follower, request, key, record } = quote;
@@ -142,14 +146,14 @@ class Quoter implements QuoterService {
       progress.head = head;
       if (options.noCache !== true) {
         const cached = this.answers.get(chain.chainId, head.hash, key);
-        if (record) recordCacheLookup(record, cached);
+        if (record) recordCacheLookup(record, cached, head);
         if (cached !== undefined) return cached;
       }
       progress.stage = "search";
       const searched = await this.searchOnce(quote, head, signal, attempt, progress);
       // Not answered at this head (the endpoint lagged), or the chain replaced the block while it was searched.
       if (searched === undefined || follower.isReplaced(head.hash)) continue;
-      if (record) recordSearch(record, searched);
+      if (record) recordSearch(record, searched, head);
       if (!searched.answer.ok) throw searched.answer.error;
       const answer = searched.answer.value;
       if (this.answers.enabled) this.answers.set(chain.chainId, head.hash, key, answer, 2 * (key.length + JSON.stringify(answer).length));
@@ -208,18 +212,18 @@ function followerLog(logger: ServiceLogger) {
 }
 
 /** Whether the quote was answered from the cache, and then what it answered (its log line, the hit rate). */
-function recordCacheLookup(record: QuoteRecord, cached: QuoteResponseBody | undefined): void {
+function recordCacheLookup(record: QuoteRecord, cached: QuoteResponseBody | undefined, head: BlockHeader): void {
   record.cache = cached === undefined ? "miss" : "hit";
   if (cached === undefined) return;
   record.direction = cached.direction;
-  record.blockNumber = BigInt(cached.blockNumber);
+  record.blockNumber = head.number;
+  record.blockHash = head.hash;
 }
 
 /** What the search that answered did (an earlier attempt's facts, at another head, are replaced). */
-function recordSearch(record: QuoteRecord, { facts }: Searched): void {
-  record.blockNumber = facts.blockNumber;
-  if (facts.direction === undefined) delete record.direction;
-  else record.direction = facts.direction;
-  if (facts.candidates === undefined) delete record.candidates;
-  else record.candidates = facts.candidates;
+function recordSearch(record: QuoteRecord, { facts }: Searched, head: BlockHeader): void {
+  delete record.direction;
+  delete record.candidates;
+  delete record.stoppedBy;
+  Object.assign(record, facts, { blockHash: head.hash });
 }

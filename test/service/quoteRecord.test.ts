@@ -33,7 +33,7 @@ test("a search's record: its block, direction, candidates and RPC requests; a jo
     const [first, joiner] = [newQuoteRecord(), newQuoteRecord()];
     const [a, b] = await Promise.all([quoter.quote(request, { record: first }), quoter.quote(request, { record: joiner })]);
     assert.deepEqual(a, b);
-    const facts = { cache: "miss", direction: "LONG", candidates: 10, blockNumber: BigInt(a.blockNumber) };
+    const facts = { cache: "miss", direction: "LONG", candidates: 10, blockNumber: BigInt(a.blockNumber), blockHash: a.blockHash };
     // Sequentially: the market, its price, the collateral group and its decimals, then each candidate.
     assert.deepEqual(first, { rpcRequests: 14, ...facts });
     assert.deepEqual(joiner, { rpcRequests: 0, coalesced: true, ...facts });
@@ -57,7 +57,7 @@ test("an error answer's record keeps what its search did; a kept answer's says h
     await quoter.quote(request, { record: miss });
     await quoter.quote(request, { record: hit });
     assert.equal(miss.cache, "miss");
-    assert.deepEqual(hit, { rpcRequests: 0, cache: "hit", direction: "LONG", blockNumber: miss.blockNumber });
+    assert.deepEqual(hit, { rpcRequests: 0, cache: "hit", direction: "LONG", blockNumber: miss.blockNumber, blockHash: miss.blockHash });
   } finally {
     await quoter.close();
   }

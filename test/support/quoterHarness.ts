@@ -25,6 +25,8 @@ export interface QuoterAppOptions extends Partial<Omit<ChainClientOptions, "obse
   /** CORS_ORIGINS and TRUST_PROXY as the app takes them (defaults: `*`, none). */
   readonly corsOrigins?: AppOptions["corsOrigins"];
   readonly trustProxy?: AppOptions["trustProxy"];
+  /** STREAMS_MAX, STREAMS_PER_CLIENT and the keep-alive interval of live streams (defaults: the settings', 15 s). */
+  readonly streams?: AppOptions["streams"];
   /**
    * Checks each endpoint's chain id and probes it for deployless calls before the app answers, as `npm start` does
    * (default: both at the first quote).
@@ -45,6 +47,7 @@ export async function quoterApp(options: QuoterAppOptions): Promise<FastifyInsta
     readyTimeoutMs,
     corsOrigins,
     trustProxy,
+    streams,
     probe,
     timeoutMs = 5_000,
     maxInFlight,
@@ -79,6 +82,7 @@ export async function quoterApp(options: QuoterAppOptions): Promise<FastifyInsta
     ...(service ? { heads: () => service.heads() } : {}),
     ...(corsOrigins === undefined ? {} : { corsOrigins }),
     ...(trustProxy === undefined ? {} : { trustProxy }),
+    ...(streams === undefined ? {} : { streams }),
   });
   // The head followers stop with the app (their sockets and timers).
   if (service) app.addHook("onClose", () => service.close());

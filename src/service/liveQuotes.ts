@@ -1,0 +1,190 @@
+// Live quotes: the answer of each distinct watched quote at every new head of its chain, searched once per head
+// however many watchers ask (through the quoter, so shared with plain quotes: the answer cache, the coalescing of
+// identical searches at a block, the RPC limits), and told to each watcher only when it differs from what that
+// watcher was last told in anything but its block, or when the block of what it was last told was replaced
+// (semantics §11: nothing about a replaced block is sent). A market that settled or ended ends its watches.
+import type { Hex } from "viem";
+import type { QuoteResponseBody } from "../quote/quoteAnswer.ts";
+import { QuoteError } from "../quote/quoteErrors.ts";
+import type { QuoteRequest } from "../quote/request.ts";
+import { newQuoteRecord, type ChainFollow, type Quoter, type QuoteRecord } from "./api.ts";
+import { quoteKey } from "./coalescer.ts";
+
+/** Why a watch ended for good: its market settled, or its trading ended (every quote reverts). */
+export type LiveEndReason = "settled" | "expired";
+
+/** What a watcher is told: the answer at a block (a body or an error), or that the watch ended. */
+export type LiveEvent =
+  | { readonly type: "quote"; readonly body: QuoteResponseBody; readonly blockNumber: bigint }
+  | { readonly type: "error"; readonly error: unknown; readonly blockNumber: bigint | undefined }
+  | { readonly type: "end"; readonly reason: LiveEndReason };
+
+export type LiveWatcher = (event: LiveEvent) => void;
+
+export interface LiveQuotesOptions {
+  readonly quoter: Quoter & { follow(chainId: number): ChainFollow | undefined };
+  /** Told of each search started for the watches (once per distinct quote and head) and of each head. */
+  readonly observe?: { readonly search?: () => void; readonly head?: () => void };
+}
+
+export interface LiveQuotes {
+  /** Whether quotes of this chain can be watched: the quoter follows its head. */
+  follows(chainId: number): boolean;
+  /** Tells `watcher` the answer to `request` now and whenever it changes; returns the way to stop. */
+  watch(request: QuoteRequest, watcher: LiveWatcher): () => void;
+  /** Distinct quotes watched now. */
+  readonly watches: number;
+  /** Stops every watch (the watchers are not told). */
+  close(): void;
+}
+
+/** An answer as a watch keeps it: the event, what it says but its block, and the block's hash. */
+type Answer = { readonly event: Exclude<LiveEvent, { type: "end" }>; readonly sameness: string; readonly blockHash: Hex | undefined; readonly end?: LiveEndReason };
+
+/** What each watcher was last told: its event's sameness and block. */
+type Told = { sameness?: string; blockHash?: Hex | undefined };
+
+type Watch = {
+  readonly key: string;
+  readonly request: QuoteRequest;
+  readonly follow: ChainFollow;
+  readonly watchers: Map<LiveWatcher, Told>;
+  running: boolean;
+  /** A head came while the search ran: search again once it is done. */
+  again: boolean;
+  last?: Answer;
+};
+
+/** Per chain: its watches, the follower's listener and hold, released with the chain's last watch. */
+type ChainWatches = { readonly watches: Set<Watch>; readonly stop: () => void };
+
+const EXPIRED_REVERTS = new Set(["ExpiredMarket", "ExpiredMarketNotSettled"]);
+
+export function createLiveQuotes({ quoter, observe }: LiveQuotesOptions): LiveQuotes {
+  const watches = new Map<string, Watch>();
+  const chains = new Map<number, ChainWatches>();
+  let closed = false;
+
+  function chainOf(chainId: number, follow: ChainFollow): ChainWatches {
+    let chain = chains.get(chainId);
+    if (chain === undefined) {
+      const set = new Set<Watch>();
+      const release = follow.hold();
+      const unlisten = follow.onHead(() => {
+        observe?.head?.();
+        for (const watch of set) void search(watch);
+      });
+      chain = { watches: set, stop: () => (unlisten(), release()) };
+      chains.set(chainId, chain);
+    }
+    return chain;
+  }
+
+  function remove(watch: Watch): void {
+    watches.delete(watch.key);
+    const chain = chains.get(watch.request.chainId);
+    if (chain === undefined) return;
+    chain.watches.delete(watch);
+    if (chain.watches.size === 0) {
+      chain.stop();
+      chains.delete(watch.request.chainId);
+    }
+  }
+
+  async function search(watch: Watch): Promise<void> {
+    if (watch.running) {
+      watch.again = true;
+      return;
+    }
+    watch.running = true;
+    observe?.search?.();
+    const record = newQuoteRecord();
+    const answer = await quoter.quote(watch.request, { record }).then(
+      (body) => answerOf({ type: "quote", body, blockNumber: BigInt(body.blockNumber) }, body.blockHash),
+      (error: unknown) => failureOf(error, record),
+    );
+    watch.running = false;
+    if (closed || watches.get(watch.key) !== watch) return;
+    // An answer about a block replaced meanwhile is never told: the new head's search follows.
+    if (answer.blockHash !== undefined && watch.follow.isReplaced(answer.blockHash)) watch.again = true;
+    else tell(watch, answer);
+    if (answer.end !== undefined) return endWatch(watch, answer.end);
+    if (watch.again) {
+      watch.again = false;
+      void search(watch);
+    }
+  }
+
+  function tell(watch: Watch, answer: Answer): void {
+    watch.last = answer;
+    for (const [watcher, told] of watch.watchers) tellOne(watch, watcher, told, answer);
+  }
+
+  function tellOne(watch: Watch, watcher: LiveWatcher, told: Told, answer: Answer): void {
+    const replaced = told.blockHash !== undefined && watch.follow.isReplaced(told.blockHash);
+    if (told.sameness === answer.sameness && !replaced) return;
+    told.sameness = answer.sameness;
+    told.blockHash = answer.blockHash;
+    watcher(answer.event);
+  }
+
+  function endWatch(watch: Watch, reason: LiveEndReason): void {
+    remove(watch);
+    for (const watcher of watch.watchers.keys()) watcher({ type: "end", reason });
+  }
+
+  return {
+    follows(chainId) {
+      return quoter.follow(chainId) !== undefined;
+    },
+    watch(request, watcher) {
+      const follow = quoter.follow(request.chainId);
+      if (follow === undefined) throw new RangeError(`chain ${request.chainId} is not followed: its quotes cannot be watched`);
+      const key = `${request.chainId}\n${quoteKey(request)}`;
+      let watch = watches.get(key);
+      const fresh = watch === undefined;
+      if (watch === undefined) {
+        watch = { key, request, follow, watchers: new Map(), running: false, again: false };
+        watches.set(key, watch);
+        chainOf(request.chainId, follow).watches.add(watch);
+      }
+      const told: Told = {};
+      watch.watchers.set(watcher, told);
+      const joined = watch;
+      // A new watcher hears the latest answer at once; a search in flight tells it the newer one after.
+      if (fresh) void search(joined);
+      else if (joined.last !== undefined && !joined.running) tellOne(joined, watcher, told, joined.last);
+      return () => {
+        joined.watchers.delete(watcher);
+        if (joined.watchers.size === 0 && watches.get(key) === joined) remove(joined);
+      };
+    },
+    get watches() {
+      return watches.size;
+    },
+    close() {
+      closed = true;
+      for (const chain of chains.values()) chain.stop();
+      chains.clear();
+      watches.clear();
+    },
+  };
+}
+
+/** What a body says but its block: two answers that differ only there are the same to a watcher. */
+function answerOf(event: Extract<LiveEvent, { type: "quote" }>, blockHash: Hex): Answer {
+  const { blockNumber: _number, blockHash: _hash, ...rest } = event.body;
+  return { event, sameness: JSON.stringify(rest), blockHash };
+}
+
+function failureOf(error: unknown, record: QuoteRecord): Answer {
+  const event = { type: "error" as const, error, blockNumber: record.blockNumber };
+  const sameness = error instanceof QuoteError ? JSON.stringify([error.kind, error.toBody()]) : `internal: ${String(error)}`;
+  const end: LiveEndReason | undefined =
+    error instanceof QuoteError && error.kind === "marketSettled"
+      ? "settled"
+      : record.stoppedBy !== undefined && EXPIRED_REVERTS.has(record.stoppedBy)
+        ? "expired"
+        : undefined;
+  return { event, sameness, blockHash: record.blockHash, ...(end === undefined ? {} : { end }) };
+}
