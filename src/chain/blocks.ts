@@ -101,3 +101,17 @@ export function ensureChainId(endpoint: ChainEndpoint, signal?: AbortSignal): Pr
   checked.catch(() => {});
   return Promise.race([checked, aborted(signal)]);
 }
+
+/** A header by hash, from the first of `endpoints` that has it (each asked its chain id first); undefined when none does. */
+export async function headerFromAny(endpoints: readonly ChainEndpoint[], hash: Hex): Promise<BlockHeader | undefined> {
+  for (const endpoint of endpoints) {
+    try {
+      await ensureChainId(endpoint);
+      const found = await headerByHash(endpoint, hash);
+      if (found !== undefined) return found;
+    } catch {
+      // the next endpoint
+    }
+  }
+  return undefined;
+}

@@ -5,32 +5,16 @@
 // time, at most HEAD_POLL_MS apart), and not at all once nobody has asked for a while. Every header, pushed or
 // polled, goes through one ChainRecord, which tells a new head, a lagging endpoint and a reorg apart.
 import type { Hex } from "viem";
-import { ensureChainId, headerByHash, type BlockHeader } from "./blocks.ts";
+import { headerFromAny, type BlockHeader } from "./blocks.ts";
 import { EndpointsFailedError } from "./chainErrors.ts";
 import { createChainRecord, type Observation } from "./chainRecord.ts";
 import type { ChainClient, RpcMethod, RpcObserver } from "./client.ts";
 import { DEFAULT_IDLE_MS, HeadPoller } from "./headPolling.ts";
 import { HeadSubscription, type SubscriptionLog } from "./headSubscription.ts";
+import type { HeadStatus } from "./headStatus.ts";
 import { aborted, deferred, sleep } from "./waiting.ts";
 
-/** How a chain's head is followed now: pushed, polled, or not at all (nobody asked for a while). */
-export type FollowMode = "subscription" | "polling" | "idle";
-
-export interface HeadStatus {
-  readonly chainId: number;
-  readonly followedBy: FollowMode;
-  /** The WebSocket endpoint's state, when one is configured. */
-  readonly webSocket?: "connected" | "connecting" | "wrong-chain";
-  /** The chain the WebSocket endpoint serves, when it is another. */
-  readonly webSocketChainId?: number;
-  readonly head?: { readonly blockNumber: string; readonly blockHash: Hex; readonly ageMs: number };
-  /** The mean block time the polling follows, when known. */
-  readonly blockTimeMs?: number;
-  /** Since start: new heads followed, reorgs seen, and the blocks they replaced. */
-  readonly newHeads: number;
-  readonly reorgs: number;
-  readonly replacedBlocks: number;
-}
+export type { FollowMode, HeadStatus } from "./headStatus.ts";
 
 export type { SubscriptionLog as FollowerLog } from "./headSubscription.ts";
 
@@ -221,7 +205,7 @@ class ChainHeadFollower implements HeadFollower {
     this.announce(seen, from);
     let next = seen.needsAncestor;
     for (let steps = 0; next !== undefined && steps < MAX_ANCESTOR_WALK && !this.closed; steps++) {
-      const ancestor = await this.fetchAncestor(next);
+      const ancestor = await headerFromAny(this.options.chain.endpoints, next);
       if (ancestor === undefined) break;
       const linked = this.record.link(ancestor);
       if (linked.replaced.length > 0) this.replacedNow(linked.replaced);
@@ -247,19 +231,5 @@ class ChainHeadFollower implements HeadFollower {
   private replacedNow(hashes: readonly Hex[]): void {
     this.counts.replacedBlocks += hashes.length;
     for (const listener of this.replacedListeners) listener(hashes);
-  }
-
-  /** An ancestor by hash, from the first endpoint that has it; undefined when none does. */
-  private async fetchAncestor(hash: Hex): Promise<BlockHeader | undefined> {
-    for (const endpoint of this.options.chain.endpoints) {
-      try {
-        await ensureChainId(endpoint);
-        const found = await headerByHash(endpoint, hash);
-        if (found !== undefined) return found;
-      } catch {
-        // the next endpoint
-      }
-    }
-    return undefined;
   }
 }

@@ -6,7 +6,7 @@ import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { DOCS_PATH, EXPLORER_PATH, OPENAPI_PATH } from "./paths.ts";
+import { DOCS_PATH, EXPLORER_PATH, OPENAPI_PATH, QUOTE_ROUTE } from "./paths.ts";
 
 export const { version: PACKAGE_VERSION } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
@@ -37,6 +37,8 @@ async function docs(app: FastifyInstance): Promise<void> {
         { name: "service", description: "Where to start: links to the docs, the explorer and the operations endpoints" },
       ],
     },
+    // The live stream is the same GET's other representation: its schema is not a route's, so it is added here.
+    transformObject: (document) => withLiveStream(("openapiObject" in document ? document.openapiObject : document.swaggerObject) as OpenApiDocument) as never,
   });
   void app.register(swaggerUi, {
     routePrefix: DOCS_PATH,
@@ -48,4 +50,41 @@ async function docs(app: FastifyInstance): Promise<void> {
   });
   // Rate limited like every path: the docs page loads its own copy (/quoter/docs/json).
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
+}
+
+type OpenApiDocument = { paths?: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, unknown> }> }>> };
+
+/** The quote route's path as the document writes it (`{name}` for `:name`). */
+const QUOTE_DOC_PATH = QUOTE_ROUTE.replace(/:(\w+)/g, "{$1}");
+
+const STREAM_DESCRIPTION = [
+  "With `Accept: text/event-stream`: a live stream of server-sent events instead of one answer.",
+  "`event: quote` (`id:` the block number; `data:` the 200 body of a GET at that block, one line of JSON) at once,",
+  "then on each new head whose answer differs in anything but `blockNumber`/`blockHash`, or whose block replaced",
+  "the last event's; `event: error` (`data: {\"status\", \"error\", \"details\"}`) when the answer at a head is an",
+  "error (the stream stays open); `event: end` (`data: {\"reason\": \"settled\" | \"expired\" | \"shutdown\"}`, with a",
+  "`retry:` hint on shutdown) before the server closes it; `: keep-alive` after 15 s of silence. A bad parameter",
+  "is the same 4xx JSON as a GET's, before any stream; past STREAMS_MAX or STREAMS_PER_CLIENT, 429.",
+].join(" ");
+
+/** The README's example request as a stream on the demo chain: its first event (a test replays it), then an end. */
+export const STREAM_EXAMPLE = [
+  "id: 6",
+  "event: quote",
+  'data: {"direction":"LONG","maxSize":"45898437500000000","currentPrice":"1000","expectedPrice":"1030","collateralAvailable":"1000000000000000000000","requiredCollateral":"23764940199135258254","maxCollateral":"23764940199135258254","fillPrice":"1014.728129736630628353","priceAfter":"1029.673177278800280087","blockNumber":"6","blockHash":"0x5b877415d5e64a605cf8d3bd3ed1d3cb32f19114683ba9a4e03074b68b6af5b8","iterations":10,"collateralDecimals":18}',
+  "",
+  "event: end",
+  'data: {"reason":"shutdown"}',
+  "retry: 1000",
+  "",
+  "",
+].join("\n");
+
+/** The document with the quote operation's 200 also as `text/event-stream`. */
+function withLiveStream(document: OpenApiDocument): OpenApiDocument {
+  const ok = document.paths?.[QUOTE_DOC_PATH]?.get?.responses?.["200"];
+  if (ok !== undefined) {
+    ok.content = { ...ok.content, "text/event-stream": { schema: { type: "string", description: STREAM_DESCRIPTION }, example: STREAM_EXAMPLE } };
+  }
+  return document;
 }

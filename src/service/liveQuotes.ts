@@ -60,115 +60,130 @@ type ChainWatches = { readonly watches: Set<Watch>; readonly stop: () => void };
 
 const EXPIRED_REVERTS = new Set(["ExpiredMarket", "ExpiredMarketNotSettled"]);
 
-export function createLiveQuotes({ quoter, observe }: LiveQuotesOptions): LiveQuotes {
-  const watches = new Map<string, Watch>();
-  const chains = new Map<number, ChainWatches>();
-  let closed = false;
+export function createLiveQuotes(options: LiveQuotesOptions): LiveQuotes {
+  return new LiveQuoteHub(options);
+}
 
-  function chainOf(chainId: number, follow: ChainFollow): ChainWatches {
-    let chain = chains.get(chainId);
+class LiveQuoteHub implements LiveQuotes {
+  private readonly quoter: LiveQuotesOptions["quoter"];
+  private readonly observe: LiveQuotesOptions["observe"];
+  private readonly byKey = new Map<string, Watch>();
+  private readonly chains = new Map<number, ChainWatches>();
+  private closed = false;
+
+  constructor({ quoter, observe }: LiveQuotesOptions) {
+    this.quoter = quoter;
+    this.observe = observe;
+  }
+
+  get watches(): number {
+    return this.byKey.size;
+  }
+
+  follows(chainId: number): boolean {
+    return this.quoter.follow(chainId) !== undefined;
+  }
+
+  watch(request: QuoteRequest, watcher: LiveWatcher): () => void {
+    const follow = this.quoter.follow(request.chainId);
+    if (follow === undefined) throw new RangeError(`chain ${request.chainId} is not followed: its quotes cannot be watched`);
+    const key = `${request.chainId}\n${quoteKey(request)}`;
+    let watch = this.byKey.get(key);
+    const fresh = watch === undefined;
+    if (watch === undefined) {
+      watch = { key, request, follow, watchers: new Map(), running: false, again: false };
+      this.byKey.set(key, watch);
+      this.chainOf(request.chainId, follow).watches.add(watch);
+    }
+    const told: Told = {};
+    watch.watchers.set(watcher, told);
+    const joined = watch;
+    // A new watcher hears the latest answer at once; a search in flight tells it the newer one after.
+    if (fresh) void this.search(joined);
+    else if (joined.last !== undefined && !joined.running) tellOne(joined, watcher, told, joined.last);
+    return () => {
+      joined.watchers.delete(watcher);
+      if (joined.watchers.size === 0 && this.byKey.get(key) === joined) this.remove(joined);
+    };
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const chain of this.chains.values()) chain.stop();
+    this.chains.clear();
+    this.byKey.clear();
+  }
+
+  /** The chain's watches; the first one makes the follower tell each head and keep following. */
+  private chainOf(chainId: number, follow: ChainFollow): ChainWatches {
+    let chain = this.chains.get(chainId);
     if (chain === undefined) {
-      const set = new Set<Watch>();
+      const watches = new Set<Watch>();
       const release = follow.hold();
       const unlisten = follow.onHead(() => {
-        observe?.head?.();
-        for (const watch of set) void search(watch);
+        this.observe?.head?.();
+        for (const watch of watches) void this.search(watch);
       });
-      chain = { watches: set, stop: () => (unlisten(), release()) };
-      chains.set(chainId, chain);
+      chain = { watches, stop: () => (unlisten(), release()) };
+      this.chains.set(chainId, chain);
     }
     return chain;
   }
 
-  function remove(watch: Watch): void {
-    watches.delete(watch.key);
-    const chain = chains.get(watch.request.chainId);
+  private remove(watch: Watch): void {
+    this.byKey.delete(watch.key);
+    const chain = this.chains.get(watch.request.chainId);
     if (chain === undefined) return;
     chain.watches.delete(watch);
     if (chain.watches.size === 0) {
       chain.stop();
-      chains.delete(watch.request.chainId);
+      this.chains.delete(watch.request.chainId);
     }
   }
 
-  async function search(watch: Watch): Promise<void> {
+  /** The watch's answer at the chain's head, told to its watchers; one search at a time, the newest head next. */
+  private async search(watch: Watch): Promise<void> {
     if (watch.running) {
       watch.again = true;
       return;
     }
     watch.running = true;
-    observe?.search?.();
+    this.observe?.search?.();
     const record = newQuoteRecord();
-    const answer = await quoter.quote(watch.request, { record }).then(
+    const answer = await this.quoter.quote(watch.request, { record }).then(
       (body) => answerOf({ type: "quote", body, blockNumber: BigInt(body.blockNumber) }, body.blockHash),
       (error: unknown) => failureOf(error, record),
     );
     watch.running = false;
-    if (closed || watches.get(watch.key) !== watch) return;
+    if (this.closed || this.byKey.get(watch.key) !== watch) return;
     // An answer about a block replaced meanwhile is never told: the new head's search follows.
     if (answer.blockHash !== undefined && watch.follow.isReplaced(answer.blockHash)) watch.again = true;
     else tell(watch, answer);
-    if (answer.end !== undefined) return endWatch(watch, answer.end);
+    if (answer.end !== undefined) return this.end(watch, answer.end);
     if (watch.again) {
       watch.again = false;
-      void search(watch);
+      void this.search(watch);
     }
   }
 
-  function tell(watch: Watch, answer: Answer): void {
-    watch.last = answer;
-    for (const [watcher, told] of watch.watchers) tellOne(watch, watcher, told, answer);
-  }
-
-  function tellOne(watch: Watch, watcher: LiveWatcher, told: Told, answer: Answer): void {
-    const replaced = told.blockHash !== undefined && watch.follow.isReplaced(told.blockHash);
-    if (told.sameness === answer.sameness && !replaced) return;
-    told.sameness = answer.sameness;
-    told.blockHash = answer.blockHash;
-    watcher(answer.event);
-  }
-
-  function endWatch(watch: Watch, reason: LiveEndReason): void {
-    remove(watch);
+  private end(watch: Watch, reason: LiveEndReason): void {
+    this.remove(watch);
     for (const watcher of watch.watchers.keys()) watcher({ type: "end", reason });
   }
+}
 
-  return {
-    follows(chainId) {
-      return quoter.follow(chainId) !== undefined;
-    },
-    watch(request, watcher) {
-      const follow = quoter.follow(request.chainId);
-      if (follow === undefined) throw new RangeError(`chain ${request.chainId} is not followed: its quotes cannot be watched`);
-      const key = `${request.chainId}\n${quoteKey(request)}`;
-      let watch = watches.get(key);
-      const fresh = watch === undefined;
-      if (watch === undefined) {
-        watch = { key, request, follow, watchers: new Map(), running: false, again: false };
-        watches.set(key, watch);
-        chainOf(request.chainId, follow).watches.add(watch);
-      }
-      const told: Told = {};
-      watch.watchers.set(watcher, told);
-      const joined = watch;
-      // A new watcher hears the latest answer at once; a search in flight tells it the newer one after.
-      if (fresh) void search(joined);
-      else if (joined.last !== undefined && !joined.running) tellOne(joined, watcher, told, joined.last);
-      return () => {
-        joined.watchers.delete(watcher);
-        if (joined.watchers.size === 0 && watches.get(key) === joined) remove(joined);
-      };
-    },
-    get watches() {
-      return watches.size;
-    },
-    close() {
-      closed = true;
-      for (const chain of chains.values()) chain.stop();
-      chains.clear();
-      watches.clear();
-    },
-  };
+function tell(watch: Watch, answer: Answer): void {
+  watch.last = answer;
+  for (const [watcher, told] of watch.watchers) tellOne(watch, watcher, told, answer);
+}
+
+/** Tells one watcher the answer unless it says what the watcher was last told, about a block still the chain's. */
+function tellOne(watch: Watch, watcher: LiveWatcher, told: Told, answer: Answer): void {
+  const replaced = told.blockHash !== undefined && watch.follow.isReplaced(told.blockHash);
+  if (told.sameness === answer.sameness && !replaced) return;
+  told.sameness = answer.sameness;
+  told.blockHash = answer.blockHash;
+  watcher(answer.event);
 }
 
 /** What a body says but its block: two answers that differ only there are the same to a watcher. */
