@@ -24,7 +24,7 @@ ${settingsHelp()}`;
 
 export const QUOTE_HELP = `Usage: quoter quote <chainId> <marketAddress> <marketId> --expected-price P --collateral C
                     [--price-limit L] [--max-iterations N] [--search exact] [--min-block B]
-                    [--rpc URL[,URL...]] [--trace]
+                    [--rpc URL[,URL...]] [--trace] [--watch]
 
 Quotes once, as GET ${BASE_PATH}/<chainId>/<marketAddress>/<marketId> would, without starting an HTTP server, and
 prints the API's JSON body on stdout (one line): the 200 body, or the error body {"error", "details"?} of the
@@ -39,6 +39,9 @@ status the API would answer. Values are read by the API's rules (docs/semantics.
   --rpc URL[,URL...]   the chain's JSON-RPC endpoint(s), in fallback order. Default: RPC_URL_<chainId>; for
                        chain 31337 with neither, an embedded demo chain is started (as npm start does)
   --trace              add the search's candidates (trace=true)
+  --watch              keep quoting: one line of JSON per event of the live stream ({"event", "id", "data"}:
+                       a quote, an error, the end), at once and on each block that changes the answer; Ctrl-C
+                       ends it (exit status 0)
   -h, --help           this help
 
 Other settings (RPC_TIMEOUT_MS, QUOTE_DEADLINE_MS, SEARCH_STRATEGY, SEARCH_GAS_CAP, LOG_LEVEL, ...) come from

@@ -10,11 +10,12 @@ import { statusOf } from "../http/httpErrors.ts";
 import { parseQuoteRequest, type QuoteRequest } from "../quote/request.ts";
 import { createQuoterFromConfig } from "../service/fromConfig.ts";
 import { QUOTE_HELP } from "./help.ts";
+import { watchQuote } from "./watch.ts";
 import { POSITIONAL_COUNT, POSITIONALS, QUOTE_OPTIONS, flagOfParam, requestParams } from "./quoteOptions.ts";
 
 const EXIT = { ok: 0, clientError: 1, usage: 2, serverError: 3 } as const;
 
-type Arguments = ReturnType<typeof requestParams> & { rpc?: string };
+type Arguments = ReturnType<typeof requestParams> & { rpc?: string; watch: boolean };
 type Setup = { config: Config; rpcUrls?: string[] };
 
 function usageError(message: string): number {
@@ -41,7 +42,7 @@ function readArguments(args: readonly string[]): Arguments | number {
     return EXIT.ok;
   }
   if (positionals.length !== POSITIONAL_COUNT) return usageError(`expected ${POSITIONALS}, got ${positionals.length} argument(s)`);
-  return { ...requestParams(positionals, values), ...(typeof values.rpc === "string" ? { rpc: values.rpc } : {}) };
+  return { ...requestParams(positionals, values), ...(typeof values.rpc === "string" ? { rpc: values.rpc } : {}), watch: values.watch === true };
 }
 
 /** What parseArgs refused, in a line that says what to type instead (never its advice about `--`). */
@@ -79,11 +80,14 @@ export async function runQuote(args: readonly string[]): Promise<number> {
   if (typeof setup === "number") return setup;
   const request = parseQuoteRequest(given.params, given.query);
   if (!request.ok) return answerError(request.error);
-  return quoteOnce(setup, request.value);
+  return quoteOnce(setup, request.value, given.watch);
 }
 
-/** The quote on --rpc, else RPC_URL_<chainId>, else (chain 31337) an embedded demo chain started for it. */
-async function quoteOnce({ config, rpcUrls }: Setup, request: QuoteRequest): Promise<number> {
+/**
+ * The quote on --rpc, else RPC_URL_<chainId>, else (chain 31337) an embedded demo chain started for it; with
+ * --watch, its live stream until Ctrl-C.
+ */
+async function quoteOnce({ config, rpcUrls }: Setup, request: QuoteRequest, watch: boolean): Promise<number> {
   const logger = createLogger({ level: config.logLevel, format: config.logFormat, fd: 2 });
   let devchain: Devchain | undefined;
   const id = request.chainId;
@@ -93,13 +97,20 @@ async function quoteOnce({ config, rpcUrls }: Setup, request: QuoteRequest): Pro
     devchain = await startDevchain();
     urls = [devchain.endpoint.url];
   }
-  // One quote needs no pushed heads: the latest block is read once, as a quote on an idle chain does.
+  // One quote needs no pushed heads: the latest block is read once, as a quote on an idle chain does. A watch
+  // takes them where they are pushed (RPC_WS_URL_<chainId>, the demo chain's WebSocket), else polls.
+  const pushed = devchain ? new Map([[id, devchain.endpoint.webSocketUrl]]) : config.rpcWsUrls;
   const { quoter } = createQuoterFromConfig(config, urls === undefined ? new Map() : new Map([[id, urls]]), {
     logger,
-    webSocketUrls: new Map(),
+    webSocketUrls: watch && !rpcUrls ? pushed : new Map(),
     ...(rpcUrls ? { source: "--rpc" } : {}),
   });
   try {
+    if (watch) {
+      await quoter.start();
+      await watchQuote(quoter, request, (line) => process.stdout.write(`${line}\n`));
+      return EXIT.ok;
+    }
     print(await quoter.quote(request));
     return EXIT.ok;
   } catch (error) {

@@ -13,6 +13,7 @@ export const QUOTE_OPTIONS: ParseArgsConfig["options"] = {
     OPTION_PARAMS.map(({ flag, sends }) => [flag, sends === undefined ? { type: "string", multiple: true } : { type: "boolean" }]),
   ),
   rpc: { type: "string" },
+  watch: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 };
 

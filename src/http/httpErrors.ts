@@ -2,7 +2,7 @@
 // HTTP layer has (an unknown path, a method, the rate limit, the URL's length, a body). Every one answers the
 // interface's error body. No Fastify here: the CLI maps a quote error's status to its exit status through it.
 import { QuoterError } from "../quote/quoterError.ts";
-import { errorBody, type ErrorBody, type QuoteError, type QuoteErrorKind } from "../quote/quoteErrors.ts";
+import { QuoteError, errorBody, internalError, type ErrorBody, type QuoteErrorKind } from "../quote/quoteErrors.ts";
 
 /** The interface's error strings of the HTTP layer's own errors: they never change. */
 export const HTTP_MESSAGES = {
@@ -56,6 +56,15 @@ export function toHttpError(error: QuoteError | HttpError): HttpError {
   if (error instanceof HttpError) return error;
   const headers = error.retryAfterSeconds === undefined ? undefined : retryAfter(error.retryAfterSeconds);
   return new HttpError(STATUS[error.kind], error.message, { body: error.toBody(), ...(headers ? { headers } : {}) });
+}
+
+/**
+ * Any failure of a quote as its answer with the status first (a live stream's `error` event): a quote's or an
+ * HTTP error as it is, anything else (a bug) as the 500 Internal server error.
+ */
+export function errorWithStatus(error: unknown): Record<string, unknown> {
+  const answer = toHttpError(error instanceof QuoteError || error instanceof HttpError ? error : internalError());
+  return { status: answer.status, ...answer.toBody() };
 }
 
 /** The status an error answers with. */

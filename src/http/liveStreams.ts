@@ -7,10 +7,9 @@ import type {} from "@fastify/sse"; // reply.sse
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { SETTINGS } from "../config.ts";
 import type { StreamObserver } from "../observability/metrics.ts";
-import { QuoteError, internalError } from "../quote/quoteErrors.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import type { LiveEvent, LiveQuotes } from "../service/liveQuotes.ts";
-import { HttpError, toHttpError, tooManyStreams } from "./httpErrors.ts";
+import { errorWithStatus, tooManyStreams, type HttpError } from "./httpErrors.ts";
 import { noteStream } from "./observability.ts";
 
 export interface StreamLimits {
@@ -141,14 +140,8 @@ export class LiveStreams {
 function toMessage(event: Exclude<LiveEvent, { type: "end" }>, reply: FastifyReply): { event: string; data: string; id?: string } {
   let data = serialized.get(event);
   if (data === undefined) {
-    data = event.type === "quote" ? String(reply.serialize(event.body)) : JSON.stringify(errorData(event.error));
+    data = event.type === "quote" ? String(reply.serialize(event.body)) : JSON.stringify(errorWithStatus(event.error));
     serialized.set(event, data);
   }
   return { event: event.type, data, ...(event.blockNumber === undefined ? {} : { id: event.blockNumber.toString() }) };
-}
-
-/** The error answer a plain GET gets, with its status first. */
-function errorData(error: unknown): Record<string, unknown> {
-  const answer = toHttpError(error instanceof QuoteError || error instanceof HttpError ? error : internalError());
-  return { status: answer.status, ...answer.toBody() };
 }

@@ -3,7 +3,8 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { DEMO_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
-import { runProcess } from "../support/processes.ts";
+import { trade, waitFor } from "../support/liveService.ts";
+import { runProcess, startProcess } from "../support/processes.ts";
 import { startQuoterHarness, type QuoterHarness } from "../support/quoterHarness.ts";
 
 const BIN = new URL("../../bin/quoter.js", import.meta.url).pathname;
@@ -79,6 +80,25 @@ test("quoter quote: a chain it cannot reach prints the 503 body and exits 3; bad
   assert.match(unknown.stderr, /^quoter quote: unknown option --price; the options are --expected-price, --collateral, /);
   assert.match(apiName.stderr, /^quoter quote: unknown option --expectedPrice: did you mean --expected-price\?\n/, "the API's name, not parseArgs' advice");
   assert.match(badRpc.stderr, /--rpc: must be a comma-separated list of http/);
+});
+
+test("quoter quote --watch: one line per event, the first the API's body at once, another after a trade; a signal ends it with 0", async () => {
+  const args = ["quote", "31337", DEMO_MARKET_GROUP_ADDRESS, "2", "--expected-price", "1030", "--collateral", THOUSAND, "--watch", "--rpc", h.devchain.endpoint.url];
+  const watching = await startProcess(process.execPath, [BIN, ...args], { LOG_LEVEL: "silent", HEAD_POLL_MS: "100" }, /^\{"event":"quote".*\n/m, 20_000);
+  try {
+    const first = JSON.parse(watching.match[0]) as { event: string; id: string; data: Record<string, unknown> };
+    const api = await apiAnswer(2, { expectedPrice: "1030", collateralAvailable: THOUSAND });
+    assert.deepEqual(first, { event: "quote", id: first.data.blockNumber, data: JSON.parse(api.body) });
+    const traded = await trade(h.devchain);
+    const lines = () => watching.output().split("\n").filter((line) => line.startsWith("{"));
+    await waitFor(() => lines().length >= 2, 10_000, "the event after the trade");
+    const next = JSON.parse(lines()[1]!) as { event: string; id: string; data: { blockNumber: string } };
+    assert.equal(next.event, "quote");
+    assert.ok(BigInt(next.id) >= traded.blockNumber);
+    assert.equal(await watching.stop(), 0);
+  } finally {
+    watching.child.kill("SIGKILL");
+  }
 });
 
 test("--help for the command and each subcommand", async () => {
