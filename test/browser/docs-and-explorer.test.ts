@@ -6,6 +6,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync } from "node:fs";
 import { chromium, type Browser, type Page, type Response } from "playwright-core";
+import { trade } from "../support/liveService.ts";
 import { startQuoterHarness, type QuoterHarness } from "../support/quoterHarness.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -482,6 +483,35 @@ describe("/quoter/explorer in Chromium", () => {
       await page.screenshot({ path: new URL("explorer-compare-bisection-400.png", OUTPUT).pathname, fullPage: true });
       assert.deepEqual(errors, []);
       assert.deepEqual(failed, [`400 /quoter/31337/${h.devchain.marketGroup}/4`]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test("Live: an EventSource on the quote's stream redraws the answer, with its block, when a trade moves the market", { timeout: 60_000 }, async () => {
+    const { page, errors, failed } = await openExplorer();
+    try {
+      await page.selectOption("#preset", { label: "market 2: LONG bound by expectedPrice" });
+      await page.check("#live");
+      assert.equal(await page.isDisabled("#compare"), true, "live streams one search");
+      await page.click("#run");
+      await page.waitForFunction(() => /^live · block \d+ · 200 · event 1$/.test(document.querySelector("#status")?.textContent ?? ""));
+      const before = JSON.parse((await page.textContent("#raw-body")) ?? "{}") as { blockNumber: string; maxSize: string };
+      assert.match((await page.textContent("#curl-line")) ?? "", /^curl -N -H 'Accept: text\/event-stream' '/);
+      assert.equal(new URL(page.url()).searchParams.get("live"), "true");
+
+      const traded = await trade(h.devchain);
+      await page.waitForFunction(() => / · event 2$/.test(document.querySelector("#status")?.textContent ?? ""), undefined, { timeout: 15_000 });
+      const after = JSON.parse((await page.textContent("#raw-body")) ?? "{}") as { blockNumber: string; maxSize: string };
+      assert.ok(BigInt(after.blockNumber) >= traded.blockNumber);
+      assert.match((await page.textContent("#status")) ?? "", new RegExp(`^live · block ${after.blockNumber} · 200`));
+      assert.notEqual(after.maxSize, before.maxSize, "the trade moved the answer");
+      assert.equal(await page.locator("#price-chart").count(), 1, "the search drawn again");
+
+      await page.uncheck("#live");
+      assert.deepEqual(errors, []);
+      assert.deepEqual(failed, []);
+      await page.screenshot({ path: new URL("explorer-live.png", OUTPUT).pathname, fullPage: true });
     } finally {
       await page.close();
     }

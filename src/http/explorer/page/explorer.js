@@ -3,10 +3,12 @@
 // and draws the search as SVG. Every number the API sends (prices, sizes, collateral) stays exact: it is read
 // into a BigInt (prices in 10^-18 units) and shown with string arithmetic; even the pixel positions are
 // computed in BigInt and only the final, small coordinate becomes a Number. It quotes with either search, or
-// with both at once to draw what the bisection leaves below the exact maximum.
+// with both at once to draw what the bisection leaves below the exact maximum, or live: redrawn on each event
+// of the quote's stream.
 import { showComparison, showErrors, showMarket, showSummary, showVerdict } from "./answers.js";
 import { $ } from "./dom.js";
 import { E18, formatD18, parseD18, parseInteger } from "./numbers.js";
+import { watchLive } from "./live.js";
 import { drawSearch } from "./search.js";
 
 /** The form's text fields: the quote parameters' (explorer/fields.json), in the order the service checks them. */
@@ -25,6 +27,7 @@ function readForm() {
   for (const { name } of FIELDS) values[name] = $(name).value.trim();
   values.search = $("search-exact").checked ? "exact" : "bisection";
   values.compare = $("compare").checked;
+  values.live = $("live").checked;
   return values;
 }
 
@@ -34,6 +37,7 @@ function pageQuery(values) {
   for (const { name } of FIELDS) if (values[name]) query.set(name, values[name]);
   query.set("search", values.search);
   if (values.compare) query.set("compare", "true");
+  if (values.live) query.set("live", "true");
   return query;
 }
 
@@ -60,9 +64,10 @@ function budgetHint(text) {
 // ---- the page --------------------------------------------------------------------------------------------
 
 /** The request as a shell command: single quotes, with any single quote in it escaped for the shell. */
-function curlLine(url) {
+function curlLine(url, live = false) {
   const absolute = new URL(url, window.location.origin).href;
-  return `curl '${absolute.replace(/'/g, "'\\''")}'`;
+  const stream = live ? "-N -H 'Accept: text/event-stream' " : "";
+  return `curl ${stream}'${absolute.replace(/'/g, "'\\''")}'`;
 }
 
 async function copyCurl() {
@@ -98,48 +103,78 @@ async function fetchAnswer(url) {
   }
 }
 
+/** The live stream running, if any: stopped by the next quote. */
+let stopLive = () => {};
+
 async function run(event) {
   if (event) event.preventDefault();
+  stopLive();
   const values = readForm();
   // Comparing sends the same request with each search, at once.
   const requests = (values.compare ? ["bisection", "exact"] : [values.search]).map((search) => ({ search, url: quoteUrl(values, search) }));
   const button = $("run");
-  button.disabled = true;
-  button.textContent = "Quoting…";
   for (const id of ["error", "summary", "charts", "raw", "comparison", "verdict", "market"]) $(id).hidden = true;
   $("request").hidden = false;
-  $("curl-line").textContent = requests.map(({ url }) => curlLine(url)).join("\n");
+  $("curl-line").textContent = requests.map(({ url }) => curlLine(url, values.live)).join("\n");
   $("status").textContent = "…";
   $("status").className = "status";
   document.body.dataset.state = "loading";
   window.history.replaceState(null, "", `?${pageQuery(values)}`);
+  if (values.live) return runLive(values, requests[0]);
 
+  button.disabled = true;
+  button.textContent = "Quoting…";
   const started = performance.now();
   try {
     const answers = await Promise.all(requests.map(async (request) => ({ ...request, ...(await fetchAnswer(request.url)) })));
     const ms = Math.round(performance.now() - started);
-    const found = answers.filter((a) => a.ok);
-    $("status").textContent = `${answers.map((a) => (values.compare ? `${a.search} ${a.status}` : `${a.status}`)).join(" · ")} · ${ms} ms`;
-    $("status").className = `status ${found.length === answers.length ? "ok" : "failed"}`;
-    const raw = values.compare ? Object.fromEntries(answers.map((a) => [a.search, { status: a.status, body: a.body }])) : answers[0].body;
-    $("raw-body").textContent = JSON.stringify(raw, null, 2);
-    $("raw").hidden = false;
-    if (values.compare) showComparison(answers[0], answers[1]);
-    showVerdict(answers, values.compare);
-    showSummary(answers, values.compare);
-    showErrors(answers.filter((a) => !a.ok), values.compare);
-    // The market's facts from an answer that carries them (the exact one first), the range from every trace.
-    const facts = found.find((a) => a.search === "exact") ?? found[0] ?? answers[0];
-    const traces = answers.flatMap((a) => (a.body && Array.isArray(a.body.trace) ? a.body.trace : []));
-    showMarket(facts.status, values, { ...facts.body, trace: traces });
-    drawSearch(values, answers, values.compare);
-    document.body.dataset.state = found.length > 0 ? "done" : "failed";
+    const summary = answers.map((a) => (values.compare ? `${a.search} ${a.status}` : `${a.status}`)).join(" · ");
+    showAnswers(values, answers, `${summary} · ${ms} ms`);
   } catch (error) {
     showPageError(error);
   } finally {
     button.disabled = false;
     button.textContent = "Quote";
   }
+}
+
+/** Live: the answer redrawn on each event of the quote's stream, with the block it is at, until it ends. */
+function runLive(values, request) {
+  let events = 0;
+  stopLive = watchLive(
+    request.url,
+    (answer) => {
+      events++;
+      try {
+        showAnswers(values, [{ ...request, ...answer }], `live · block ${answer.block} · ${answer.status} · event ${events}`);
+      } catch (error) {
+        showPageError(error);
+      }
+    },
+    (reason) => {
+      $("status").textContent = `${$("status").textContent} · stream ended (${reason})`;
+    },
+  );
+}
+
+/** Every part of the page that shows answers, from `answers` (one, or a comparison's two). */
+function showAnswers(values, answers, statusText) {
+  const found = answers.filter((a) => a.ok);
+  $("status").textContent = statusText;
+  $("status").className = `status ${found.length === answers.length ? "ok" : "failed"}`;
+  const raw = values.compare ? Object.fromEntries(answers.map((a) => [a.search, { status: a.status, body: a.body }])) : answers[0].body;
+  $("raw-body").textContent = JSON.stringify(raw, null, 2);
+  $("raw").hidden = false;
+  if (values.compare) showComparison(answers[0], answers[1]);
+  showVerdict(answers, values.compare);
+  showSummary(answers, values.compare);
+  showErrors(answers.filter((a) => !a.ok), values.compare);
+  // The market's facts from an answer that carries them (the exact one first), the range from every trace.
+  const facts = found.find((a) => a.search === "exact") ?? found[0] ?? answers[0];
+  const traces = answers.flatMap((a) => (a.body && Array.isArray(a.body.trace) ? a.body.trace : []));
+  showMarket(facts.status, values, { ...facts.body, trace: traces });
+  drawSearch(values, answers, values.compare);
+  document.body.dataset.state = found.length > 0 ? "done" : "failed";
 }
 
 function showBudgetUnits() {
@@ -160,8 +195,10 @@ function applyPreset() {
   showBudgetUnits();
 }
 
-/** Comparing sends both searches: the choice of one has no effect then. */
+/** Comparing sends both searches: the choice of one has no effect then. Live streams one search: no comparing. */
 function showSearchChoice() {
+  if ($("live").checked) $("compare").checked = false;
+  $("compare").disabled = $("live").checked;
   for (const id of ["search-bisection", "search-exact"]) $(id).disabled = $("compare").checked;
 }
 
@@ -206,9 +243,15 @@ async function init() {
   $("search-exact").checked = query.get("search") === "exact";
   $("search-bisection").checked = !$("search-exact").checked;
   $("compare").checked = query.get("compare") === "true";
+  $("live").checked = query.get("live") === "true";
   showSearchChoice();
   showBudgetUnits();
   $("compare").addEventListener("change", showSearchChoice);
+  $("live").addEventListener("change", () => {
+    showSearchChoice();
+    // Switched off: the stream stops, the last answer stays.
+    if (!$("live").checked) stopLive();
+  });
   $("collateralAvailable").addEventListener("input", showBudgetUnits);
   $("preset").addEventListener("change", applyPreset);
   $("quote-form").addEventListener("submit", run);
