@@ -222,6 +222,18 @@ describe("markets that end their streams", () => {
 });
 
 describe("limits on open streams", () => {
+  test("opening a stream counts once in the rate limit, however many events it sends", async () => {
+    await withService({ protection: { rateLimitMax: 3, rateLimitWindowMs: 60_000 } }, async (service, open) => {
+      const stream = open(path(2));
+      await stream.next();
+      await trade(devchain);
+      await stream.next(5_000, "the trade's quote");
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await plainGet(service, path(1, { expectedPrice: "0.6", collateralAvailable: ONE }))).status);
+      assert.deepEqual(statuses, [200, 200, 429], "the stream took one of the three");
+    });
+  });
+
   test("past STREAMS_PER_CLIENT or STREAMS_MAX: 429 with Retry-After and the error body; a closed stream frees its place", async () => {
     for (const [limits, setting] of [
       [{ perClient: 2, max: 100 }, "STREAMS_PER_CLIENT"],
