@@ -13,7 +13,7 @@ import { STREAM_EXAMPLE } from "../../src/http/openapi.ts";
 import { METRIC_NAMES } from "../../src/observability/metrics.ts";
 import { openEventStream, type EventStream } from "../support/eventStream.ts";
 import { liveService, trade, type LiveService } from "../support/liveService.ts";
-import { startRpcProxy, type RpcProxy } from "../support/rpcProxy.ts";
+import { startRpcProxy } from "../support/rpcProxy.ts";
 import type { QuoterAppOptions } from "../support/quoterHarness.ts";
 
 const ONE = "1000000000000000000";
@@ -115,14 +115,9 @@ describe("a stream of one quote", () => {
 });
 
 describe("streams follow the chain", () => {
-  let proxy: RpcProxy;
-  before(async () => {
-    proxy = await startRpcProxy(devchain.endpoint.url);
-  });
-  after(() => proxy.close());
-
   test("a trade: every stream of its market gets a quote at its block or later, equal to a GET there; one search per distinct quote; other markets and empty blocks send nothing", async () => {
     // The answers kept by block are on, as by default: a plain GET of a watched quote is answered from them.
+    const proxy = await startRpcProxy(devchain.endpoint.url);
     await withService({ rpc: proxy.url, probe: true, answerCache: { maxEntries: 100, maxBytes: 1 << 20 } }, async (service, open) => {
       const twins = [open(path(2)), open(path(2))];
       const other = open(path(2, { expectedPrice: "1010", collateralAvailable: ONE }));
@@ -150,7 +145,7 @@ describe("streams follow the chain", () => {
       await rpc("evm_mine");
       await Promise.all([...twins, other, yesNo].map((stream) => stream.quiet(400)));
       assert.equal(await counter(service, METRIC_NAMES.streamsOpen), 4);
-    });
+    }).finally(() => proxy.close());
   });
 
   test("a trade that makes the answer an error sends `error`; a trade back sends `quote` again", async () => {
