@@ -20,6 +20,7 @@ export const HTTP_MESSAGES = {
 const STATUS: Record<QuoteErrorKind, number> = {
   invalidQuery: 400,
   invalidPath: 400,
+  invalidBody: 400,
   expectedPriceNotPositive: 400,
   expectedPriceEqualsCurrent: 400,
   noValidSize: 400,

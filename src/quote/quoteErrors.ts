@@ -11,6 +11,7 @@ export type ErrorBody = { error: string; details?: ErrorDetail[] } & Record<stri
 export const MESSAGES = {
   invalidQuery: "Invalid query parameters",
   invalidPath: "Invalid path parameters",
+  invalidBody: "Invalid request body",
   expectedPriceNotPositive: "Expected price must be greater than 0",
   expectedPriceEqualsCurrent: "Expected price must be different from current price",
   noValidSize: "Could not find a valid position size that satisfies the price constraints",
@@ -68,6 +69,10 @@ type SearchFailure = Pick<QuoteErrorOptions, "details" | "extra">;
 
 export function invalidPathParameters(details: ErrorDetail[]): QuoteError {
   return new QuoteError("invalidPath", { details });
+}
+
+export function invalidRequestBody(details: ErrorDetail[]): QuoteError {
+  return new QuoteError("invalidBody", { details });
 }
 
 export function invalidQueryParameters(details: ErrorDetail[]): QuoteError {

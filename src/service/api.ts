@@ -4,6 +4,8 @@ import type { Hex } from "viem";
 import type { RpcTally } from "../chain/call.ts";
 import type { HeadFollower, HeadStatus } from "../chain/headFollower.ts";
 import type { Direction } from "../quote/search.ts";
+import type { QuoteError } from "../quote/quoteErrors.ts";
+import type { Result } from "../quote/result.ts";
 import type { QuoteResponseBody } from "../quote/quoteAnswer.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 
@@ -46,10 +48,18 @@ export interface QuoteOptions {
 export interface Quoter {
   /** The 200 body, or a thrown QuoteError. */
   quote(request: QuoteRequest, options?: QuoteOptions): Promise<QuoteResponseBody>;
+  /** Quotes of one chain, all at one block (a thrown QuoteError only when none can be answered: the chain's). */
+  quoteBatch?(requests: readonly QuoteRequest[], options?: QuoteOptions): Promise<BatchAnswer>;
 }
 
 /** What a watcher of a chain may do with its head follower: be told of heads, keep it following, ask of a block. */
 export type ChainFollow = Pick<HeadFollower, "onHead" | "hold" | "isReplaced" | "head">;
+
+/** A batch's answers: every one at one block, each the body or the error a GET of it gets at that block. */
+export interface BatchAnswer {
+  readonly head: { readonly number: bigint; readonly hash: Hex };
+  readonly answers: readonly Result<QuoteResponseBody, QuoteError>[];
+}
 
 export interface QuoterService extends Quoter {
   /** Probes every endpoint for deployless calls now, so that no quote pays for it (failures retry later). */

@@ -11,42 +11,24 @@ import { createHeadFollower, type HeadFollower, type HeadStatus } from "../chain
 import { SETTINGS } from "../config.ts";
 import { DEFAULT_SEARCH_GAS_CAP } from "../chain/searcher.ts";
 import { checkExpectedPrice, type QuoteResponseBody } from "../quote/quoteAnswer.ts";
-import { marketNotFound } from "../quote/quoteErrors.ts";
+import { marketNotFound, type QuoteError } from "../quote/quoteErrors.ts";
+import { err, ok, type Result } from "../quote/result.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES } from "../quote/exactSearch.ts";
 import { unconfiguredChainDetail } from "../quote/explain.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import { answerAtEndpoint, type Searched } from "./answerAtBlock.ts";
-import { createAnswerCache, type AnswerCache, type AnswerCacheLimits } from "./answerCache.ts";
-import type { QuoteOptions, QuoteRecord, QuoterService } from "./api.ts";
+import { createAnswerCache, type AnswerCache } from "./answerCache.ts";
+import type { BatchAnswer, QuoteOptions, QuoteRecord, QuoterService } from "./api.ts";
+import type { QuoterOptions } from "./quoterOptions.ts";
 import { createCoalescer, quoteKey } from "./coalescer.ts";
 import { withDeadline } from "./deadline.ts";
 import { toQuoteError, type Progress } from "./unavailable.ts";
 import { createEndpointStrategy, type EndpointStrategy } from "./endpointStrategy.ts";
 import { firstAnswer } from "./fallback.ts";
-import { warningsTo, type ServiceLogger, type Warn } from "./warnings.ts";
+import { recordCacheLookup, recordSearch } from "./quoteRecording.ts";
+import { followerLog, warnFailures, warningsTo, type Warn } from "./warnings.ts";
 
-export type SearchStrategy = "single-call" | "sequential";
-
-export interface QuoterOptions {
-  readonly chains: ChainRegistry;
-  /** Default "single-call": the whole quote in one eth_call where the endpoint runs deployless calls. */
-  readonly strategy?: SearchStrategy;
-  /** Gas of the single-call search (default 30,000,000). */
-  readonly searchGasCap?: bigint;
-  /** The most candidates a search=exact quote quotes (default 32). */
-  readonly exactMaxCandidates?: number;
-  /** The most one quote may take, the wait for its block and all endpoints included, before it is a 503 (default 10,000 ms). */
-  readonly deadlineMs?: number;
-  /** Where warnings go; inside a quote opened by the HTTP layer, that request's logger (with its request id). */
-  readonly logger?: ServiceLogger;
-  /** Answers kept by block (default off). */
-  readonly answerCache?: AnswerCacheLimits;
-  /** Polling of a chain without a WebSocket endpoint: the longest interval, in ms (HEAD_POLL_MS's default). */
-  readonly headPollMs?: number;
-  /** Timeout of a request over a chain's WebSocket, in ms (RPC_TIMEOUT_MS's default). */
-  readonly rpcTimeoutMs?: number;
-}
-
+export type { QuoterOptions, SearchStrategy } from "./quoterOptions.ts";
 
 export function createQuoter(options: QuoterOptions): QuoterService {
   return new Quoter(options);
@@ -135,30 +117,86 @@ class Quoter implements QuoterService {
 
   /** At the chain's head (at least `minBlock`): the kept answer of an identical request there, or a search. */
   private async quoteAtHead(quote: ChainQuote, options: QuoteOptions, signal: AbortSignal, progress: Progress): Promise<QuoteResponseBody> {
-    const { chain, follower, request, key, record } = quote;
     for (let attempt = 0; ; attempt++) {
-      progress.stage = request.minBlock === undefined ? "head" : "minBlock";
-      const fresh = options.noCache === true && attempt === 0;
-      const head = await follower.headFor({ minBlock: request.minBlock, fresh, signal }).catch((error: unknown) => {
-        if (error instanceof EndpointsFailedError) warnFailures(error, quote.warn);
-        throw error;
-      });
-      progress.head = head;
-      if (options.noCache !== true) {
-        const cached = this.answers.get(chain.chainId, head.hash, key);
-        if (record) recordCacheLookup(record, cached, head);
-        if (cached !== undefined) return cached;
-      }
-      progress.stage = "search";
-      const searched = await this.searchOnce(quote, head, signal, attempt, progress);
-      // Not answered at this head (the endpoint lagged), or the chain replaced the block while it was searched.
-      if (searched === undefined || follower.isReplaced(head.hash)) continue;
-      if (record) recordSearch(record, searched, head);
-      if (!searched.answer.ok) throw searched.answer.error;
-      const answer = searched.answer.value;
-      if (this.answers.enabled) this.answers.set(chain.chainId, head.hash, key, answer, 2 * (key.length + JSON.stringify(answer).length));
-      return answer;
+      const head = await this.headOf(quote, quote.request.minBlock, options.noCache === true && attempt === 0, signal, progress);
+      const answer = await this.answerAtHead(quote, head, options, signal, attempt, progress);
+      // Not answered at this head (the endpoint lagged, or the chain replaced the block while it was searched).
+      if (answer === undefined) continue;
+      if (!answer.ok) throw answer.error;
+      return answer.value;
     }
+  }
+
+  /** The block to answer at: the chain's head as its follower knows it (read first when `fresh`), at least `minBlock`. */
+  private async headOf(quote: ChainQuote, minBlock: bigint | undefined, fresh: boolean, signal: AbortSignal, progress: Progress): Promise<BlockHeader> {
+    progress.stage = minBlock === undefined ? "head" : "minBlock";
+    const head = await quote.follower.headFor({ minBlock, fresh, signal }).catch((error: unknown) => {
+      if (error instanceof EndpointsFailedError) warnFailures(error, quote.warn);
+      throw error;
+    });
+    progress.head = head;
+    return head;
+  }
+
+  /** The answer at `head`: kept, or searched (and kept); undefined when it must be asked again (lag, a reorg). */
+  private async answerAtHead(
+    quote: ChainQuote,
+    head: BlockHeader,
+    options: QuoteOptions,
+    signal: AbortSignal,
+    attempt: number,
+    progress: Progress,
+  ): Promise<Result<QuoteResponseBody, QuoteError> | undefined> {
+    const { chain, follower, key, record } = quote;
+    if (options.noCache !== true) {
+      const cached = this.answers.get(chain.chainId, head.hash, key);
+      if (record) recordCacheLookup(record, cached, head);
+      if (cached !== undefined) return ok(cached);
+    }
+    progress.stage = "search";
+    const searched = await this.searchOnce(quote, head, signal, attempt, progress);
+    if (searched === undefined || follower.isReplaced(head.hash)) return undefined;
+    if (record) recordSearch(record, searched, head);
+    const { answer } = searched;
+    if (answer.ok && this.answers.enabled) this.answers.set(chain.chainId, head.hash, key, answer.value, 2 * (key.length + JSON.stringify(answer.value).length));
+    return answer;
+  }
+
+  /**
+   * Every request (all of one chain) answered at one block, the newest head at least every `minBlock` asked: each
+   * its body or its error; a block replaced meanwhile starts them all again at the new head.
+   */
+  async quoteBatch(requests: readonly QuoteRequest[], options: QuoteOptions = {}): Promise<BatchAnswer> {
+    const chainId = requests[0]?.chainId ?? 0;
+    const chain = this.chains.get(chainId);
+    if (!chain) throw marketNotFound([unconfiguredChainDetail(chainId)]);
+    const follower = this.followers.get(chainId)!;
+    const warn = options.log ? warningsTo(options.log) : this.warn;
+    const quotes = requests.map((request) => ({ chain, follower, request, key: quoteKey(request), warn, record: undefined }));
+    const minBlock = requests.reduce<bigint | undefined>((most, { minBlock: asked }) => (asked !== undefined && (most === undefined || asked > most) ? asked : most), undefined);
+    const progress: Progress = { stage: "head" };
+    try {
+      return await withDeadline(this.deadlineMs, async (signal) => {
+        for (let attempt = 0; ; attempt++) {
+          const head = await this.headOf(quotes[0]!, minBlock, options.noCache === true && attempt === 0, signal, progress);
+          const answers = await Promise.all(quotes.map((quote) => this.settleAt(quote, head, options, signal, progress)));
+          if (!answers.includes(undefined) && !follower.isReplaced(head.hash)) return { head, answers: answers as Result<QuoteResponseBody, QuoteError>[] };
+        }
+      });
+    } catch (error) {
+      throw toQuoteError(error, { chainId, deadlineMs: this.deadlineMs, minBlock, progress, newest: follower.head, warn });
+    }
+  }
+
+  /** One quote's answer at exactly `head` (asked again there while an endpoint lags); undefined once it is replaced. */
+  private async settleAt(quote: ChainQuote, head: BlockHeader, options: QuoteOptions, signal: AbortSignal, progress: Progress) {
+    const notPositive = checkExpectedPrice(quote.request.expectedPrice);
+    if (notPositive) return err(notPositive);
+    for (let attempt = 0; !quote.follower.isReplaced(head.hash); attempt++) {
+      const answer = await this.answerAtHead(quote, head, options, signal, attempt, progress);
+      if (answer !== undefined) return answer;
+    }
+    return undefined;
   }
 
   /** The search at `head`, shared with identical requests; undefined when an endpoint did not have the block yet. */
@@ -194,36 +232,4 @@ class Quoter implements QuoterService {
     const context = { block: head, signal, tally: quote.record, exactMaxCandidates: this.exactMaxCandidates };
     return firstAnswer(quote.chain.endpoints, (endpoint) => answerAtEndpoint(this.endpoints, endpoint, quote.request, context), signal, quote.warn);
   }
-}
-
-/** Each endpoint that failed to give the chain's latest block, as the quote's own warnings (with its request id). */
-function warnFailures(error: EndpointsFailedError, warn: Warn): void {
-  for (const { endpoint, error: failure } of error.failures) {
-    warn({ chainId: endpoint.chainId, endpoint: endpoint.label, reason: failure.reason }, "RPC endpoint failed");
-  }
-}
-
-function followerLog(logger: ServiceLogger) {
-  const info = (logger as { info?: ServiceLogger["warn"] }).info;
-  return {
-    warn: (fields: Record<string, unknown>, message: string) => logger.warn(fields, message),
-    info: (fields: Record<string, unknown>, message: string) => (info ? info.call(logger, fields, message) : undefined),
-  };
-}
-
-/** Whether the quote was answered from the cache, and then what it answered (its log line, the hit rate). */
-function recordCacheLookup(record: QuoteRecord, cached: QuoteResponseBody | undefined, head: BlockHeader): void {
-  record.cache = cached === undefined ? "miss" : "hit";
-  if (cached === undefined) return;
-  record.direction = cached.direction;
-  record.blockNumber = head.number;
-  record.blockHash = head.hash;
-}
-
-/** What the search that answered did (an earlier attempt's facts, at another head, are replaced). */
-function recordSearch(record: QuoteRecord, { facts }: Searched, head: BlockHeader): void {
-  delete record.direction;
-  delete record.candidates;
-  delete record.stoppedBy;
-  Object.assign(record, facts, { blockHash: head.hash });
 }

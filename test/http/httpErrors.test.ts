@@ -17,6 +17,7 @@ test("§6 / interface §7: every error has its status and exact message; the bod
   const cases: [quote.QuoteError | HttpError, number, string][] = [
     [quote.invalidQueryParameters([]), 400, "Invalid query parameters"],
     [quote.invalidPathParameters([]), 400, "Invalid path parameters"],
+    [quote.invalidRequestBody([]), 400, "Invalid request body"],
     [quote.expectedPriceNotPositive(), 400, "Expected price must be greater than 0"],
     [quote.expectedPriceEqualsCurrent(), 400, "Expected price must be different from current price"],
     [quote.noValidSize(), 400, "Could not find a valid position size that satisfies the price constraints"],

@@ -1,0 +1,52 @@
+// A batch of quotes (POST /quoter/:chainId/batch): the body `{"quotes": [{…}, …]}`, each item the GET's parameters
+// but the chain id (the path's) as strings. A body that is not that shape is one 400 for the request, naming what
+// is wrong; an item that breaks a parameter's rule is that item's 400, worded as the GET's, and the others stand.
+import { paramsIn } from "./params.ts";
+import { invalidRequestBody, type ErrorDetail, type QuoteError } from "./quoteErrors.ts";
+import type { QuoteRequest } from "./quoteRequest.ts";
+import { parsePathParams, parseQueryParams } from "./request.ts";
+import { err, ok, type Result } from "./result.ts";
+
+/** The fields an item may have: the GET's parameters but the path's chain id. */
+export const BATCH_ITEM_FIELDS: readonly string[] = [...paramsIn("path"), ...paramsIn("query")].map(([name]) => name).filter((name) => name !== "chainId");
+const PATH_FIELDS: ReadonlySet<string> = new Set(paramsIn("path").map(([name]) => name));
+
+export type BatchItem = Result<QuoteRequest, QuoteError>;
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Each item's request or its own 400, in the order asked; or the request's 400 when the body is not a batch. */
+export function parseBatchBody(chainId: string, body: unknown, maxQuotes: number): Result<readonly BatchItem[], QuoteError> {
+  const shape = 'must be a JSON object {"quotes": [{"marketAddress", "marketId", "expectedPrice", "collateralAvailable", …}]}';
+  if (!isObject(body)) return err(invalidRequestBody([{ param: "body", message: shape }]));
+  const extra = Object.keys(body).filter((key) => key !== "quotes");
+  if (extra.length > 0) return err(invalidRequestBody(extra.map((key) => ({ param: key, message: `is not a field of a batch: the body ${shape}` }))));
+  const { quotes } = body;
+  if (!Array.isArray(quotes) || quotes.length < 1 || quotes.length > maxQuotes) {
+    return err(invalidRequestBody([{ param: "quotes", message: `must be an array of 1 to ${maxQuotes} quotes (BATCH_MAX_QUOTES)` }]));
+  }
+  const details = quotes.flatMap((item, i) => shapeProblems(item, i));
+  if (details.length > 0) return err(invalidRequestBody(details));
+  return ok((quotes as Record<string, string>[]).map((item) => parseItem(chainId, item)));
+}
+
+/** What makes `item` not a quote's parameters: not an object, a field no quote has, a value that is not a string. */
+function shapeProblems(item: unknown, index: number): ErrorDetail[] {
+  if (!isObject(item)) return [{ param: `quotes[${index}]`, message: "must be an object of the GET's parameters, each a string" }];
+  return Object.entries(item).flatMap(([key, value]) => {
+    const param = `quotes[${index}].${key}`;
+    if (!BATCH_ITEM_FIELDS.includes(key)) return [{ param, message: `is not a parameter of a quote: the fields are ${BATCH_ITEM_FIELDS.join(", ")}` }];
+    return typeof value === "string" ? [] : [{ param, message: "must be a string, as in the GET's query" }];
+  });
+}
+
+/** One item as the GET reads its path (with the batch's chain id) and query: the path's errors first. */
+function parseItem(chainId: string, item: Record<string, string>): BatchItem {
+  const path: Record<string, unknown> = { chainId };
+  const query: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(item)) (PATH_FIELDS.has(key) ? path : query)[key] = value;
+  const parsedPath = parsePathParams(path);
+  if (!parsedPath.ok) return parsedPath;
+  const parsedQuery = parseQueryParams(query);
+  return parsedQuery.ok ? ok({ ...parsedPath.value, ...parsedQuery.value }) : parsedQuery;
+}

@@ -1,0 +1,27 @@
+// How a quoter is set up: its chains, the search strategy and its limits, the deadline, the answers kept, where
+// warnings go, how heads are followed.
+import type { ChainRegistry } from "../chain/client.ts";
+import type { AnswerCacheLimits } from "./answerCache.ts";
+import type { ServiceLogger } from "./warnings.ts";
+
+export type SearchStrategy = "single-call" | "sequential";
+
+export interface QuoterOptions {
+  readonly chains: ChainRegistry;
+  /** Default "single-call": the whole quote in one eth_call where the endpoint runs deployless calls. */
+  readonly strategy?: SearchStrategy;
+  /** Gas of the single-call search (default 30,000,000). */
+  readonly searchGasCap?: bigint;
+  /** The most candidates a search=exact quote quotes (default 32). */
+  readonly exactMaxCandidates?: number;
+  /** The most one quote may take, the wait for its block and all endpoints included, before it is a 503 (default 10,000 ms). */
+  readonly deadlineMs?: number;
+  /** Where warnings go; inside a quote opened by the HTTP layer, that request's logger (with its request id). */
+  readonly logger?: ServiceLogger;
+  /** Answers kept by block (default off). */
+  readonly answerCache?: AnswerCacheLimits;
+  /** Polling of a chain without a WebSocket endpoint: the longest interval, in ms (HEAD_POLL_MS's default). */
+  readonly headPollMs?: number;
+  /** Timeout of a request over a chain's WebSocket, in ms (RPC_TIMEOUT_MS's default). */
+  readonly rpcTimeoutMs?: number;
+}
