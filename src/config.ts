@@ -50,6 +50,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     rpcMaxQueued: read(env, "RPC_MAX_QUEUED"),
     rateLimitMax: read(env, "RATE_LIMIT_MAX"),
     rateLimitWindowMs: read(env, "RATE_LIMIT_WINDOW_MS"),
+    batchMaxQuotes: read(env, "BATCH_MAX_QUOTES"),
     streamsMax: read(env, "STREAMS_MAX"),
     streamsPerClient: read(env, "STREAMS_PER_CLIENT"),
     maxUrlLength: read(env, "MAX_URL_LENGTH"),

@@ -66,6 +66,7 @@ const app = buildApp({
   corsOrigins: config.corsOrigins,
   trustProxy: config.trustProxy,
   streams: { max: config.streamsMax, perClient: config.streamsPerClient },
+  batchMaxQuotes: config.batchMaxQuotes,
 });
 const address = await app.listen({ host: config.host, port: config.port }).catch(async (error: NodeJS.ErrnoException) => {
   // A port taken or refused is a set-up mistake: one line that says what to change, not a stack trace.

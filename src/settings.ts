@@ -125,6 +125,7 @@ export const SETTINGS = {
     "requests per client IP per window (`0` turns the limit off; `/health`, `/ready` and `/metrics` are never limited); beyond, 429",
   ),
   RATE_LIMIT_WINDOW_MS: integer(60_000, 1, 86_400_000, "the rate limit's window, in ms"),
+  BATCH_MAX_QUOTES: integer(50, 1, 1000, "the most quotes one batch (`POST /quoter/<chainId>/batch`) may ask; beyond, 400"),
   STREAMS_MAX: integer(10_000, 0, 1_000_000, "live quote streams (`Accept: text/event-stream`) open at once, all clients together (`0`: none); beyond, 429"),
   STREAMS_PER_CLIENT: integer(16, 0, 1_000_000, "live quote streams one client address may hold open at once; beyond, 429"),
   MAX_URL_LENGTH: integer(2048, 256, 65_536, "longest request target (path and query); beyond, 414"),

@@ -2,13 +2,14 @@
 import { fastifySSE } from "@fastify/sse";
 import fp from "fastify-plugin";
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
-import type { CorsOrigins, TrustProxy } from "../config.ts";
+import { SETTINGS, type CorsOrigins, type TrustProxy } from "../config.ts";
 import { corsPlugin } from "./cors.ts";
 import { badUrl, clientError, installErrorHandling } from "./errorHandling.ts";
 import { explorerPlugin } from "./explorer/plugin.ts";
 import { indexRoute } from "./indexRoute.ts";
 import { docsPlugin } from "./openapi.ts";
 import { DEFAULT_PROTECTION, protectionPlugin, type ProtectionOptions } from "./protection.ts";
+import { batchRoute } from "./batchRoute.ts";
 import { quoteRoute } from "./quoteRoute.ts";
 import type { ChainRegistry } from "../chain/client.ts";
 import type { HeadStatus } from "../chain/headFollower.ts";
@@ -37,6 +38,8 @@ export interface AppOptions {
   readonly corsOrigins?: CorsOrigins;
   /** Whose X-Forwarded-For names the client (TRUST_PROXY); none by default. */
   readonly trustProxy?: TrustProxy;
+  /** The most quotes of one batch (BATCH_MAX_QUOTES). */
+  readonly batchMaxQuotes?: number;
   /** Live streams: STREAMS_MAX, STREAMS_PER_CLIENT and the keep-alive interval ({@link DEFAULT_STREAM_LIMITS}). */
   readonly streams?: Partial<StreamLimits>;
 }
@@ -77,6 +80,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
   void app.register(fp(fastifySSE, { name: "@fastify/sse" }), { heartbeatInterval: 0 });
   const streams = liveStreams(app, quoter, appMetrics, options.streams);
   void app.register(quoteRoute, { prefix: BASE_PATH, quoter, streams });
+  const maxQuotes = options.batchMaxQuotes ?? SETTINGS.BATCH_MAX_QUOTES.default;
+  void app.register(batchRoute, { prefix: BASE_PATH, quoter, maxQuotes, observe: appMetrics.observeBatch });
   void app.register(explorerPlugin, { prefix: BASE_PATH });
   void app.register(indexRoute, { prefix: BASE_PATH, chainIds: [...(chains?.keys() ?? [])] });
   // The root is where a newcomer types the service's address: the explorer.

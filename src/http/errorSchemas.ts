@@ -8,7 +8,7 @@ import { HTTP_MESSAGES } from "./httpErrors.ts";
 import { BASE_PATH } from "./paths.ts";
 import { traceSchema } from "./responseSchemas.ts";
 
-const errorResponseSchema = {
+export const errorResponseSchema = {
   type: "object",
   required: ["error"],
   additionalProperties: false,

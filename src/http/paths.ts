@@ -7,6 +7,8 @@ export const BASE_PATH = "/quoter";
 export const QUOTE_PATH = "/:chainId/:marketAddress/:marketId";
 /** The quote route's pattern, as Fastify reports it in `request.routeOptions.url`. */
 export const QUOTE_ROUTE = `${BASE_PATH}${QUOTE_PATH}`;
+/** Many quotes of one chain, all at one block: POST with a JSON body. */
+export const BATCH_PATH = "/:chainId/batch";
 
 export const DOCS_PATH = `${BASE_PATH}/docs`;
 export const OPENAPI_PATH = `${BASE_PATH}/openapi.json`;

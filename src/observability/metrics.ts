@@ -15,6 +15,8 @@ export interface Metrics {
   observeQuote(quote: { status: number; seconds: number; candidates: number | undefined; cache?: "hit" | "miss" | undefined }): void;
   /** Where each chain's head is read from when the metrics are scraped: its number, age, how it is followed, reorgs. */
   observeHeads(heads: () => readonly HeadStatus[]): void;
+  /** One batch answered: how many quotes it asked. */
+  observeBatch(quotes: number): void;
   /** Live quote streams: opened and closed, each event sent, each search for them, each head that started searches. */
   readonly streams: StreamObserver;
 }
@@ -37,6 +39,7 @@ export const METRIC_NAMES = {
   streamEvents: "quoter_stream_events_total",
   streamSearches: "quoter_stream_searches_total",
   streamHeads: "quoter_stream_heads_total",
+  batchQuotes: "quoter_batch_quotes",
   ...HEAD_METRIC_NAMES,
 } as const;
 
@@ -85,11 +88,18 @@ export function createMetrics({ processMetrics = false }: MetricsOptions = {}): 
 
   const heads = registerHeadMetrics(registry);
   const streams = streamMetrics(registers);
+  const batchQuotes = new Histogram({
+    name: METRIC_NAMES.batchQuotes,
+    help: "Quotes asked per batch answered (POST /quoter/<chainId>/batch)",
+    buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
+    registers,
+  });
 
   return {
     registry,
     observeHeads: heads.observe,
     streams,
+    observeBatch: (quotes) => batchQuotes.observe(quotes),
     observeRpc(event: RpcEvent) {
       rpcRequests.inc({ chain_id: String(event.chainId), method: event.method, outcome: event.outcome });
     },

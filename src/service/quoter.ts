@@ -128,7 +128,13 @@ class Quoter implements QuoterService {
   }
 
   /** The block to answer at: the chain's head as its follower knows it (read first when `fresh`), at least `minBlock`. */
-  private async headOf(quote: ChainQuote, minBlock: bigint | undefined, fresh: boolean, signal: AbortSignal, progress: Progress): Promise<BlockHeader> {
+  private async headOf(
+    quote: Pick<ChainQuote, "follower" | "warn">,
+    minBlock: bigint | undefined,
+    fresh: boolean,
+    signal: AbortSignal,
+    progress: Progress,
+  ): Promise<BlockHeader> {
     progress.stage = minBlock === undefined ? "head" : "minBlock";
     const head = await quote.follower.headFor({ minBlock, fresh, signal }).catch((error: unknown) => {
       if (error instanceof EndpointsFailedError) warnFailures(error, quote.warn);
@@ -178,7 +184,7 @@ class Quoter implements QuoterService {
     try {
       return await withDeadline(this.deadlineMs, async (signal) => {
         for (let attempt = 0; ; attempt++) {
-          const head = await this.headOf(quotes[0]!, minBlock, options.noCache === true && attempt === 0, signal, progress);
+          const head = await this.headOf({ follower, warn }, minBlock, options.noCache === true && attempt === 0, signal, progress);
           const answers = await Promise.all(quotes.map((quote) => this.settleAt(quote, head, options, signal, progress)));
           if (!answers.includes(undefined) && !follower.isReplaced(head.hash)) return { head, answers: answers as Result<QuoteResponseBody, QuoteError>[] };
         }

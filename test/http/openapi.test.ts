@@ -112,8 +112,9 @@ describe("the document", () => {
       assert.equal(p.schema.pattern, source.properties[p.name].pattern, `${p.name} pattern`);
       assert.ok(p.description && p.example !== undefined, `${p.name} has a description and an example`);
     }
-    // The quote operation and the index that leads to it: the docs, the document and the explorer are pages.
-    assert.deepEqual(Object.keys(doc.paths), [QUOTE_PATH, "/quoter"]);
+    // The quote operation, the batch of quotes, and the index that leads to them: the docs, the document and the
+    // explorer are pages.
+    assert.deepEqual(Object.keys(doc.paths), [QUOTE_PATH, "/quoter/{chainId}/batch", "/quoter"]);
   });
 
   test("lists every status of the interface and semantics §6, with each message as a named example", () => {

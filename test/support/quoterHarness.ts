@@ -27,6 +27,7 @@ export interface QuoterAppOptions extends Partial<Omit<ChainClientOptions, "obse
   readonly trustProxy?: AppOptions["trustProxy"];
   /** STREAMS_MAX, STREAMS_PER_CLIENT and the keep-alive interval of live streams (defaults: the settings', 15 s). */
   readonly streams?: AppOptions["streams"];
+  readonly batchMaxQuotes?: number;
   /**
    * Checks each endpoint's chain id and probes it for deployless calls before the app answers, as `npm start` does
    * (default: both at the first quote).
@@ -48,6 +49,7 @@ export async function quoterApp(options: QuoterAppOptions): Promise<FastifyInsta
     corsOrigins,
     trustProxy,
     streams,
+    batchMaxQuotes,
     probe,
     timeoutMs = 5_000,
     maxInFlight,
@@ -83,6 +85,7 @@ export async function quoterApp(options: QuoterAppOptions): Promise<FastifyInsta
     ...(corsOrigins === undefined ? {} : { corsOrigins }),
     ...(trustProxy === undefined ? {} : { trustProxy }),
     ...(streams === undefined ? {} : { streams }),
+    ...(batchMaxQuotes === undefined ? {} : { batchMaxQuotes }),
   });
   // The head followers stop with the app (their sockets and timers).
   if (service) app.addHook("onClose", () => service.close());

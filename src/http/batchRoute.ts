@@ -1,0 +1,101 @@
+// POST /quoter/:chainId/batch: many quotes of one chain in one request, all answered at one block. Each result is
+// `{status, body}`, the body exactly what a GET of that quote answers at that block; a bad item is its own 400 and
+// the others are answered; a body that is not a batch is one 400 for the request.
+import type { FastifyPluginAsync } from "fastify";
+import { QUOTE_PARAMS } from "../quote/params.ts";
+import { parseBatchBody } from "../quote/batchRequest.ts";
+import { invalidPathParameters, type QuoteError } from "../quote/quoteErrors.ts";
+import type { QuoteResponseBody } from "../quote/quoteAnswer.ts";
+import type { Result } from "../quote/result.ts";
+import type { Quoter } from "../service/api.ts";
+import { errorResponseSchema, quoteErrorResponses } from "./errorSchemas.ts";
+import { toHttpError } from "./httpErrors.ts";
+import { BATCH_PATH } from "./paths.ts";
+import { quoteParamsSchema, quoteQuerySchema, quoteResponseSchema } from "./schemas.ts";
+
+export interface BatchRouteOptions {
+  readonly quoter: Quoter;
+  /** Told of each batch answered, with its number of quotes. */
+  readonly observe?: (quotes: number) => void;
+  /** BATCH_MAX_QUOTES. */
+  readonly maxQuotes: number;
+}
+
+const itemSchema = {
+  type: "object",
+  description: "One quote: the GET's parameters but chainId (the path's), each a string",
+  required: ["marketAddress", "marketId", "expectedPrice", "collateralAvailable"],
+  additionalProperties: false,
+  properties: {
+    marketAddress: quoteParamsSchema.properties.marketAddress,
+    marketId: quoteParamsSchema.properties.marketId,
+    ...quoteQuerySchema.properties,
+  },
+} as const;
+
+const batchResponseSchema = {
+  type: "object",
+  description: "Every quote's answer at one block, in the order asked",
+  required: ["blockNumber", "blockHash", "results"],
+  properties: {
+    blockNumber: { type: "string", description: "The block every result is about" },
+    blockHash: { type: "string", description: "Its hash" },
+    results: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["status", "body"],
+        properties: {
+          status: { type: "integer", description: "The status a GET of this quote answers at that block" },
+          body: { description: "That GET's body, byte for byte", oneOf: [quoteResponseSchema, errorResponseSchema] },
+        },
+      },
+    },
+  },
+} as const;
+
+export const batchRoute: FastifyPluginAsync<BatchRouteOptions> = async (app, { quoter, maxQuotes, observe }) => {
+  app.post(BATCH_PATH, {
+    schema: {
+      operationId: "quoteBatch",
+      tags: ["quote"],
+      summary: "Many quotes of one chain, all at one block",
+      description:
+        `Body: {"quotes": [{…}, …]}, 1 to BATCH_MAX_QUOTES (${maxQuotes} here) quotes, each the GET's parameters but ` +
+        "chainId, every value a string, read by exactly the GET's rules. Answer: the block, and per quote, in the order " +
+        "asked, {status, body}: what a GET of it answers at that block. A bad quote is its own 400; a body that is " +
+        "not such an object (bad JSON, a wrong type, an unknown field, too many quotes) is one 400 for the request.",
+      params: { type: "object", required: ["chainId"], properties: { chainId: quoteParamsSchema.properties.chainId } },
+      body: { type: "object", required: ["quotes"], additionalProperties: false, properties: { quotes: { type: "array", minItems: 1, maxItems: maxQuotes, items: itemSchema } } },
+      response: { 200: batchResponseSchema, 400: quoteErrorResponses[400], 404: quoteErrorResponses[404], 503: quoteErrorResponses[503] },
+    },
+    // The schemas document; the parsers judge, once: the chain id as the GET's, the body by the batch's rules.
+    validatorCompiler: ({ httpPart }) => (data) => {
+      if (httpPart !== "params") return { value: data };
+      const text = String((data as Record<string, unknown>).chainId ?? "");
+      const chainId = QUOTE_PARAMS.chainId.parse(text);
+      return chainId.ok ? { value: { chainId: text } } : { error: invalidPathParameters([{ param: "chainId", message: chainId.error }]) };
+    },
+    handler: async (request, reply) => {
+      const { chainId } = request.params as { chainId: string };
+      const items = parseBatchBody(chainId, request.body, maxQuotes);
+      if (!items.ok) throw items.error;
+      const asked = items.value.flatMap((item) => (item.ok ? [item.value] : []));
+      if (quoter.quoteBatch === undefined) throw new Error("this quoter answers no batch");
+      const noCache = String(request.headers["cache-control"] ?? "").toLowerCase().includes("no-cache");
+      const { head, answers } = await quoter.quoteBatch(asked, { noCache, log: request.log });
+      let next = 0;
+      const results = items.value.map((item) => resultJson(item.ok ? answers[next++]! : item));
+      observe?.(items.value.length);
+      const json = `{"blockNumber":"${head.number}","blockHash":"${head.hash}","results":[${results.join(",")}]}`;
+      return reply.type("application/json; charset=utf-8").send(json);
+    },
+  });
+};
+
+/** One result as JSON: its status and the body a GET answers, as the GET's route writes it. */
+function resultJson(answer: Result<QuoteResponseBody, QuoteError> | { ok: false; error: QuoteError }): string {
+  if (answer.ok) return `{"status":200,"body":${JSON.stringify(answer.value)}}`;
+  const error = toHttpError(answer.error);
+  return `{"status":${error.status},"body":${JSON.stringify(error.toBody())}}`;
+}
