@@ -88,18 +88,12 @@ export function createMetrics({ processMetrics = false }: MetricsOptions = {}): 
 
   const heads = registerHeadMetrics(registry);
   const streams = streamMetrics(registers);
-  const batchQuotes = new Histogram({
-    name: METRIC_NAMES.batchQuotes,
-    help: "Quotes asked per batch answered (POST /quoter/<chainId>/batch)",
-    buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
-    registers,
-  });
 
   return {
     registry,
     observeHeads: heads.observe,
     streams,
-    observeBatch: (quotes) => batchQuotes.observe(quotes),
+    observeBatch: batchMetric(registers),
     observeRpc(event: RpcEvent) {
       rpcRequests.inc({ chain_id: String(event.chainId), method: event.method, outcome: event.outcome });
     },
@@ -139,4 +133,15 @@ function streamMetrics(registers: Registry[]): StreamObserver {
     search: () => searches.inc(),
     head: () => heads.inc(),
   };
+}
+
+/** Quotes per batch answered. */
+function batchMetric(registers: Registry[]): (quotes: number) => void {
+  const batchQuotes = new Histogram({
+    name: METRIC_NAMES.batchQuotes,
+    help: "Quotes asked per batch answered (POST /quoter/<chainId>/batch)",
+    buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
+    registers,
+  });
+  return (quotes) => batchQuotes.observe(quotes);
 }

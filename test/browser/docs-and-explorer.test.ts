@@ -146,8 +146,11 @@ describe("/quoter/docs in Chromium", () => {
       await codes.first().waitFor();
       const listed = (await codes.allInnerTexts()).map((code) => code.trim().split(/\s/)[0]);
       for (const status of ["200", "400", "404", "429", "500", "503"]) assert.ok(listed.includes(status), `status ${status} in ${listed}`);
-      // The quote operation alone on its path: the methods that only answer 405 are described, not listed.
-      assert.equal(await page.locator(".opblock-post, .opblock-put, .opblock-delete, .opblock-patch, .opblock-options").count(), 0);
+      // The quote operation alone on its path: the methods that only answer 405 are described, not listed; the one
+      // POST is the batch's, on its own path.
+      assert.equal(await page.locator(".opblock-put, .opblock-delete, .opblock-patch, .opblock-options").count(), 0);
+      const posts = await page.locator(".opblock-post .opblock-summary-path").allInnerTexts();
+      assert.deepEqual(posts.map((path) => path.replace(/\u200b/g, "").trim()), ["/quoter/{chainId}/batch"]);
       assert.equal(await page.getByText("Not served").count(), 0);
       assert.match(await get.locator(".opblock-description-wrapper").innerText(), /answers 405 Method not allowed/);
       // The parameters come prefilled with the document's examples: Execute runs a real quote on the demo chain.

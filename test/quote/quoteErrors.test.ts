@@ -11,6 +11,7 @@ import {
   internalError,
   invalidPathParameters,
   invalidQueryParameters,
+  invalidRequestBody,
   marketNotFound,
   marketSettled,
   noValidSize,
@@ -22,6 +23,7 @@ test("§6 / interface §7: every error of a quote has its stable kind and exact 
   const cases: [QuoteError, QuoteErrorKind, string][] = [
     [invalidQueryParameters([]), "invalidQuery", "Invalid query parameters"],
     [invalidPathParameters([]), "invalidPath", "Invalid path parameters"],
+    [invalidRequestBody([]), "invalidBody", "Invalid request body"],
     [expectedPriceNotPositive(), "expectedPriceNotPositive", "Expected price must be greater than 0"],
     [expectedPriceEqualsCurrent(), "expectedPriceEqualsCurrent", "Expected price must be different from current price"],
     [noValidSize(), "noValidSize", "Could not find a valid position size that satisfies the price constraints"],
