@@ -82,8 +82,9 @@ export class LiveStreams {
     const write = (message: { event: string; data: string; id?: string; retry?: number }) => {
       if (!sse.isConnected) return Promise.resolve();
       if (reply.raw.writableLength > MAX_UNSENT_BYTES) {
+        // Dropped, not ended: ending would wait for the client to read all that is queued.
         endedBy = "slow-client";
-        sse.close();
+        reply.raw.destroy();
         return Promise.resolve();
       }
       keepAlive.refresh();

@@ -98,9 +98,12 @@ class LiveQuoteHub implements LiveQuotes {
     const told: Told = {};
     watch.watchers.set(watcher, told);
     const joined = watch;
-    // A new watcher hears the latest answer at once; a search in flight tells it the newer one after.
-    if (fresh) void this.search(joined);
-    else if (joined.last !== undefined && !joined.running) tellOne(joined, watcher, told, joined.last);
+    // A new watcher hears the latest answer at once; a search in flight tells it the newer one after. An answer
+    // whose block was replaced is never told: the search at the new head is.
+    const { last } = joined;
+    const stale = last?.blockHash !== undefined && follow.isReplaced(last.blockHash);
+    if (fresh || stale) void this.search(joined);
+    else if (last !== undefined && !joined.running) tellOne(joined, watcher, told, last);
     return () => {
       joined.watchers.delete(watcher);
       if (joined.watchers.size === 0 && this.byKey.get(key) === joined) this.remove(joined);
