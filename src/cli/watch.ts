@@ -8,6 +8,7 @@ import { createLiveQuotes, type LiveEvent } from "../service/liveQuotes.ts";
 /** One line per event, in the stream's words. */
 export function eventLine(event: LiveEvent): string {
   if (event.type === "end") return JSON.stringify({ event: "end", data: { reason: event.reason } });
+  if (event.type === "batch") throw new TypeError("the command watches one quote, never a batch");
   const id = event.blockNumber === undefined ? {} : { id: event.blockNumber.toString() };
   const data = event.type === "quote" ? event.body : errorWithStatus(event.error);
   return JSON.stringify({ event: event.type, ...id, data });

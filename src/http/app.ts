@@ -81,7 +81,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const streams = liveStreams(app, quoter, appMetrics, options.streams);
   void app.register(quoteRoute, { prefix: BASE_PATH, quoter, streams });
   const maxQuotes = options.batchMaxQuotes ?? SETTINGS.BATCH_MAX_QUOTES.default;
-  void app.register(batchRoute, { prefix: BASE_PATH, quoter, maxQuotes, observe: appMetrics.observeBatch });
+  void app.register(batchRoute, { prefix: BASE_PATH, quoter, maxQuotes, observe: appMetrics.observeBatch, streams });
   void app.register(explorerPlugin, { prefix: BASE_PATH });
   void app.register(indexRoute, { prefix: BASE_PATH, chainIds: [...(chains?.keys() ?? [])] });
   // The root is where a newcomer types the service's address: the explorer.

@@ -4,17 +4,18 @@
 import type { FastifyPluginAsync } from "fastify";
 import { QUOTE_PARAMS } from "../quote/params.ts";
 import { parseBatchBody } from "../quote/batchRequest.ts";
-import { invalidPathParameters, type QuoteError } from "../quote/quoteErrors.ts";
-import type { QuoteResponseBody } from "../quote/quoteAnswer.ts";
-import type { Result } from "../quote/result.ts";
+import { invalidPathParameters } from "../quote/quoteErrors.ts";
 import type { Quoter } from "../service/api.ts";
 import { errorResponseSchema, quoteErrorResponses } from "./errorSchemas.ts";
-import { toHttpError } from "./httpErrors.ts";
+import { batchJson } from "./batchAnswer.ts";
+import type { LiveStreams } from "./liveStreams.ts";
 import { BATCH_PATH } from "./paths.ts";
 import { quoteParamsSchema, quoteQuerySchema, quoteResponseSchema } from "./schemas.ts";
 
 export interface BatchRouteOptions {
   readonly quoter: Quoter;
+  /** The live streams, for a batch asked with `Accept: text/event-stream`. */
+  readonly streams?: LiveStreams | undefined;
   /** Told of each batch answered, with its number of quotes. */
   readonly observe?: (quotes: number) => void;
   /** BATCH_MAX_QUOTES. */
@@ -54,7 +55,7 @@ const batchResponseSchema = {
   },
 } as const;
 
-export const batchRoute: FastifyPluginAsync<BatchRouteOptions> = async (app, { quoter, maxQuotes, observe }) => {
+export const batchRoute: FastifyPluginAsync<BatchRouteOptions> = async (app, { quoter, maxQuotes, observe, streams }) => {
   app.post(BATCH_PATH, {
     schema: {
       operationId: "quoteBatch",
@@ -64,7 +65,9 @@ export const batchRoute: FastifyPluginAsync<BatchRouteOptions> = async (app, { q
         `Body: {"quotes": [{…}, …]}, 1 to BATCH_MAX_QUOTES (${maxQuotes} here) quotes, each the GET's parameters but ` +
         "chainId, every value a string, read by exactly the GET's rules. Answer: the block, and per quote, in the order " +
         "asked, {status, body}: what a GET of it answers at that block. A bad quote is its own 400; a body that is " +
-        "not such an object (bad JSON, a wrong type, an unknown field, too many quotes) is one 400 for the request.",
+        "not such an object (bad JSON, a wrong type, an unknown field, too many quotes) is one 400 for the request. " +
+        "With `Accept: text/event-stream` the batch is a live stream: a `quote` event whose data is this whole answer " +
+        "at once, then at each block that changes any result (as the GET's stream).",
       params: { type: "object", required: ["chainId"], properties: { chainId: quoteParamsSchema.properties.chainId } },
       body: { type: "object", required: ["quotes"], additionalProperties: false, properties: { quotes: { type: "array", minItems: 1, maxItems: maxQuotes, items: itemSchema } } },
       response: { 200: batchResponseSchema, 400: quoteErrorResponses[400], 404: quoteErrorResponses[404], 503: quoteErrorResponses[503] },
@@ -76,26 +79,24 @@ export const batchRoute: FastifyPluginAsync<BatchRouteOptions> = async (app, { q
       const chainId = QUOTE_PARAMS.chainId.parse(text);
       return chainId.ok ? { value: { chainId: text } } : { error: invalidPathParameters([{ param: "chainId", message: chainId.error }]) };
     },
+    // With `Accept: text/event-stream` the batch streams as a live quote does: a `quote` event with the whole answer.
+    sse: { kind: "dual", heartbeat: false, serializer: String },
     handler: async (request, reply) => {
       const { chainId } = request.params as { chainId: string };
       const items = parseBatchBody(chainId, request.body, maxQuotes);
       if (!items.ok) throw items.error;
+      if (streams !== undefined && (reply as { sse?: unknown }).sse !== undefined && streams.serves(Number(chainId))) {
+        const refused = streams.refusal(request.ip);
+        if (refused) throw refused;
+        observe?.(items.value.length);
+        return streams.startBatch(request, reply, Number(chainId), items.value);
+      }
       const asked = items.value.flatMap((item) => (item.ok ? [item.value] : []));
       if (quoter.quoteBatch === undefined) throw new Error("this quoter answers no batch");
       const noCache = String(request.headers["cache-control"] ?? "").toLowerCase().includes("no-cache");
       const { head, answers } = await quoter.quoteBatch(asked, { noCache, log: request.log });
-      let next = 0;
-      const results = items.value.map((item) => resultJson(item.ok ? answers[next++]! : item));
       observe?.(items.value.length);
-      const json = `{"blockNumber":"${head.number}","blockHash":"${head.hash}","results":[${results.join(",")}]}`;
-      return reply.type("application/json; charset=utf-8").send(json);
+      return reply.type("application/json; charset=utf-8").send(batchJson(items.value, { head, answers }));
     },
   });
 };
-
-/** One result as JSON: its status and the body a GET answers, as the GET's route writes it. */
-function resultJson(answer: Result<QuoteResponseBody, QuoteError> | { ok: false; error: QuoteError }): string {
-  if (answer.ok) return `{"status":200,"body":${JSON.stringify(answer.value)}}`;
-  const error = toHttpError(answer.error);
-  return `{"status":${error.status},"body":${JSON.stringify(error.toBody())}}`;
-}

@@ -8,7 +8,10 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { SETTINGS } from "../config.ts";
 import type { StreamObserver } from "../observability/metrics.ts";
 import type { QuoteRequest } from "../quote/request.ts";
-import type { LiveEvent, LiveQuotes } from "../service/liveQuotes.ts";
+import type { BatchItem } from "../quote/batchRequest.ts";
+import { quoteKey } from "../service/coalescer.ts";
+import type { LiveEvent, LiveQuotes, LiveWatcher } from "../service/liveQuotes.ts";
+import { batchJson } from "./batchAnswer.ts";
 import { errorWithStatus, tooManyStreams, type HttpError } from "./httpErrors.ts";
 import { noteStream } from "./observability.ts";
 
@@ -75,11 +78,32 @@ export class LiveStreams {
 
   /** Opens the stream of `quote` on `reply` (whose reply.sse the SSE plugin set): its events until it ends. */
   start(request: FastifyRequest, reply: FastifyReply, quote: QuoteRequest): void {
+    this.openStream(request, reply, (watcher) => this.live.watch(quote, watcher), (event) => toMessage(event, reply, []));
+  }
+
+  /**
+   * Opens the stream of a batch: a `quote` event whose data is the batch's whole answer (every result, the bad
+   * items' 400s too) at each block that changes any of them.
+   */
+  startBatch(request: FastifyRequest, reply: FastifyReply, chainId: number, items: readonly BatchItem[]): void {
+    const requests = items.flatMap((item) => (item.ok ? [item.value] : []));
+    // Streams of the same items share one watch: the key is the items as asked, bad ones included.
+    const key = JSON.stringify(items.map((item) => (item.ok ? quoteKey(item.value) : item.error.toBody())));
+    const subscribe = (watcher: LiveWatcher) => this.live.watchBatch(requests, chainId, key, watcher);
+    this.openStream(request, reply, subscribe, (event) => toMessage(event, reply, items));
+  }
+
+  private openStream(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    subscribe: (watcher: LiveWatcher) => () => void,
+    format: (event: Exclude<LiveEvent, { type: "end" }>) => Message,
+  ): void {
     const sse = reply.sse;
     const client = request.ip;
     let events = 0;
     let endedBy: string | undefined;
-    const write = (message: { event: string; data: string; id?: string; retry?: number }) => {
+    const write = (message: Message & { retry?: number }) => {
       if (!sse.isConnected) return Promise.resolve();
       if (reply.raw.writableLength > MAX_UNSENT_BYTES) {
         // Dropped, not ended: ending would wait for the client to read all that is queued.
@@ -112,9 +136,9 @@ export class LiveStreams {
     reply.header("x-request-id", request.id);
     sse.sendHeaders();
 
-    const unwatch = this.live.watch(quote, (event) => {
+    const unwatch = subscribe((event) => {
       if (event.type === "end") void end(event.reason);
-      else void write(toMessage(event, reply));
+      else void write(format(event));
     });
     sse.onClose(() => {
       unwatch();
@@ -134,11 +158,15 @@ export class LiveStreams {
   }
 }
 
+type Message = { event: string; data: string; id?: string };
+
 /**
- * A quote or an error as its SSE message: the event, the block number as its id, its data (serialized once): a
- * body as the route serializes its 200 (the same bytes as a plain GET's), an error with its status.
+ * An answer as its SSE message: the event, the block number as its id, its data: a body as the route serializes
+ * its 200 (the same bytes as a plain GET's) and an error with its status, each serialized once for every stream;
+ * a batch's answer (a `quote` event) as its POST answers it, with the stream's own `items`.
  */
-function toMessage(event: Exclude<LiveEvent, { type: "end" }>, reply: FastifyReply): { event: string; data: string; id?: string } {
+function toMessage(event: Exclude<LiveEvent, { type: "end" }>, reply: FastifyReply, items: readonly BatchItem[]): Message {
+  if (event.type === "batch") return { event: "quote", data: batchJson(items, event.batch), id: event.blockNumber.toString() };
   let data = serialized.get(event);
   if (data === undefined) {
     data = event.type === "quote" ? String(reply.serialize(event.body)) : JSON.stringify(errorWithStatus(event.error));

@@ -7,7 +7,7 @@ import type { Hex } from "viem";
 import type { QuoteResponseBody } from "../quote/quoteAnswer.ts";
 import { QuoteError } from "../quote/quoteErrors.ts";
 import type { QuoteRequest } from "../quote/request.ts";
-import { newQuoteRecord, type ChainFollow, type Quoter, type QuoteRecord } from "./api.ts";
+import { newQuoteRecord, type BatchAnswer, type ChainFollow, type Quoter, type QuoteRecord } from "./api.ts";
 import { quoteKey } from "./coalescer.ts";
 
 /** Why a watch ended for good: its market settled, or its trading ended (every quote reverts). */
@@ -16,13 +16,14 @@ export type LiveEndReason = "settled" | "expired";
 /** What a watcher is told: the answer at a block (a body or an error), or that the watch ended. */
 export type LiveEvent =
   | { readonly type: "quote"; readonly body: QuoteResponseBody; readonly blockNumber: bigint }
+  | { readonly type: "batch"; readonly batch: BatchAnswer; readonly blockNumber: bigint }
   | { readonly type: "error"; readonly error: unknown; readonly blockNumber: bigint | undefined }
   | { readonly type: "end"; readonly reason: LiveEndReason };
 
 export type LiveWatcher = (event: LiveEvent) => void;
 
 export interface LiveQuotesOptions {
-  readonly quoter: Quoter & { follow(chainId: number): ChainFollow | undefined };
+  readonly quoter: Quoter & { follow(chainId: number): ChainFollow | undefined; quoteBatch?: Quoter["quoteBatch"] };
   /** Told of each search started for the watches (once per distinct quote and head) and of each head. */
   readonly observe?: { readonly search?: () => void; readonly head?: () => void };
 }
@@ -32,6 +33,8 @@ export interface LiveQuotes {
   follows(chainId: number): boolean;
   /** Tells `watcher` the answer to `request` now and whenever it changes; returns the way to stop. */
   watch(request: QuoteRequest, watcher: LiveWatcher): () => void;
+  /** The same for a batch of quotes of one chain (`batch` events: every answer at one block); `key` names it. */
+  watchBatch(requests: readonly QuoteRequest[], chainId: number, key: string, watcher: LiveWatcher): () => void;
   /** Distinct quotes watched now. */
   readonly watches: number;
   /** Stops every watch (the watchers are not told). */
@@ -46,7 +49,9 @@ type Told = { sameness?: string; blockHash?: Hex | undefined };
 
 type Watch = {
   readonly key: string;
-  readonly request: QuoteRequest;
+  readonly chainId: number;
+  /** The answer at the chain's head now. */
+  readonly answer: () => Promise<Answer>;
   readonly follow: ChainFollow;
   readonly watchers: Map<LiveWatcher, Told>;
   running: boolean;
@@ -85,15 +90,37 @@ class LiveQuoteHub implements LiveQuotes {
   }
 
   watch(request: QuoteRequest, watcher: LiveWatcher): () => void {
-    const follow = this.quoter.follow(request.chainId);
-    if (follow === undefined) throw new RangeError(`chain ${request.chainId} is not followed: its quotes cannot be watched`);
-    const key = `${request.chainId}\n${quoteKey(request)}`;
+    const answer = () => {
+      const record = newQuoteRecord();
+      return this.quoter.quote(request, { record }).then(
+        (body) => answerOf({ type: "quote", body, blockNumber: BigInt(body.blockNumber) }, body.blockHash),
+        (error: unknown) => failureOf(error, record),
+      );
+    };
+    return this.join(`${request.chainId}\n${quoteKey(request)}`, request.chainId, answer, watcher);
+  }
+
+  watchBatch(requests: readonly QuoteRequest[], chainId: number, key: string, watcher: LiveWatcher): () => void {
+    const quoteBatch = this.quoter.quoteBatch?.bind(this.quoter);
+    if (quoteBatch === undefined) throw new RangeError("this quoter answers no batch");
+    const answer = () =>
+      quoteBatch(requests).then(
+        (batch) => batchAnswerOf({ type: "batch", batch, blockNumber: batch.head.number }, batch.head.hash),
+        (error: unknown) => failureOf(error, newQuoteRecord()),
+      );
+    return this.join(`${chainId}\nbatch\n${key}`, chainId, answer, watcher);
+  }
+
+  /** `watcher` joins the watch `key` (made, and searched at once, when it is new); returns the way to leave. */
+  private join(key: string, chainId: number, answer: Watch["answer"], watcher: LiveWatcher): () => void {
+    const follow = this.quoter.follow(chainId);
+    if (follow === undefined) throw new RangeError(`chain ${chainId} is not followed: its quotes cannot be watched`);
     let watch = this.byKey.get(key);
     const fresh = watch === undefined;
     if (watch === undefined) {
-      watch = { key, request, follow, watchers: new Map(), running: false, again: false };
+      watch = { key, chainId, answer, follow, watchers: new Map(), running: false, again: false };
       this.byKey.set(key, watch);
-      this.chainOf(request.chainId, follow).watches.add(watch);
+      this.chainOf(chainId, follow).watches.add(watch);
     }
     const told: Told = {};
     watch.watchers.set(watcher, told);
@@ -135,12 +162,12 @@ class LiveQuoteHub implements LiveQuotes {
 
   private remove(watch: Watch): void {
     this.byKey.delete(watch.key);
-    const chain = this.chains.get(watch.request.chainId);
+    const chain = this.chains.get(watch.chainId);
     if (chain === undefined) return;
     chain.watches.delete(watch);
     if (chain.watches.size === 0) {
       chain.stop();
-      this.chains.delete(watch.request.chainId);
+      this.chains.delete(watch.chainId);
     }
   }
 
@@ -152,11 +179,7 @@ class LiveQuoteHub implements LiveQuotes {
     }
     watch.running = true;
     this.observe?.search?.();
-    const record = newQuoteRecord();
-    const answer = await this.quoter.quote(watch.request, { record }).then(
-      (body) => answerOf({ type: "quote", body, blockNumber: BigInt(body.blockNumber) }, body.blockHash),
-      (error: unknown) => failureOf(error, record),
-    );
+    const answer = await watch.answer();
     watch.running = false;
     if (this.closed || this.byKey.get(watch.key) !== watch) return;
     // An answer about a block replaced meanwhile is never told: the new head's search follows.
@@ -187,6 +210,16 @@ function tellOne(watch: Watch, watcher: LiveWatcher, told: Told, answer: Answer)
   told.sameness = answer.sameness;
   told.blockHash = answer.blockHash;
   watcher(answer.event);
+}
+
+/** A batch's answers: the same to a watcher when every one is, but for its block. */
+function batchAnswerOf(event: Extract<LiveEvent, { type: "batch" }>, blockHash: Hex): Answer {
+  const each = event.batch.answers.map((answer) => {
+    if (!answer.ok) return [answer.error.kind, answer.error.toBody()];
+    const { blockNumber: _number, blockHash: _hash, ...rest } = answer.value;
+    return rest;
+  });
+  return { event, sameness: JSON.stringify(each), blockHash };
 }
 
 /** What a body says but its block: two answers that differ only there are the same to a watcher. */

@@ -7,7 +7,7 @@ import { request } from "undici";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { DEMO_USDC_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
-import { liveService, type LiveService } from "../support/liveService.ts";
+import { liveService, trade, type LiveService } from "../support/liveService.ts";
 
 const ONE = "1000000000000000000";
 const THOUSAND = `${ONE}000`;
@@ -132,5 +132,56 @@ describe("a batch", () => {
       }
     }
     assert.equal(compared, 40);
+  });
+
+  test("with Accept: text/event-stream: a `quote` event with the whole answer at once, then at the block of a trade", async () => {
+    const items = [
+      { marketAddress: group(), marketId: "2", expectedPrice: "1030", collateralAvailable: THOUSAND },
+      { marketAddress: group(), marketId: "1", expectedPrice: "0.45", collateralAvailable: THOUSAND },
+      { marketAddress: group(), marketId: "2", expectedPrice: "x", collateralAvailable: THOUSAND },
+    ];
+    const controller = new AbortController();
+    const response = await request(`${service.base}/quoter/${DEVCHAIN_ID}/batch`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "text/event-stream" },
+      body: JSON.stringify({ quotes: items }),
+      signal: controller.signal,
+    });
+    assert.equal(response.statusCode, 200);
+    assert.equal(response.headers["content-type"], "text/event-stream");
+    const events: { id: string; event: string; data: string }[] = [];
+    let buffer = "";
+    response.body.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const frames = buffer.split("\n\n");
+      buffer = frames.pop()!;
+      for (const frame of frames) {
+        const field = (name: string) => new RegExp(`^${name}: (.*)$`, "m").exec(frame)?.[1] ?? "";
+        if (frame.startsWith(":")) continue;
+        events.push({ id: field("id"), event: field("event"), data: field("data") });
+      }
+    });
+    response.body.on("error", () => undefined);
+    const waitEvents = async (count: number) => {
+      for (let waited = 0; events.length < count; waited += 10) {
+        assert.ok(waited < 10_000, `${count} events within 10 s`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    try {
+      await waitEvents(1);
+      const first = events[0]!;
+      assert.equal(first.event, "quote");
+      assert.equal(first.data, (await post({ quotes: items })).text, "the POST's answer at that block, byte for byte");
+      assert.equal(JSON.parse(first.data).blockNumber, first.id);
+      assert.deepEqual(JSON.parse(first.data).results.map((result: { status: number }) => result.status), [200, 200, 400]);
+      const traded = await trade(devchain);
+      await waitEvents(2);
+      const second = events[1]!;
+      assert.ok(BigInt(second.id) >= traded.blockNumber);
+      assert.equal(second.data, (await post({ quotes: items })).text);
+    } finally {
+      controller.abort();
+    }
   });
 });

@@ -1,0 +1,22 @@
+// A batch's answer as JSON: its block, then each result in the order asked, `{status, body}`, the body written as a
+// GET of that quote writes it (the answer of the POST, and the data of each event of its stream).
+import type { BatchItem } from "../quote/batchRequest.ts";
+import type { QuoteResponseBody } from "../quote/quoteAnswer.ts";
+import type { QuoteError } from "../quote/quoteErrors.ts";
+import type { Result } from "../quote/result.ts";
+import type { BatchAnswer } from "../service/api.ts";
+import { toHttpError } from "./httpErrors.ts";
+
+/** `items` as asked (a bad one is its own 400), the good ones answered in order by `batch`. */
+export function batchJson(items: readonly BatchItem[], batch: BatchAnswer): string {
+  let next = 0;
+  const results = items.map((item) => resultJson(item.ok ? batch.answers[next++]! : item));
+  return `{"blockNumber":"${batch.head.number}","blockHash":"${batch.head.hash}","results":[${results.join(",")}]}`;
+}
+
+/** One result as JSON: its status and the body a GET answers, as the GET's route writes it. */
+function resultJson(answer: Result<QuoteResponseBody, QuoteError> | { ok: false; error: QuoteError }): string {
+  if (answer.ok) return `{"status":200,"body":${JSON.stringify(answer.value)}}`;
+  const error = toHttpError(answer.error);
+  return `{"status":${error.status},"body":${JSON.stringify(error.toBody())}}`;
+}
