@@ -12,6 +12,7 @@ import { DEVCHAIN_ID } from "../src/devchain/chain.ts";
 import { DEMO_MARKET_GROUP_ADDRESS, DEMO_USDC_MARKET_GROUP_ADDRESS } from "../src/devchain/demo.ts";
 import { startDevchain } from "../src/devchain/devchain.ts";
 import { marketGroupAbi } from "../src/generated/contracts.ts";
+import { onWireEvents } from "../test/support/eventStream.ts";
 import { cpuMillis, residentBytes, startNode, stopAll } from "./processes.ts";
 import { summarize } from "./stats.ts";
 
@@ -65,20 +66,12 @@ type Stream = { newest: bigint; at: number; events: number };
 async function openStream(path: string, stream: Stream): Promise<void> {
   const response = await request(`${base}${path}`, { headers: { accept: "text/event-stream" }, dispatcher: clients });
   if (response.statusCode !== 200) throw new Error(`a stream answered ${response.statusCode}: ${await response.body.text()}`);
-  let buffer = "";
-  response.body.on("data", (chunk: Buffer) => {
-    buffer += chunk.toString();
-    const frames = buffer.split("\n\n");
-    buffer = frames.pop()!;
-    for (const frame of frames) {
-      const id = /^id: (\d+)$/m.exec(frame)?.[1];
-      if (id === undefined) continue;
-      stream.newest = BigInt(id);
-      stream.at = performance.now();
-      stream.events++;
-    }
+  onWireEvents(response.body, ({ id }) => {
+    if (id === undefined) return;
+    stream.newest = BigInt(id);
+    stream.at = performance.now();
+    stream.events++;
   });
-  response.body.on("error", () => undefined);
 }
 
 async function tradeAll(direction: bigint): Promise<void> {

@@ -7,6 +7,7 @@ import { request } from "undici";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { DEMO_USDC_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
+import { onWireEvents } from "../support/eventStream.ts";
 import { liveService, trade, type LiveService } from "../support/liveService.ts";
 
 const ONE = "1000000000000000000";
@@ -150,18 +151,7 @@ describe("a batch", () => {
     assert.equal(response.statusCode, 200);
     assert.equal(response.headers["content-type"], "text/event-stream");
     const events: { id: string; event: string; data: string }[] = [];
-    let buffer = "";
-    response.body.on("data", (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const frames = buffer.split("\n\n");
-      buffer = frames.pop()!;
-      for (const frame of frames) {
-        const field = (name: string) => new RegExp(`^${name}: (.*)$`, "m").exec(frame)?.[1] ?? "";
-        if (frame.startsWith(":")) continue;
-        events.push({ id: field("id"), event: field("event"), data: field("data") });
-      }
-    });
-    response.body.on("error", () => undefined);
+    onWireEvents(response.body, ({ id = "", event = "", data = "" }) => events.push({ id, event, data }));
     const waitEvents = async (count: number) => {
       for (let waited = 0; events.length < count; waited += 10) {
         assert.ok(waited < 10_000, `${count} events within 10 s`);

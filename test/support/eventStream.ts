@@ -71,3 +71,26 @@ export function openEventStream(url: string): EventStream {
     },
   };
 }
+
+/** A server-sent event as read off the wire: its fields (a comment line is none of them). */
+export interface WireEvent {
+  readonly id: string | undefined;
+  readonly event: string | undefined;
+  readonly data: string | undefined;
+}
+
+/** Reads a raw event stream (an undici response body): `onEvent` for each event as it arrives, comments skipped. */
+export function onWireEvents(body: NodeJS.ReadableStream, onEvent: (event: WireEvent) => void): void {
+  let buffer = "";
+  body.on("data", (chunk: Buffer) => {
+    buffer += chunk.toString();
+    const frames = buffer.split("\n\n");
+    buffer = frames.pop()!;
+    for (const frame of frames) {
+      const field = (name: string) => new RegExp(`^${name}: (.*)$`, "m").exec(frame)?.[1];
+      if (frame.split("\n").every((line) => line.startsWith(":"))) continue;
+      onEvent({ id: field("id"), event: field("event"), data: field("data") });
+    }
+  });
+  body.on("error", () => undefined);
+}
