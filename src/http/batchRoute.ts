@@ -9,6 +9,7 @@ import type { Quoter } from "../service/api.ts";
 import { errorResponseSchema, quoteErrorResponses } from "./errorSchemas.ts";
 import { batchJson } from "./batchAnswer.ts";
 import type { LiveStreams } from "./liveStreams.ts";
+import { asksNoCache } from "./quoteRoute.ts";
 import { BATCH_PATH } from "./paths.ts";
 import { quoteParamsSchema, quoteQuerySchema, quoteResponseSchema } from "./schemas.ts";
 
@@ -93,7 +94,7 @@ export const batchRoute: FastifyPluginAsync<BatchRouteOptions> = async (app, { q
       }
       const asked = items.value.flatMap((item) => (item.ok ? [item.value] : []));
       if (quoter.quoteBatch === undefined) throw new Error("this quoter answers no batch");
-      const noCache = String(request.headers["cache-control"] ?? "").toLowerCase().includes("no-cache");
+      const noCache = asksNoCache(request.headers["cache-control"]);
       const { head, answers } = await quoter.quoteBatch(asked, { noCache, log: request.log });
       observe?.(items.value.length);
       return reply.type("application/json; charset=utf-8").send(batchJson(items.value, { head, answers }));

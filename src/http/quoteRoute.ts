@@ -11,7 +11,7 @@ import { quoteRecordOf } from "./observability.ts";
 import { QUOTE_PATH } from "./paths.ts";
 
 /** `Cache-Control: no-cache` (semantics §11): the answer is not a kept one, and the endpoint's latest block is read. */
-function asksNoCache(header: string | undefined): boolean {
+export function asksNoCache(header: string | undefined): boolean {
   return header !== undefined && header.split(",").some((directive) => directive.trim().toLowerCase() === "no-cache");
 }
 
