@@ -37,7 +37,8 @@ const SHUTDOWN_RETRY_MS = 1_000;
 const MAX_UNSENT_BYTES = 1024 * 1024;
 const KEEP_ALIVE = ": keep-alive\n\n";
 
-type Stream = { readonly reply: FastifyReply; readonly client: string; end(reason: "shutdown"): Promise<void> };
+/** An open stream, as shutdown sees it: the way to end it. */
+type Stream = { end(reason: "shutdown"): Promise<void> };
 
 /** The `data:` of each event, serialized once however many streams send it (events are shared by a watch). */
 const serialized = new WeakMap<LiveEvent, string>();
@@ -78,7 +79,7 @@ export class LiveStreams {
 
   /** Opens the stream of `quote` on `reply` (whose reply.sse the SSE plugin set): its events until it ends. */
   start(request: FastifyRequest, reply: FastifyReply, quote: QuoteRequest): void {
-    this.openStream(request, reply, (watcher) => this.live.watch(quote, watcher), (event) => toMessage(event, reply, []));
+    this.openStream(request, reply, (watcher) => this.live.watch(quote, watcher), []);
   }
 
   /**
@@ -90,14 +91,14 @@ export class LiveStreams {
     // Streams of the same items share one watch: the key is the items as asked, bad ones included.
     const key = JSON.stringify(items.map((item) => (item.ok ? quoteKey(item.value) : item.error.toBody())));
     const subscribe = (watcher: LiveWatcher) => this.live.watchBatch(requests, chainId, key, watcher);
-    this.openStream(request, reply, subscribe, (event) => toMessage(event, reply, items));
+    this.openStream(request, reply, subscribe, items);
   }
 
   private openStream(
     request: FastifyRequest,
     reply: FastifyReply,
     subscribe: (watcher: LiveWatcher) => () => void,
-    format: (event: Exclude<LiveEvent, { type: "end" }>) => Message,
+    items: readonly BatchItem[],
   ): void {
     const sse = reply.sse;
     const client = request.ip;
@@ -127,7 +128,7 @@ export class LiveStreams {
     }, this.limits.keepAliveMs);
     keepAlive.unref();
 
-    const stream: Stream = { reply, client, end: (reason) => end(reason, SHUTDOWN_RETRY_MS) };
+    const stream: Stream = { end: (reason) => end(reason, SHUTDOWN_RETRY_MS) };
     this.open.add(stream);
     this.perClient.set(client, (this.perClient.get(client) ?? 0) + 1);
     this.observe.opened();
@@ -138,7 +139,7 @@ export class LiveStreams {
 
     const unwatch = subscribe((event) => {
       if (event.type === "end") void end(event.reason);
-      else void write(format(event));
+      else void write(toMessage(event, reply, items));
     });
     sse.onClose(() => {
       unwatch();

@@ -18,6 +18,12 @@ const FOLLOW_MODES: readonly FollowMode[] = ["subscription", "polling", "idle"];
 /** Registers the head metrics in `registry`; `observe` names where the heads are read from (none until then). */
 export function registerHeadMetrics(registry: Registry): { observe(source: () => readonly HeadStatus[]): void } {
   let heads: () => readonly HeadStatus[] = () => [];
+  /** Each chain's label and its value now, chains without one left out. */
+  const perChainValues = (value: (head: HeadStatus) => number | undefined) =>
+    heads().flatMap((head) => {
+      const read = value(head);
+      return read === undefined ? [] : [[{ chain_id: String(head.chainId) }, read] as const];
+    });
   const perChain = (name: string, help: string, value: (head: HeadStatus) => number | undefined) =>
     new Gauge({
       name,
@@ -26,10 +32,7 @@ export function registerHeadMetrics(registry: Registry): { observe(source: () =>
       registers: [registry],
       collect() {
         this.reset();
-        for (const head of heads()) {
-          const read = value(head);
-          if (read !== undefined) this.set({ chain_id: String(head.chainId) }, read);
-        }
+        for (const [labels, read] of perChainValues(value)) this.set(labels, read);
       },
     });
   perChain(METRIC_NAMES.headBlock, "The newest head of each chain the service has seen (the block new quotes are answered at)", (head) =>
@@ -47,7 +50,7 @@ export function registerHeadMetrics(registry: Registry): { observe(source: () =>
       registers: [registry],
       collect() {
         this.reset();
-        for (const head of heads()) this.inc({ chain_id: String(head.chainId) }, value(head));
+        for (const [labels, read] of perChainValues(value)) this.inc(labels, read);
       },
     });
   perChainCount(METRIC_NAMES.newHeads, "New heads followed since start", (head) => head.newHeads);

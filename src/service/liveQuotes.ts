@@ -7,6 +7,7 @@ import type { Hex } from "viem";
 import type { QuoteResponseBody } from "../quote/quoteAnswer.ts";
 import { QuoteError } from "../quote/quoteErrors.ts";
 import type { QuoteRequest } from "../quote/request.ts";
+import { err, ok, type Result } from "../quote/result.ts";
 import { newQuoteRecord, type BatchAnswer, type ChainFollow, type Quoter, type QuoteRecord } from "./api.ts";
 import { quoteKey } from "./coalescer.ts";
 
@@ -212,25 +213,28 @@ function tellOne(watch: Watch, watcher: LiveWatcher, told: Told, answer: Answer)
   watcher(answer.event);
 }
 
-/** A batch's answers: the same to a watcher when every one is, but for its block. */
-function batchAnswerOf(event: Extract<LiveEvent, { type: "batch" }>, blockHash: Hex): Answer {
-  const each = event.batch.answers.map((answer) => {
-    if (!answer.ok) return [answer.error.kind, answer.error.toBody()];
-    const { blockNumber: _number, blockHash: _hash, ...rest } = answer.value;
-    return rest;
-  });
-  return { event, sameness: JSON.stringify(each), blockHash };
+/**
+ * What an answer says but its block: two answers that differ only there are the same to a watcher (a body without
+ * `blockNumber` and `blockHash`; an error, its kind and body).
+ */
+function sayingOf(answer: Result<QuoteResponseBody, QuoteError>): unknown {
+  if (!answer.ok) return [answer.error.kind, answer.error.toBody()];
+  const { blockNumber: _number, blockHash: _hash, ...rest } = answer.value;
+  return rest;
 }
 
-/** What a body says but its block: two answers that differ only there are the same to a watcher. */
+/** A batch's answers: the same to a watcher when every one is, but for its block. */
+function batchAnswerOf(event: Extract<LiveEvent, { type: "batch" }>, blockHash: Hex): Answer {
+  return { event, sameness: JSON.stringify(event.batch.answers.map(sayingOf)), blockHash };
+}
+
 function answerOf(event: Extract<LiveEvent, { type: "quote" }>, blockHash: Hex): Answer {
-  const { blockNumber: _number, blockHash: _hash, ...rest } = event.body;
-  return { event, sameness: JSON.stringify(rest), blockHash };
+  return { event, sameness: JSON.stringify(sayingOf(ok(event.body))), blockHash };
 }
 
 function failureOf(error: unknown, record: QuoteRecord): Answer {
   const event = { type: "error" as const, error, blockNumber: record.blockNumber };
-  const sameness = error instanceof QuoteError ? JSON.stringify([error.kind, error.toBody()]) : `internal: ${String(error)}`;
+  const sameness = error instanceof QuoteError ? JSON.stringify(sayingOf(err(error))) : `internal: ${String(error)}`;
   const end: LiveEndReason | undefined =
     error instanceof QuoteError && error.kind === "marketSettled"
       ? "settled"

@@ -81,17 +81,31 @@ class Quoter implements QuoterService {
   async quote(request: QuoteRequest, options: QuoteOptions = {}): Promise<QuoteResponseBody> {
     const notPositive = checkExpectedPrice(request.expectedPrice);
     if (notPositive) throw notPositive;
-    const chain = this.chains.get(request.chainId);
-    if (!chain) throw marketNotFound([unconfiguredChainDetail(request.chainId)]);
-    const progress: Progress = { stage: "head" };
-    const follower = this.followers.get(chain.chainId)!;
+    return this.onChain(request.chainId, request.minBlock, options, (on, signal, progress) => {
+      const quote = { ...on, request, key: quoteKey(request), record: options.record };
+      return this.quoteAtHead(quote, options, signal, progress);
+    });
+  }
+
+  /**
+   * `run` on the chain's follower, with the quote's warnings, within the deadline: a chain not configured is 404,
+   * and a failure of the chain (its deadline, its endpoints) the 503 that says what was waited for.
+   */
+  private async onChain<T>(
+    chainId: number,
+    minBlock: bigint | undefined,
+    options: QuoteOptions,
+    run: (on: Pick<ChainQuote, "chain" | "follower" | "warn">, signal: AbortSignal, progress: Progress) => Promise<T>,
+  ): Promise<T> {
+    const chain = this.chains.get(chainId);
+    if (!chain) throw marketNotFound([unconfiguredChainDetail(chainId)]);
+    const follower = this.followers.get(chainId)!;
     const warn = options.log ? warningsTo(options.log) : this.warn;
-    const quote = { chain, follower, request, key: quoteKey(request), warn, record: options.record };
+    const progress: Progress = { stage: "head" };
     try {
-      return await withDeadline(this.deadlineMs, (signal) => this.quoteAtHead(quote, options, signal, progress));
+      return await withDeadline(this.deadlineMs, (signal) => run({ chain, follower, warn }, signal, progress));
     } catch (error) {
-      const context = { chainId: request.chainId, deadlineMs: this.deadlineMs, minBlock: request.minBlock, progress, newest: follower.head, warn };
-      throw toQuoteError(error, context);
+      throw toQuoteError(error, { chainId, deadlineMs: this.deadlineMs, minBlock, progress, newest: follower.head, warn });
     }
   }
 
@@ -173,25 +187,15 @@ class Quoter implements QuoterService {
    * its body or its error; a block replaced meanwhile starts them all again at the new head.
    */
   async quoteBatch(requests: readonly QuoteRequest[], options: QuoteOptions = {}): Promise<BatchAnswer> {
-    const chainId = requests[0]?.chainId ?? 0;
-    const chain = this.chains.get(chainId);
-    if (!chain) throw marketNotFound([unconfiguredChainDetail(chainId)]);
-    const follower = this.followers.get(chainId)!;
-    const warn = options.log ? warningsTo(options.log) : this.warn;
-    const quotes = requests.map((request) => ({ chain, follower, request, key: quoteKey(request), warn, record: undefined }));
     const minBlock = requests.reduce<bigint | undefined>((most, { minBlock: asked }) => (asked !== undefined && (most === undefined || asked > most) ? asked : most), undefined);
-    const progress: Progress = { stage: "head" };
-    try {
-      return await withDeadline(this.deadlineMs, async (signal) => {
-        for (let attempt = 0; ; attempt++) {
-          const head = await this.headOf({ follower, warn }, minBlock, options.noCache === true && attempt === 0, signal, progress);
-          const answers = await Promise.all(quotes.map((quote) => this.settleAt(quote, head, options, signal, progress)));
-          if (!answers.includes(undefined) && !follower.isReplaced(head.hash)) return { head, answers: answers as Result<QuoteResponseBody, QuoteError>[] };
-        }
-      });
-    } catch (error) {
-      throw toQuoteError(error, { chainId, deadlineMs: this.deadlineMs, minBlock, progress, newest: follower.head, warn });
-    }
+    return this.onChain(requests[0]?.chainId ?? 0, minBlock, options, async (on, signal, progress) => {
+      const quotes = requests.map((request) => ({ ...on, request, key: quoteKey(request), record: undefined }));
+      for (let attempt = 0; ; attempt++) {
+        const head = await this.headOf(on, minBlock, options.noCache === true && attempt === 0, signal, progress);
+        const answers = await Promise.all(quotes.map((quote) => this.settleAt(quote, head, options, signal, progress)));
+        if (!answers.includes(undefined) && !on.follower.isReplaced(head.hash)) return { head, answers: answers as Result<QuoteResponseBody, QuoteError>[] };
+      }
+    });
   }
 
   /** One quote's answer at exactly `head` (asked again there while an endpoint lags); undefined once it is replaced. */

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
 import { getAddress, maxInt256 } from "viem";
-import { ALWAYS_OPEN, configOf, MarketGroupHarness, reverted, type MarketConfig } from "./marketGroupHarness.ts";
+import { configOf, MarketGroupHarness, reverted, type MarketConfig } from "./marketGroupHarness.ts";
 import { E18, initialPool, MAX_UINT160, maxFillableSize, outOfRangeSqrtPrice, quoteModel, type MarketParamsModel } from "./poolModel.ts";
 
 const MIN_INT256 = -(1n << 255n);

@@ -6,7 +6,7 @@ import { after, before, describe, test } from "node:test";
 import type { FastifyInstance } from "fastify";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { createPublicClient, decodeFunctionResult, encodeFunctionData, formatUnits, http, type Address } from "viem";
+import { createPublicClient, decodeFunctionResult, encodeFunctionData, formatUnits, http } from "viem";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { DEMO_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
