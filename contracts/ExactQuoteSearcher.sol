@@ -1,23 +1,11 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.30;
 
-import {ExactSearchRule} from "./ExactSearchRule.sol";
-import {SearcherBase} from "./SearcherBase.sol";
+import {ExactSearch} from "./ExactSearch.sol";
 
 /// @title ExactQuoteSearcher: the quoter's exact search (semantics section 4b) in as few eth_calls as gas allows
 /// @notice Never deployed; run as a deployless call like {QuoteSearcher}, with the same reads and the same facts.
-/// Each candidate is chosen by {ExactSearchRule}, the service's rule word for word, so the service replays exactly
-/// the candidates quoted here.
-contract ExactQuoteSearcher is SearcherBase {
-    /// @notice Where an exact search resumes: its direction, the price read when it started, and the rule's state.
-    struct Resume {
-        bool isLong;
-        uint256 currentPrice;
-        ExactSearchRule.State state;
-    }
-
-    bytes4 private constant POOL_PRICE_OUT_OF_RANGE = bytes4(keccak256("PoolPriceOutOfRange(uint160,uint160,uint160)"));
-
+contract ExactQuoteSearcher is ExactSearch {
     /// @param marketGroup The market group contract.
     /// @param marketId The market within the group.
     /// @param expectedPrice Target price after the trade, D18, > 0.
@@ -33,67 +21,11 @@ contract ExactQuoteSearcher is SearcherBase {
         uint256 collateralAvailable,
         uint256 maxCandidates,
         bool resuming,
-        Resume memory resume
+        ExactResume memory resume
     ) {
         Facts memory facts;
         facts.blockNumber = block.number;
-        bool searching = resuming;
-        if (!resuming) (searching, resume.isLong, resume.currentPrice) = _start(facts, marketGroup, marketId, expectedPrice);
-        if (searching) {
-            Search memory s =
-                Search(marketGroup, marketId, expectedPrice, collateralAvailable, maxCandidates, resume.isLong, _encodedBytes(facts));
-            facts.candidates = _exactSearch(s, resume);
-        }
+        _exactQuote(facts, Request(marketGroup, marketId, expectedPrice, collateralAvailable, maxCandidates), resuming, resume, 0);
         revert SearchFacts(facts);
-    }
-
-    /// @notice The exact search from where `resume` stands, one quote per candidate, while gas lasts, each outcome
-    /// recorded as the service records it. A revert's PoolPriceOutOfRange bound in the trade's direction tells the
-    /// rule where the market's range ends.
-    function _exactSearch(Search memory s, Resume memory resume) private returns (Candidate[] memory candidates) {
-        ExactSearchRule.State memory st = resume.state;
-        ExactSearchRule.Input memory input = ExactSearchRule.Input({
-            isLong: s.isLong,
-            cap: _cap(s.collateralAvailable, resume.currentPrice),
-            currentPrice: resume.currentPrice,
-            expectedPrice: s.expectedPrice,
-            collateralAvailable: s.collateralAvailable
-        });
-        candidates = new Candidate[](s.maxIterations > st.quoted ? s.maxIterations - st.quoted : 0);
-        uint256 count;
-        while (st.quoted < s.maxIterations && !ExactSearchRule.closed(st)) {
-            (uint256 size, bool guided) = ExactSearchRule.next(input, st);
-            (bool recorded, Candidate memory candidate) = _quote(s, s.isLong ? int256(size) : -int256(size));
-            if (!recorded) break;
-            _record(s, candidates, count++, candidate);
-            if (!candidate.success && _stopsSearch(candidate.data)) break;
-            // Only guided quotes count towards the streak: a split starts the estimates afresh.
-            if (!guided) st.streak = 0;
-            _recordOutcome(s, st, size, candidate);
-        }
-        _truncate(candidates, count);
-    }
-
-    /// @notice Moves the side of the bracket that the candidate of `size` falls on.
-    function _recordOutcome(Search memory s, ExactSearchRule.State memory st, uint256 size, Candidate memory candidate)
-        private
-        pure
-    {
-        (bool quoted, bool tooLarge, uint256 requiredCollateral, uint256 priceAfter) = _outcome(s, candidate);
-        if (!quoted) ExactSearchRule.recordRevert(st, size, candidate.success ? 0 : _rangeEnd(candidate.data, s.isLong));
-        else if (tooLarge) ExactSearchRule.recordAbove(st, size, requiredCollateral, priceAfter);
-        else ExactSearchRule.recordBelow(st, size, requiredCollateral, priceAfter);
-    }
-
-    /// @notice The D18 price where a PoolPriceOutOfRange(poolPrice, minPrice, maxPrice) revert says the range
-    /// ends in the trade's direction, when the service can decode it (at least three words); 0 for another revert.
-    function _rangeEnd(bytes memory revertData, bool isLong) private pure returns (uint256) {
-        if (revertData.length < 4 + 96 || bytes4(revertData) != POOL_PRICE_OUT_OF_RANGE) return 0;
-        uint256 bound;
-        uint256 offset = isLong ? 68 : 36;
-        assembly ("memory-safe") {
-            bound := mload(add(add(revertData, 32), offset))
-        }
-        return ExactSearchRule.rangeEndOf(bound);
     }
 }

@@ -32,6 +32,15 @@ abstract contract SearcherBase {
         uint256 gasUsed;
     }
 
+    /// @notice One quote asked of a searcher: the market, the price and budget, and the most candidates it quotes.
+    struct Request {
+        address marketGroup;
+        uint256 marketId;
+        uint256 expectedPrice;
+        uint256 collateralAvailable;
+        uint256 maxIterations;
+    }
+
     /// @notice What one call of a search works with: the request, its direction, and the encoded size of the
     /// facts so far (for the gas kept back to return them).
     struct Search {
@@ -127,6 +136,11 @@ abstract contract SearcherBase {
         if (!facts.collateralGroup.success || !hasAsset) return;
         facts.decimalsRead = true;
         facts.collateralDecimals = _call(address(uint160(asset)), abi.encodeWithSignature("decimals()"));
+    }
+
+    /// @notice The search of `q` in `direction`, its facts so far encoded in `encodedBytes`.
+    function _newSearch(Request memory q, bool isLong, uint256 encodedBytes) internal pure returns (Search memory) {
+        return Search(q.marketGroup, q.marketId, q.expectedPrice, q.collateralAvailable, q.maxIterations, isLong, encodedBytes);
     }
 
     /// @notice Quotes one candidate with all the gas that can be spared; not recorded when that gas may have

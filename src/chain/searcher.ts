@@ -2,14 +2,24 @@
 // arguments as data, no `to`), for a new search or one resumed where an earlier call stopped, and the facts it
 // answers with (by reverting); and the probe of whether an endpoint runs it at all.
 import { QuoterError } from "../quote/quoterError.ts";
-import { decodeAbiParameters, encodeDeployData, getAbiItem, numberToHex, zeroAddress, type Address, type Hex } from "viem";
+import {
+  decodeAbiParameters,
+  encodeDeployData,
+  getAbiItem,
+  numberToHex,
+  zeroAddress,
+  type AbiParameter,
+  type AbiParameterToPrimitiveType,
+  type Address,
+  type Hex,
+} from "viem";
 import { SETTINGS } from "../config.ts";
 import { exactQuoteSearcherAbi, exactQuoteSearcherBytecode, quoteSearcherAbi, quoteSearcherBytecode } from "../generated/contracts.ts";
 import type { ExactState, Known } from "../quote/exactRule.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES } from "../quote/exactSearch.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import type { SearchPoint } from "../quote/search.ts";
-import { ethCall, notAnExecution, send, unavailable, type RawCall, type ReadContext, type RpcTally } from "./call.ts";
+import { ethCall, notAnExecution, send, unavailable, type BlockPin, type RawCall, type ReadContext, type RpcTally } from "./call.ts";
 import type { ChainEndpoint } from "./client.ts";
 import { bytesOf, errorSelector } from "./decode.ts";
 import { BlockMismatchError, ChainUnavailableError, classifyRpcError } from "./chainErrors.ts";
@@ -104,14 +114,29 @@ const SEARCH_FACTS_SELECTOR = errorSelector(searchFacts);
 
 /** The searcher's facts from its answer; anything else means the endpoint cannot run it. */
 export function decodeFacts(answer: RawCall): Facts {
-  if (!answer.success && answer.data.slice(0, 10).toLowerCase() === SEARCH_FACTS_SELECTOR) {
+  return decodeAnswer(answer, searchFacts, SEARCH_FACTS_SELECTOR);
+}
+
+/** The only argument of the error `item` a searcher answers with; anything else means the endpoint cannot run it. */
+export function decodeAnswer<const P extends AbiParameter>(answer: RawCall, item: { readonly inputs: readonly [P] }, selector: Hex): AbiParameterToPrimitiveType<P> {
+  if (!answer.success && answer.data.slice(0, 10).toLowerCase() === selector) {
     try {
-      return decodeAbiParameters(searchFacts.inputs, bytesOf(answer.data, 4))[0];
+      return decodeAbiParameters(item.inputs, bytesOf(answer.data, 4))[0] as AbiParameterToPrimitiveType<P>;
     } catch {
       // not the searcher's answer
     }
   }
   throw new SearcherUnsupportedError(answer);
+}
+
+/** A searcher's block number (`block.number` where it ran) must be the pin's: else the node answered another question. */
+export function checkSearchedBlock(endpoint: ChainEndpoint, searched: bigint, block: BlockPin): void {
+  if (searched !== block.number) {
+    throw new BlockMismatchError(
+      endpoint.chainId,
+      `${endpoint.source} ran the search at block ${searched}, not at block ${block.number} (${block.hash}) as asked`,
+    );
+  }
 }
 
 /**
@@ -121,12 +146,7 @@ export function decodeFacts(answer: RawCall): Facts {
 export async function runSearcher(endpoint: ChainEndpoint, data: Hex, gasCap: bigint, context: ReadContext): Promise<Facts> {
   const { block } = context;
   const facts = decodeFacts(await ethCall(endpoint, { data, gas: gasCap, answersByReverting: true, ...context }));
-  if (facts.blockNumber !== block.number) {
-    throw new BlockMismatchError(
-      endpoint.chainId,
-      `${endpoint.source} ran the search at block ${facts.blockNumber}, not at block ${block.number} (${block.hash}) as asked`,
-    );
-  }
+  checkSearchedBlock(endpoint, facts.blockNumber, block);
   return facts;
 }
 

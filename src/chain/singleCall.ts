@@ -37,6 +37,11 @@ export type SearchLimits = { readonly gasCap: bigint; readonly exactMaxCandidate
  */
 export async function singleCallReader(endpoint: ChainEndpoint, request: QuoteRequest, search: SearchLimits, context: ReadContext): Promise<MarketReader> {
   const facts = await runSearcher(endpoint, encodeSearch(request, undefined, search.exactMaxCandidates), search.gasCap, context);
+  return replayingReader(endpoint, request, search, context, facts);
+}
+
+/** A {@link MarketReader} of facts already searched at the context's block (a batch's), continued as above. */
+export function replayingReader(endpoint: ChainEndpoint, request: QuoteRequest, search: SearchLimits, context: ReadContext, facts: Facts): MarketReader {
   return new ReplayingReader({ endpoint, request, search, context }, facts);
 }
 

@@ -9,7 +9,7 @@ import {
 import type { ReadContext } from "../chain/call.ts";
 import type { ChainEndpoint } from "../chain/client.ts";
 import type { MarketReader, SearchPosition } from "../chain/marketReader.ts";
-import { SearcherUnsupportedError } from "../chain/searcher.ts";
+import { SearcherUnsupportedError, type Facts } from "../chain/searcher.ts";
 import { buildAnswer, planSearch, type QuoteResponseBody } from "../quote/quoteAnswer.ts";
 import { currentPriceNotFound, marketNotFound, marketSettled, type QuoteError } from "../quote/quoteErrors.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES, runExactSearch } from "../quote/exactSearch.ts";
@@ -74,16 +74,16 @@ async function readCollateralDecimals(reader: MarketReader): Promise<number> {
 
 /**
  * One endpoint's answer to `request` at the context's block: its reads, in the way the endpoint takes, then the
- * decisions above. A single call whose resumed call turns out not to be the searcher's is done again call by call
- * (and the endpoint is quoted so from then on).
+ * decisions above (from the facts a batch `searched` already, when given). A single call whose resumed call turns out
+ * not to be the searcher's is done again call by call (and the endpoint is quoted so from then on).
  */
 export async function answerAtEndpoint(
   strategy: EndpointStrategy,
   endpoint: ChainEndpoint,
   request: QuoteRequest,
-  context: ReadContext & { readonly exactMaxCandidates?: number },
+  context: ReadContext & { readonly exactMaxCandidates?: number; readonly searched?: Facts | undefined },
 ): Promise<Searched> {
-  const first = await strategy.readerAt(endpoint, request, context);
+  const first = await strategy.readerAt(endpoint, request, context, context.searched);
   try {
     return await answerFrom(first.reader, request, context.exactMaxCandidates);
   } catch (error) {

@@ -13,6 +13,8 @@ export interface AnswerCache<T> {
   /** False when nothing can be kept: the caller need not size an answer. */
   readonly enabled: boolean;
   get(chainId: number, blockHash: string, key: string): T | undefined;
+  /** Whether an answer is kept, without counting a hit or a miss or making it recently used. */
+  has(chainId: number, blockHash: string, key: string): boolean;
   set(chainId: number, blockHash: string, key: string, answer: T, bytes: number): void;
   /** Forgets every answer about these blocks of the chain. */
   drop(chainId: number, blockHashes: readonly string[]): void;
@@ -55,6 +57,9 @@ export function createAnswerCache<T>({ maxEntries, maxBytes }: AnswerCacheLimits
       entries.delete(id);
       entries.set(id, entry);
       return entry.answer;
+    },
+    has(chainId, blockHash, key) {
+      return entries.has(at(chainId, blockHash, key));
     },
     set(chainId, blockHash, key, answer, bytes) {
       if (maxEntries === 0 || bytes > maxBytes) return;

@@ -8,8 +8,9 @@ import { ChainUnavailableError } from "../chain/chainErrors.ts";
 import { ChainOverloadedError } from "../chain/limiter.ts";
 import type { MarketReader } from "../chain/marketReader.ts";
 import { sequentialReader } from "../chain/sequential.ts";
-import { SearcherUnsupportedError, probeDeployless } from "../chain/searcher.ts";
-import { singleCallReader } from "../chain/singleCall.ts";
+import { SearcherUnsupportedError, probeDeployless, type Facts } from "../chain/searcher.ts";
+import { replayingReader, singleCallReader } from "../chain/singleCall.ts";
+import { runBatchSearcher } from "../chain/batchSearcher.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import type { Warn } from "./warnings.ts";
 
@@ -29,7 +30,12 @@ export interface EndpointStrategy {
    * The reads of `request` at `endpoint` and `block`, in the way the endpoint is known (or probed) to take: the
    * searcher's facts from one deployless call, or a reader that calls as the search asks.
    */
-  readerAt(endpoint: ChainEndpoint, request: QuoteRequest, context: ReadContext): Promise<EndpointReader>;
+  readerAt(endpoint: ChainEndpoint, request: QuoteRequest, context: ReadContext, searched?: Facts): Promise<EndpointReader>;
+  /**
+   * The facts of many requests at the context's block from the endpoint's batch searcher, in order; none when the
+   * endpoint is not quoted in single calls, fewer when the rest must be searched alone.
+   */
+  batchFacts(endpoint: ChainEndpoint, requests: readonly QuoteRequest[], context: ReadContext): Promise<readonly Facts[]>;
   /** A single call's answer was not the searcher's after all (a resumed call): quote `endpoint` call by call from now on. */
   notSearcher(endpoint: ChainEndpoint, error: Error): void;
   /** Probes each endpoint not yet known; one that cannot be reached or is overloaded stays unknown. */
@@ -39,6 +45,7 @@ export interface EndpointStrategy {
 export function createEndpointStrategy({ singleCall, searchGasCap, exactMaxCandidates, warn }: EndpointStrategyOptions): EndpointStrategy {
   /** Per endpoint: can it run the single-call search? Absent: not yet known. */
   const deployless = new Map<ChainEndpoint, boolean>();
+  const limits = { gasCap: searchGasCap, exactMaxCandidates };
 
   async function canRunSingleCall(endpoint: ChainEndpoint, tally?: RpcTally): Promise<boolean> {
     if (!singleCall) return false;
@@ -61,16 +68,21 @@ export function createEndpointStrategy({ singleCall, searchGasCap, exactMaxCandi
   }
 
   return {
-    async readerAt(endpoint, request, context) {
+    async readerAt(endpoint, request, context, searched) {
+      if (searched !== undefined) return { reader: replayingReader(endpoint, request, limits, context, searched), singleCall: true };
       if (await canRunSingleCall(endpoint, context.tally)) {
         try {
-          return { reader: await singleCallReader(endpoint, request, { gasCap: searchGasCap, exactMaxCandidates }, context), singleCall: true };
+          return { reader: await singleCallReader(endpoint, request, limits, context), singleCall: true };
         } catch (error) {
           if (!(error instanceof SearcherUnsupportedError)) throw error;
           quoteSequentially(endpoint, "a quote's answer", error);
         }
       }
       return { reader: await sequentialReader(endpoint, request, context), singleCall: false };
+    },
+    async batchFacts(endpoint, requests, context) {
+      if (!(await canRunSingleCall(endpoint, context.tally))) return [];
+      return runBatchSearcher(endpoint, requests, limits, context).catch(noneIfUnsupported);
     },
     notSearcher(endpoint, error) {
       quoteSequentially(endpoint, "a quote's answer", error);
@@ -85,4 +97,10 @@ export function createEndpointStrategy({ singleCall, searchGasCap, exactMaxCandi
       );
     },
   };
+}
+
+/** No facts from an endpoint that does not run the batch searcher: each request then finds out alone whether it runs the one-quote searcher. */
+function noneIfUnsupported(error: unknown): Facts[] {
+  if (error instanceof SearcherUnsupportedError) return [];
+  throw error;
 }

@@ -4,10 +4,10 @@
 // search and its kept answer; an answer of a block the chain replaced is never given: the quote starts again at the
 // new head. A transport failure moves the whole quote to the next endpoint, or ends in 503: it is never a search
 // outcome.
-import type { ChainClient, ChainRegistry } from "../chain/client.ts";
+import type { ChainClient, ChainEndpoint, ChainRegistry } from "../chain/client.ts";
 import type { BlockHeader } from "../chain/blocks.ts";
 import { EndpointsFailedError } from "../chain/chainErrors.ts";
-import { createHeadFollower, type HeadFollower, type HeadStatus } from "../chain/headFollower.ts";
+import type { HeadFollower, HeadStatus } from "../chain/headFollower.ts";
 import { SETTINGS } from "../config.ts";
 import { DEFAULT_SEARCH_GAS_CAP } from "../chain/searcher.ts";
 import { checkExpectedPrice, type QuoteResponseBody } from "../quote/quoteAnswer.ts";
@@ -19,14 +19,15 @@ import type { QuoteRequest } from "../quote/request.ts";
 import { answerAtEndpoint, type Searched } from "./answerAtBlock.ts";
 import { createAnswerCache, type AnswerCache } from "./answerCache.ts";
 import type { BatchAnswer, QuoteOptions, QuoteRecord, QuoterService } from "./api.ts";
-import type { QuoterOptions } from "./quoterOptions.ts";
+import { followChains, type QuoterOptions } from "./quoterOptions.ts";
 import { createCoalescer, quoteKey } from "./coalescer.ts";
 import { withDeadline } from "./deadline.ts";
 import { toQuoteError, type Progress } from "./unavailable.ts";
 import { createEndpointStrategy, type EndpointStrategy } from "./endpointStrategy.ts";
 import { firstAnswer } from "./fallback.ts";
+import { searchTogether, type Presearched } from "./searchTogether.ts";
 import { recordCacheLookup, recordSearch } from "./quoteRecording.ts";
-import { followerLog, warnFailures, warningsTo, type Warn } from "./warnings.ts";
+import { warnFailures, warningsTo, type Warn } from "./warnings.ts";
 
 export type { QuoterOptions, SearchStrategy } from "./quoterOptions.ts";
 
@@ -45,6 +46,8 @@ type ChainQuote = {
   readonly key: string;
   readonly warn: Warn;
   readonly record: QuoteRecord | undefined;
+  /** Its facts at the head, when a batch searched them with others. */
+  readonly searched?: Presearched | undefined;
 };
 
 class Quoter implements QuoterService {
@@ -55,7 +58,7 @@ class Quoter implements QuoterService {
   private readonly endpoints: EndpointStrategy;
   private readonly coalescer = createCoalescer<Searched>();
   private readonly answers: AnswerCache<QuoteResponseBody>;
-  private readonly followers = new Map<number, HeadFollower>();
+  private readonly followers: Map<number, HeadFollower>;
 
   constructor(options: QuoterOptions) {
     const { chains, strategy = "single-call", searchGasCap = DEFAULT_SEARCH_GAS_CAP, logger } = options;
@@ -65,17 +68,7 @@ class Quoter implements QuoterService {
     this.warn = warningsTo(logger);
     this.endpoints = createEndpointStrategy({ singleCall: strategy === "single-call", searchGasCap, exactMaxCandidates: this.exactMaxCandidates, warn: this.warn });
     this.answers = createAnswerCache<QuoteResponseBody>(options.answerCache ?? { maxEntries: 0, maxBytes: 0 });
-    for (const chain of chains.values()) {
-      const follower = createHeadFollower({
-        chain,
-        pollMs: options.headPollMs ?? SETTINGS.HEAD_POLL_MS.default,
-        timeoutMs: options.rpcTimeoutMs ?? SETTINGS.RPC_TIMEOUT_MS.default,
-        ...(chain.endpoints[0]?.observer ? { observer: chain.endpoints[0].observer } : {}),
-        ...(logger ? { log: followerLog(logger) } : {}),
-      });
-      follower.onReplaced((hashes) => this.answers.drop(chain.chainId, hashes));
-      this.followers.set(chain.chainId, follower);
-    }
+    this.followers = followChains(options, (chainId, hashes) => this.answers.drop(chainId, hashes));
   }
 
   async quote(request: QuoteRequest, options: QuoteOptions = {}): Promise<QuoteResponseBody> {
@@ -192,7 +185,9 @@ class Quoter implements QuoterService {
       const quotes = requests.map((request) => ({ ...on, request, key: quoteKey(request), record: undefined }));
       for (let attempt = 0; ; attempt++) {
         const head = await this.headOf(on, minBlock, options.noCache === true && attempt === 0, signal, progress);
-        const answers = await Promise.all(quotes.map((quote) => this.settleAt(quote, head, options, signal, progress)));
+        const unanswered = quotes.filter(({ request, key }) => request.expectedPrice > 0n && (options.noCache === true || !this.answers.has(on.chain.chainId, head.hash, key)));
+        const searched = await searchTogether(this.endpoints, on.chain, unanswered, { block: head, signal });
+        const answers = await Promise.all(quotes.map((quote) => this.settleAt({ ...quote, searched: searched.get(quote.key) }, head, options, signal, progress)));
         if (!answers.includes(undefined) && !on.follower.isReplaced(head.hash)) return { head, answers: answers as Result<QuoteResponseBody, QuoteError>[] };
       }
     });
@@ -240,6 +235,7 @@ class Quoter implements QuoterService {
    */
   private searchAt(quote: ChainQuote, head: BlockHeader, signal: AbortSignal): Promise<Searched> {
     const context = { block: head, signal, tally: quote.record, exactMaxCandidates: this.exactMaxCandidates };
-    return firstAnswer(quote.chain.endpoints, (endpoint) => answerAtEndpoint(this.endpoints, endpoint, quote.request, context), signal, quote.warn);
+    const searchedBy = (endpoint: ChainEndpoint) => (quote.searched?.endpoint === endpoint ? quote.searched.facts : undefined);
+    return firstAnswer(quote.chain.endpoints, (endpoint) => answerAtEndpoint(this.endpoints, endpoint, quote.request, { ...context, searched: searchedBy(endpoint) }), signal, quote.warn);
   }
 }

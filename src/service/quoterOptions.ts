@@ -1,8 +1,10 @@
 // How a quoter is set up: its chains, the search strategy and its limits, the deadline, the answers kept, where
-// warnings go, how heads are followed.
+// warnings go, how heads are followed (a follower per chain).
 import type { ChainRegistry } from "../chain/client.ts";
+import { createHeadFollower, type HeadFollower } from "../chain/headFollower.ts";
+import { SETTINGS } from "../config.ts";
 import type { AnswerCacheLimits } from "./answerCache.ts";
-import type { ServiceLogger } from "./warnings.ts";
+import { followerLog, type ServiceLogger } from "./warnings.ts";
 
 export type SearchStrategy = "single-call" | "sequential";
 
@@ -24,4 +26,21 @@ export interface QuoterOptions {
   readonly headPollMs?: number;
   /** Timeout of a request over a chain's WebSocket, in ms (RPC_TIMEOUT_MS's default). */
   readonly rpcTimeoutMs?: number;
+}
+
+/** A head follower per chain, as the options say; `onReplaced` hears the blocks each chain replaced. */
+export function followChains(options: QuoterOptions, onReplaced: (chainId: number, hashes: readonly string[]) => void): Map<number, HeadFollower> {
+  const followers = new Map<number, HeadFollower>();
+  for (const chain of options.chains.values()) {
+    const follower = createHeadFollower({
+      chain,
+      pollMs: options.headPollMs ?? SETTINGS.HEAD_POLL_MS.default,
+      timeoutMs: options.rpcTimeoutMs ?? SETTINGS.RPC_TIMEOUT_MS.default,
+      ...(chain.endpoints[0]?.observer ? { observer: chain.endpoints[0].observer } : {}),
+      ...(options.logger ? { log: followerLog(options.logger) } : {}),
+    });
+    follower.onReplaced((hashes) => onReplaced(chain.chainId, hashes));
+    followers.set(chain.chainId, follower);
+  }
+  return followers;
 }

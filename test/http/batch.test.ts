@@ -9,18 +9,24 @@ import { DEMO_USDC_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { onWireEvents } from "../support/eventStream.ts";
 import { liveService, trade, type LiveService } from "../support/liveService.ts";
+import { quoteRequests, startRpcProxy, type RpcProxy } from "../support/rpcProxy.ts";
 
 const ONE = "1000000000000000000";
 const THOUSAND = `${ONE}000`;
 
 let devchain: Devchain;
+let proxy: RpcProxy;
 let service: LiveService;
 before(async () => {
   devchain = await startDevchain();
-  service = await liveService({ rpc: devchain.endpoint.url, batchMaxQuotes: 8 });
+  proxy = await startRpcProxy(devchain.endpoint.url);
+  service = await liveService({ rpc: proxy.url, batchMaxQuotes: 8 });
+  // The endpoint's first quote probes whether it runs the deployless searcher (once): not a batch's cost.
+  await request(`${service.base}/quoter/${DEVCHAIN_ID}/${group()}/1?expectedPrice=0.7&collateralAvailable=${ONE}`).then((response) => response.body.dump());
 });
 after(async () => {
   await service.close();
+  await proxy.close();
   await devchain.close();
 });
 
@@ -55,8 +61,10 @@ describe("a batch", () => {
       { marketAddress: DEMO_USDC_MARKET_GROUP_ADDRESS, marketId: "1", expectedPrice: "0.45", collateralAvailable: THOUSAND, maxIterations: "6" },
       { marketAddress: group(), marketId: "2", expectedPrice: "abc", collateralAvailable: "1.5" },
     ];
+    proxy.clear();
     const answer = await post({ quotes: items });
     assert.equal(answer.status, 200, answer.text);
+    assert.deepEqual(quoteRequests(proxy.methods), ["eth_call"], "the whole batch in one eth_call");
     const { blockNumber, blockHash, results } = answer.json as { blockNumber: string; blockHash: string; results: { status: number; body: any }[] };
     assert.equal(blockHash, (await devchain.chain.publicClient.getBlock({ blockNumber: BigInt(blockNumber) })).hash);
     assert.equal(results.length, items.length);
@@ -123,8 +131,10 @@ describe("a batch", () => {
           ...(draw(2) === 0 ? { search: "exact" } : { maxIterations: String(1 + draw(10)) }),
         };
       });
+      proxy.clear();
       const answer = await post({ quotes: items });
       assert.equal(answer.status, 200, answer.text);
+      assert.ok(quoteRequests(proxy.methods).length <= 1, `batch ${batch}: one eth_call at most (${proxy.methods.join()})`);
       for (const [i, item] of items.entries()) {
         const get = await getOf(item, answer.json.blockNumber);
         assert.equal(answer.json.results[i].status, get.status, JSON.stringify(item));
@@ -133,6 +143,45 @@ describe("a batch", () => {
       }
     }
     assert.equal(compared, 40);
+  });
+
+  test("a batch heavier than the gas cap: as few calls as fit (fewer than alone), all at one block, each result the GET's bytes", async () => {
+    const small = await liveService({ rpc: proxy.url, searchGasCap: 3_000_000n });
+    try {
+      const items = ["0.3", "0.4", "0.45", "0.55", "0.6", "0.7"].map((expectedPrice) => ({
+        marketAddress: group(),
+        marketId: "1",
+        expectedPrice,
+        collateralAvailable: `${THOUSAND}000`,
+        search: "exact",
+      }));
+      // Alone: each quote's own calls (the first GET also probes the endpoint).
+      await request(`${small.base}/quoter/${DEVCHAIN_ID}/${group()}/1?expectedPrice=0.8&collateralAvailable=${ONE}`).then((response) => response.body.dump());
+      proxy.clear();
+      for (const item of items) {
+        const { marketAddress, marketId, ...query } = item;
+        const response = await request(`${small.base}/quoter/${DEVCHAIN_ID}/${marketAddress}/${marketId}?${new URLSearchParams(query)}`, { headers: { "cache-control": "no-cache" } });
+        assert.equal(response.statusCode, 200, await response.body.text());
+      }
+      const alone = quoteRequests(proxy.methods).length;
+      proxy.clear();
+      const response = await request(`${small.base}/quoter/${DEVCHAIN_ID}/batch`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "cache-control": "no-cache" },
+        body: JSON.stringify({ quotes: items }),
+      });
+      const answer = (await response.body.json()) as { blockNumber: string; results: { status: number; body: unknown }[] };
+      assert.equal(response.statusCode, 200, JSON.stringify(answer));
+      const together = quoteRequests(proxy.methods).length;
+      assert.ok(together > 1, `a 3M gas cap cannot hold six exact searches in one call (${together})`);
+      assert.ok(together < alone, `together ${together} calls, alone ${alone}`);
+      for (const [i, item] of items.entries()) {
+        const get = await getOf(item, answer.blockNumber);
+        assert.equal(JSON.stringify(answer.results[i]!.body), get.text, JSON.stringify(item));
+      }
+    } finally {
+      await small.close();
+    }
   });
 
   test("with Accept: text/event-stream: a `quote` event with the whole answer at once, then at the block of a trade", async () => {
