@@ -10,6 +10,7 @@ import { indexRoute } from "./indexRoute.ts";
 import { docsPlugin } from "./openapi.ts";
 import { DEFAULT_PROTECTION, protectionPlugin, type ProtectionOptions } from "./protection.ts";
 import { batchRoute } from "./batchRoute.ts";
+import { depthRoute } from "./depthRoute.ts";
 import { quoteRoute } from "./quoteRoute.ts";
 import type { ChainRegistry } from "../chain/client.ts";
 import type { HeadStatus } from "../chain/headFollower.ts";
@@ -82,6 +83,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   void app.register(quoteRoute, { prefix: BASE_PATH, quoter, streams });
   const maxQuotes = options.batchMaxQuotes ?? SETTINGS.BATCH_MAX_QUOTES.default;
   void app.register(batchRoute, { prefix: BASE_PATH, quoter, maxQuotes, observe: appMetrics.observeBatch, streams });
+  void app.register(depthRoute, { prefix: BASE_PATH, quoter, observe: appMetrics.observeDepth });
   void app.register(explorerPlugin, { prefix: BASE_PATH });
   void app.register(indexRoute, { prefix: BASE_PATH, chainIds: [...(chains?.keys() ?? [])] });
   // The root is where a newcomer types the service's address: the explorer.

@@ -1,10 +1,13 @@
 // A batch's answer as JSON: its block, then each result in the order asked, `{status, body}`, the body written as a
-// GET of that quote writes it (the answer of the POST, and the data of each event of its stream).
+// GET of that quote writes it (the answer of the POST, and the data of each event of its stream). A depth ladder's
+// likewise: each level the exact GET's 200 body, or its error body with its status first.
 import type { BatchItem } from "../quote/batchRequest.ts";
 import type { QuoteResponseBody } from "../quote/quoteAnswer.ts";
 import type { QuoteError } from "../quote/quoteErrors.ts";
 import type { Result } from "../quote/result.ts";
 import type { BatchAnswer } from "../service/api.ts";
+import type { DepthAnswer } from "../service/depth.ts";
+import { formatD18 } from "../quote/fixedPoint.ts";
 import { toHttpError } from "./httpErrors.ts";
 
 /** `items` as asked (a bad one is its own 400), the good ones answered in order by `batch`. */
@@ -19,4 +22,17 @@ function resultJson(answer: Result<QuoteResponseBody, QuoteError> | { ok: false;
   if (answer.ok) return `{"status":200,"body":${JSON.stringify(answer.value)}}`;
   const error = toHttpError(answer.error);
   return `{"status":${error.status},"body":${JSON.stringify(error.toBody())}}`;
+}
+
+/** The ladder: its market's direction and price, the budget, the block, then each level in order. */
+export function depthJson(depth: DepthAnswer): string {
+  const levels = depth.answers.map((answer) => {
+    if (answer.ok) return JSON.stringify(answer.value);
+    const error = toHttpError(answer.error);
+    return JSON.stringify({ status: error.status, ...error.toBody() });
+  });
+  return (
+    `{"direction":"${depth.direction}","currentPrice":"${formatD18(depth.currentPrice)}","collateralAvailable":"${depth.collateralAvailable}",` +
+    `"blockNumber":"${depth.head.number}","blockHash":"${depth.head.hash}","levels":[${levels.join(",")}]}`
+  );
 }

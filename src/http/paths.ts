@@ -7,6 +7,8 @@ export const BASE_PATH = "/quoter";
 export const QUOTE_PATH = "/:chainId/:marketAddress/:marketId";
 /** The quote route's pattern, as Fastify reports it in `request.routeOptions.url`. */
 export const QUOTE_ROUTE = `${BASE_PATH}${QUOTE_PATH}`;
+/** The depth ladder of one market: the exact quote at each of several prices, all at one block. */
+export const DEPTH_PATH = `${QUOTE_PATH}/depth`;
 /** Many quotes of one chain, all at one block: POST with a JSON body. */
 export const BATCH_PATH = "/:chainId/batch";
 

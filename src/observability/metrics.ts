@@ -17,6 +17,8 @@ export interface Metrics {
   observeHeads(heads: () => readonly HeadStatus[]): void;
   /** One batch answered: how many quotes it asked. */
   observeBatch(quotes: number): void;
+  /** One depth ladder answered: how many levels it had. */
+  observeDepth(levels: number): void;
   /** Live quote streams: opened and closed, each event sent, each search for them, each head that started searches. */
   readonly streams: StreamObserver;
 }
@@ -40,6 +42,7 @@ export const METRIC_NAMES = {
   streamSearches: "quoter_stream_searches_total",
   streamHeads: "quoter_stream_heads_total",
   batchQuotes: "quoter_batch_quotes",
+  depthLevels: "quoter_depth_levels",
   ...HEAD_METRIC_NAMES,
 } as const;
 
@@ -93,7 +96,8 @@ export function createMetrics({ processMetrics = false }: MetricsOptions = {}): 
     registry,
     observeHeads: heads.observe,
     streams,
-    observeBatch: batchMetric(registers),
+    observeBatch: countMetric(registers, METRIC_NAMES.batchQuotes, "Quotes asked per batch answered (POST /quoter/<chainId>/batch)"),
+    observeDepth: countMetric(registers, METRIC_NAMES.depthLevels, "Levels per depth ladder answered (GET …/depth)"),
     observeRpc(event: RpcEvent) {
       rpcRequests.inc({ chain_id: String(event.chainId), method: event.method, outcome: event.outcome });
     },
@@ -135,13 +139,8 @@ function streamMetrics(registers: Registry[]): StreamObserver {
   };
 }
 
-/** Quotes per batch answered. */
-function batchMetric(registers: Registry[]): (quotes: number) => void {
-  const batchQuotes = new Histogram({
-    name: METRIC_NAMES.batchQuotes,
-    help: "Quotes asked per batch answered (POST /quoter/<chainId>/batch)",
-    buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
-    registers,
-  });
-  return (quotes) => batchQuotes.observe(quotes);
+/** A histogram of counts per request (quotes per batch, levels per ladder). */
+function countMetric(registers: Registry[], name: string, help: string): (count: number) => void {
+  const histogram = new Histogram({ name, help, buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000], registers });
+  return (count) => histogram.observe(count);
 }

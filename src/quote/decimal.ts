@@ -66,3 +66,9 @@ export function parseMaxIterations(text: string): Parsed<number> {
   const parsed = parseIntegerInRange(text, 1n, BigInt(MAX_ITERATIONS), MAX_ITERATIONS_RULE);
   return parsed.ok ? ok(Number(parsed.value)) : parsed;
 }
+
+/** A count from 1 to `max` (a depth ladder's levels), as a number. */
+export function parseCount(text: string, max: number): Parsed<number> {
+  const parsed = parseIntegerInRange(text, 1n, BigInt(max), `must be a decimal integer from 1 to ${max}`);
+  return parsed.ok ? ok(Number(parsed.value)) : parsed;
+}

@@ -50,6 +50,19 @@ export interface Quoter {
   quote(request: QuoteRequest, options?: QuoteOptions): Promise<QuoteResponseBody>;
   /** Quotes of one chain, all at one block (a thrown QuoteError only when none can be answered: the chain's). */
   quoteBatch?(requests: readonly QuoteRequest[], options?: QuoteOptions): Promise<BatchAnswer>;
+  /**
+   * At the chain's head: the market's reference price (undefined when it has none), then the quotes `plan` makes of
+   * it, all answered at that block.
+   */
+  quoteAtPrice?(market: MarketAt, plan: (price: bigint | undefined) => readonly QuoteRequest[], options?: QuoteOptions): Promise<PricedAnswer>;
+}
+
+/** The market of a quote, and the block its answer must be at or after. */
+export type MarketAt = Pick<QuoteRequest, "chainId" | "marketAddress" | "marketId" | "minBlock">;
+
+/** A batch planned from the market's price at its block, with that price. */
+export interface PricedAnswer extends BatchAnswer {
+  readonly price: bigint | undefined;
 }
 
 /** What a watcher of a chain may do with its head follower: be told of heads, keep it following, ask of a block. */

@@ -6,7 +6,6 @@
 // outcome.
 import type { ChainClient, ChainEndpoint, ChainRegistry } from "../chain/client.ts";
 import type { BlockHeader } from "../chain/blocks.ts";
-import { EndpointsFailedError } from "../chain/chainErrors.ts";
 import type { HeadFollower, HeadStatus } from "../chain/headFollower.ts";
 import { SETTINGS } from "../config.ts";
 import { DEFAULT_SEARCH_GAS_CAP } from "../chain/searcher.ts";
@@ -18,7 +17,7 @@ import { unconfiguredChainDetail } from "../quote/explain.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import { answerAtEndpoint, type Searched } from "./answerAtBlock.ts";
 import { createAnswerCache, type AnswerCache } from "./answerCache.ts";
-import type { BatchAnswer, QuoteOptions, QuoteRecord, QuoterService } from "./api.ts";
+import type { BatchAnswer, MarketAt, PricedAnswer, QuoteOptions, QuoteRecord, QuoterService } from "./api.ts";
 import { followChains, type QuoterOptions } from "./quoterOptions.ts";
 import { createCoalescer, quoteKey } from "./coalescer.ts";
 import { withDeadline } from "./deadline.ts";
@@ -26,8 +25,9 @@ import { toQuoteError, type Progress } from "./unavailable.ts";
 import { createEndpointStrategy, type EndpointStrategy } from "./endpointStrategy.ts";
 import { firstAnswer } from "./fallback.ts";
 import { searchTogether, type Presearched } from "./searchTogether.ts";
+import { headFor, readPriceAt, waitOutLag } from "./atHead.ts";
 import { recordCacheLookup, recordSearch } from "./quoteRecording.ts";
-import { warnFailures, warningsTo, type Warn } from "./warnings.ts";
+import { warningsTo, type Warn } from "./warnings.ts";
 
 export type { QuoterOptions, SearchStrategy } from "./quoterOptions.ts";
 
@@ -125,30 +125,13 @@ class Quoter implements QuoterService {
   /** At the chain's head (at least `minBlock`): the kept answer of an identical request there, or a search. */
   private async quoteAtHead(quote: ChainQuote, options: QuoteOptions, signal: AbortSignal, progress: Progress): Promise<QuoteResponseBody> {
     for (let attempt = 0; ; attempt++) {
-      const head = await this.headOf(quote, quote.request.minBlock, options.noCache === true && attempt === 0, signal, progress);
+      const head = await headFor(quote, quote.request.minBlock, options.noCache === true && attempt === 0, signal, progress);
       const answer = await this.answerAtHead(quote, head, options, signal, attempt, progress);
       // Not answered at this head (the endpoint lagged, or the chain replaced the block while it was searched).
       if (answer === undefined) continue;
       if (!answer.ok) throw answer.error;
       return answer.value;
     }
-  }
-
-  /** The block to answer at: the chain's head as its follower knows it (read first when `fresh`), at least `minBlock`. */
-  private async headOf(
-    quote: Pick<ChainQuote, "follower" | "warn">,
-    minBlock: bigint | undefined,
-    fresh: boolean,
-    signal: AbortSignal,
-    progress: Progress,
-  ): Promise<BlockHeader> {
-    progress.stage = minBlock === undefined ? "head" : "minBlock";
-    const head = await quote.follower.headFor({ minBlock, fresh, signal }).catch((error: unknown) => {
-      if (error instanceof EndpointsFailedError) warnFailures(error, quote.warn);
-      throw error;
-    });
-    progress.head = head;
-    return head;
   }
 
   /** The answer at `head`: kept, or searched (and kept); undefined when it must be asked again (lag, a reorg). */
@@ -182,15 +165,36 @@ class Quoter implements QuoterService {
   async quoteBatch(requests: readonly QuoteRequest[], options: QuoteOptions = {}): Promise<BatchAnswer> {
     const minBlock = requests.reduce<bigint | undefined>((most, { minBlock: asked }) => (asked !== undefined && (most === undefined || asked > most) ? asked : most), undefined);
     return this.onChain(requests[0]?.chainId ?? 0, minBlock, options, async (on, signal, progress) => {
-      const quotes = requests.map((request) => ({ ...on, request, key: quoteKey(request), record: undefined }));
       for (let attempt = 0; ; attempt++) {
-        const head = await this.headOf(on, minBlock, options.noCache === true && attempt === 0, signal, progress);
-        const unanswered = quotes.filter(({ request, key }) => request.expectedPrice > 0n && (options.noCache === true || !this.answers.has(on.chain.chainId, head.hash, key)));
-        const searched = await searchTogether(this.endpoints, on.chain, unanswered, { block: head, signal });
-        const answers = await Promise.all(quotes.map((quote) => this.settleAt({ ...quote, searched: searched.get(quote.key) }, head, options, signal, progress)));
-        if (!answers.includes(undefined) && !on.follower.isReplaced(head.hash)) return { head, answers: answers as Result<QuoteResponseBody, QuoteError>[] };
+        const head = await headFor(on, minBlock, options.noCache === true && attempt === 0, signal, progress);
+        const answers = await this.settleAll(on, requests, head, options, signal, progress);
+        if (answers !== undefined) return { head, answers };
       }
     });
+  }
+
+  /**
+   * At the chain's head (at least `market.minBlock`): the market's reference price, then the quotes `plan` makes of
+   * it (a ladder's levels), all answered at that block; a block replaced meanwhile starts again at the new head.
+   */
+  async quoteAtPrice(market: MarketAt, plan: (price: bigint | undefined) => readonly QuoteRequest[], options: QuoteOptions = {}): Promise<PricedAnswer> {
+    return this.onChain(market.chainId, market.minBlock, options, async (on, signal, progress) => {
+      for (let attempt = 0; ; attempt++) {
+        const head = await headFor(on, market.minBlock, options.noCache === true && attempt === 0, signal, progress);
+        const read = await readPriceAt(on, market, head, signal, attempt, progress);
+        const answers = read && (await this.settleAll(on, plan(read.price), head, options, signal, progress));
+        if (answers !== undefined) return { head, price: read!.price, answers };
+      }
+    });
+  }
+
+  /** Every request answered at exactly `head`, those that need a search searched together; undefined once it is replaced. */
+  private async settleAll(on: Pick<ChainQuote, "chain" | "follower" | "warn">, requests: readonly QuoteRequest[], head: BlockHeader, options: QuoteOptions, signal: AbortSignal, progress: Progress) {
+    const quotes = requests.map((request) => ({ ...on, request, key: quoteKey(request), record: undefined }));
+    const unanswered = quotes.filter(({ request, key }) => request.expectedPrice > 0n && (options.noCache === true || !this.answers.has(on.chain.chainId, head.hash, key)));
+    const searched = await searchTogether(this.endpoints, on.chain, unanswered, { block: head, signal });
+    const answers = await Promise.all(quotes.map((quote) => this.settleAt({ ...quote, searched: searched.get(quote.key) }, head, options, signal, progress)));
+    return answers.includes(undefined) || on.follower.isReplaced(head.hash) ? undefined : (answers as Result<QuoteResponseBody, QuoteError>[]);
   }
 
   /** One quote's answer at exactly `head` (asked again there while an endpoint lags); undefined once it is replaced. */
@@ -214,14 +218,7 @@ class Quoter implements QuoterService {
     try {
       return await this.coalescer.run(`${head.hash}\n${quote.key}`, start, signal);
     } catch (error) {
-      if (!(error instanceof EndpointsFailedError && error.lagging)) throw error;
-      // An endpoint does not have the head yet (it lags), or no longer (a reorg the follower is about to see):
-      // ask again at the head once it moved, or the endpoint had a moment to catch up. Never at an older block.
-      progress.stage = "lagging";
-      progress.failure = error;
-      void quote.follower.refresh().catch(() => undefined);
-      await quote.follower.waitForChange(Math.min(25 * 2 ** attempt, 500), signal);
-      signal.throwIfAborted();
+      await waitOutLag(error, quote.follower, attempt, signal, progress);
       return undefined;
     } finally {
       // A joiner made no RPC request: its record says so, and takes the search's facts with its answer.

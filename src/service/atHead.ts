@@ -1,0 +1,63 @@
+// Reads at the chain's head: which head a quote is answered at, how a read there waits out an endpoint that does
+// not have that block yet, and a market's reference price read alone (a depth ladder spaced from it needs it first).
+import type { BlockHeader } from "../chain/blocks.ts";
+import type { ChainClient } from "../chain/client.ts";
+import { EndpointsFailedError } from "../chain/chainErrors.ts";
+import type { HeadFollower } from "../chain/headFollower.ts";
+import { interpretReferencePrice } from "../chain/marketGroup.ts";
+import { sequentialReader } from "../chain/sequential.ts";
+import type { MarketAt } from "./api.ts";
+import { firstAnswer } from "./fallback.ts";
+import type { Progress } from "./unavailable.ts";
+import { warnFailures, type Warn } from "./warnings.ts";
+
+
+/** The block to answer at: the chain's head as its follower knows it (read first when `fresh`), at least `minBlock`. */
+export async function headFor(
+  on: { readonly follower: HeadFollower; readonly warn: Warn },
+  minBlock: bigint | undefined,
+  fresh: boolean,
+  signal: AbortSignal,
+  progress: Progress,
+): Promise<BlockHeader> {
+  progress.stage = minBlock === undefined ? "head" : "minBlock";
+  const head = await on.follower.headFor({ minBlock, fresh, signal }).catch((error: unknown) => {
+    if (error instanceof EndpointsFailedError) warnFailures(error, on.warn);
+    throw error;
+  });
+  progress.head = head;
+  return head;
+}
+
+/**
+ * `error` is an endpoint that does not have the head yet (it lags), or no longer (a reorg the follower is about to
+ * see): waits until the head moved or the endpoint had a moment to catch up, to be asked again. Never at an older
+ * block. Any other error is thrown.
+ */
+export async function waitOutLag(error: unknown, follower: HeadFollower, attempt: number, signal: AbortSignal, progress: Progress): Promise<void> {
+  if (!(error instanceof EndpointsFailedError && error.lagging)) throw error;
+  progress.stage = "lagging";
+  progress.failure = error;
+  void follower.refresh().catch(() => undefined);
+  await follower.waitForChange(Math.min(25 * 2 ** attempt, 500), signal);
+  signal.throwIfAborted();
+}
+
+/** The market's reference price at `head` (undefined: it has none there); undefined itself when it must be read again. */
+export async function readPriceAt(
+  on: { readonly chain: ChainClient; readonly follower: HeadFollower; readonly warn: Warn },
+  market: MarketAt,
+  head: BlockHeader,
+  signal: AbortSignal,
+  attempt: number,
+  progress: Progress,
+): Promise<{ readonly price: bigint | undefined } | undefined> {
+  progress.stage = "search";
+  try {
+    const raw = await firstAnswer(on.chain.endpoints, async (endpoint) => (await sequentialReader(endpoint, market, { block: head, signal })).referencePrice(), signal, on.warn);
+    return { price: interpretReferencePrice(raw) };
+  } catch (error) {
+    await waitOutLag(error, on.follower, attempt, signal, progress);
+    return undefined;
+  }
+}

@@ -1,0 +1,178 @@
+// GET …/depth on the embedded chain over real HTTP: every level is the exact GET at that price and block, byte for
+// byte; listed prices cost one eth_call (counted at a proxy); spaced levels follow the stated rounding; the rules of
+// the request are 400s naming the parameter; a market that cannot be quoted is the request's error.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { request } from "undici";
+import { parseUnits } from "viem";
+import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
+import { DEMO_USDC_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
+import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
+import { liveService, type LiveService } from "../support/liveService.ts";
+import { quoteRequests, startRpcProxy, type RpcProxy } from "../support/rpcProxy.ts";
+
+const ONE = 10n ** 18n;
+const THOUSAND = 1000n * ONE;
+
+let devchain: Devchain;
+let proxy: RpcProxy;
+let service: LiveService;
+before(async () => {
+  devchain = await startDevchain();
+  proxy = await startRpcProxy(devchain.endpoint.url);
+  service = await liveService({ rpc: proxy.url });
+  // The endpoint's first quote probes whether it runs the deployless searcher (once): not a ladder's cost.
+  await request(`${service.base}/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/1?expectedPrice=0.7&collateralAvailable=${ONE}`).then((response) => response.body.dump());
+});
+after(async () => {
+  await service.close();
+  await proxy.close();
+  await devchain.close();
+});
+
+async function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string; json: any }> {
+  const response = await request(`${service.base}${path}`, { headers });
+  const text = await response.body.text();
+  return { status: response.statusCode, text, json: JSON.parse(text) };
+}
+
+const depthPath = (group: string, marketId: string, query: Record<string, string>) => `/quoter/${DEVCHAIN_ID}/${group}/${marketId}/depth?${new URLSearchParams(query)}`;
+
+/** Each level equals the exact GET of its price at the ladder's block: a 200 body byte for byte, an error with its status. */
+async function assertLevelsAreGets(ladder: any, group: string, marketId: string, budget: string, prices: readonly string[]): Promise<void> {
+  assert.equal(ladder.levels.length, prices.length);
+  const block = await devchain.chain.publicClient.getBlock({ blockNumber: BigInt(ladder.blockNumber) });
+  assert.equal(ladder.blockHash, block.hash);
+  for (const [i, price] of prices.entries()) {
+    const single = await get(`/quoter/${DEVCHAIN_ID}/${group}/${marketId}?${new URLSearchParams({ expectedPrice: price, collateralAvailable: budget, search: "exact", minBlock: ladder.blockNumber })}`);
+    const level = ladder.levels[i];
+    if (single.status === 200) {
+      assert.equal(single.json.blockNumber, ladder.blockNumber, `level ${i} at the ladder's block`);
+      assert.equal(JSON.stringify(level), single.text, `level ${i} (${price})`);
+      assert.equal(level.direction, ladder.direction);
+      assert.equal(level.currentPrice, ladder.currentPrice);
+    } else {
+      assert.equal(JSON.stringify(level), JSON.stringify({ status: single.status, ...single.json }), `level ${i} (${price})`);
+    }
+  }
+}
+
+/** A D18 price as the answers write it (no trailing zeros). */
+function d18(value: bigint): string {
+  const whole = value / ONE;
+  const fraction = (value % ONE).toString().padStart(18, "0").replace(/0+$/, "");
+  return fraction === "" ? whole.toString() : `${whole}.${fraction}`;
+}
+
+describe("a depth ladder", () => {
+  test("10 listed prices (LONG): one eth_call, every level the exact GET at that block, byte for byte", async () => {
+    const prices = ["0.51", "0.52", "0.53", "0.55", "0.57", "0.6", "0.65", "0.7", "0.8", "0.9"];
+    const budget = THOUSAND.toString();
+    proxy.clear();
+    const ladder = await get(depthPath(devchain.marketGroup, "1", { collateralAvailable: budget, prices: prices.join(",") }));
+    assert.equal(ladder.status, 200, ladder.text);
+    assert.deepEqual(quoteRequests(proxy.methods), ["eth_call"], "the whole ladder in one eth_call");
+    assert.equal(ladder.json.direction, "LONG");
+    assert.equal(ladder.json.collateralAvailable, budget);
+    assert.deepEqual(Object.keys(ladder.json), ["direction", "currentPrice", "collateralAvailable", "blockNumber", "blockHash", "levels"]);
+    await assertLevelsAreGets(ladder.json, devchain.marketGroup, "1", budget, prices);
+    // Sizes only grow with distance from the current price.
+    const sizes = ladder.json.levels.map((level: { maxSize?: string }) => BigInt(level.maxSize ?? "0"));
+    for (let i = 1; i < sizes.length; i++) assert.ok(sizes[i] >= sizes[i - 1], `level ${i}`);
+  });
+
+  test("SHORT, and the second collateral group, and levels that fail on their own beside the others", async () => {
+    const cases: [string, string, string[], string][] = [
+      [devchain.marketGroup, "2", ["999.9", "995", "990", "950", "1"], (10n * ONE).toString()],
+      [DEMO_USDC_MARKET_GROUP_ADDRESS, "1", ["0.49", "0.45", "0.4"], THOUSAND.toString()],
+    ];
+    for (const [group, marketId, prices, budget] of cases) {
+      const ladder = await get(depthPath(group, marketId, { collateralAvailable: budget, prices: prices.join(",") }));
+      assert.equal(ladder.status, 200, ladder.text);
+      assert.equal(ladder.json.direction, "SHORT");
+      await assertLevelsAreGets(ladder.json, group, marketId, budget, prices);
+    }
+  });
+
+  test("to and levels: prices evenly spaced from the current price (excluded) to `to`, rounded toward it; the price read and the ladder", async () => {
+    const budget = (5n * ONE).toString();
+    proxy.clear();
+    const ladder = await get(depthPath(devchain.marketGroup, "2", { collateralAvailable: budget, to: "1000.0000000000000001", levels: "3" }));
+    assert.equal(ladder.status, 200, ladder.text);
+    assert.deepEqual(quoteRequests(proxy.methods), ["eth_call", "eth_call"], "the price, then the ladder");
+    const current = parseUnits(ladder.json.currentPrice, 18);
+    const to = parseUnits("1000.0000000000000001", 18);
+    // The rule as docs/api.md states it: current + (to - current) * i / levels, rounded toward the current price.
+    const rounded = (i: bigint) => (to > current ? current + ((to - current) * i) / 3n : current - ((current - to) * i) / 3n);
+    const prices = [1n, 2n, 3n].map((i) => d18(rounded(i)));
+    assert.equal(prices[2], "1000.0000000000000001", "the last level is `to` exactly");
+    for (const [i, level] of ladder.json.levels.entries()) if (level.expectedPrice !== undefined) assert.equal(level.expectedPrice, prices[i]);
+    await assertLevelsAreGets(ladder.json, devchain.marketGroup, "2", budget, prices);
+
+    const wide = await get(depthPath(devchain.marketGroup, "1", { collateralAvailable: THOUSAND.toString(), to: "0.2", levels: "10" }));
+    assert.equal(wide.status, 200, wide.text);
+    assert.equal(wide.json.direction, "SHORT");
+    const start = parseUnits(wide.json.currentPrice, 18);
+    const wider = Array.from({ length: 10 }, (_, i) => d18(start - ((start - parseUnits("0.2", 18)) * BigInt(i + 1)) / 10n));
+    await assertLevelsAreGets(wide.json, devchain.marketGroup, "1", THOUSAND.toString(), wider);
+  });
+
+  test("the request's rules: each a 400 naming the parameter; a market that cannot be quoted is the request's error", async () => {
+    const path = (query: Record<string, string>, marketId = "1", group: string = devchain.marketGroup) => depthPath(group, marketId, query);
+    const budget = THOUSAND.toString();
+    const cases: [string, string, string][] = [
+      [path({ prices: "0.6" }), "Invalid query parameters", "collateralAvailable"],
+      [path({ collateralAvailable: budget }), "Invalid query parameters", "prices"],
+      [path({ collateralAvailable: budget, prices: "0.6", to: "0.9", levels: "2" }), "Invalid query parameters", "prices"],
+      [path({ collateralAvailable: budget, to: "0.9" }), "Invalid query parameters", "levels"],
+      [path({ collateralAvailable: budget, levels: "3" }), "Invalid query parameters", "to"],
+      [path({ collateralAvailable: budget, to: "0.9", levels: "0" }), "Invalid query parameters", "levels"],
+      [path({ collateralAvailable: budget, to: "0.9", levels: "51" }), "Invalid query parameters", "levels"],
+      [path({ collateralAvailable: budget, to: "0", levels: "5" }), "Invalid query parameters", "to"],
+      [path({ collateralAvailable: budget, prices: Array.from({ length: 51 }, (_, i) => `0.${60 + i}`).join(",") }), "Invalid query parameters", "prices"],
+      [path({ collateralAvailable: budget, prices: "0.6,,0.7" }), "Invalid query parameters", "prices"],
+      [path({ collateralAvailable: budget, prices: "0.6,abc" }), "Invalid query parameters", "prices"],
+      [path({ collateralAvailable: "1.5", prices: "0.6" }), "Invalid query parameters", "collateralAvailable"],
+      [path({ collateralAvailable: budget, prices: "0.4,0.6" }), "Invalid query parameters", "prices"],
+      [path({ collateralAvailable: budget, prices: "0.5" }), "Invalid query parameters", "prices"],
+      [path({ collateralAvailable: budget, to: "0.5", levels: "4" }), "Invalid query parameters", "to"],
+      [`/quoter/${DEVCHAIN_ID}/0x123/1/depth?collateralAvailable=${budget}&prices=0.6`, "Invalid path parameters", "marketAddress"],
+    ];
+    for (const [url, error, param] of cases) {
+      const answer = await get(url);
+      assert.equal(answer.status, 400, `${url}: ${answer.text}`);
+      assert.equal(answer.json.error, error, url);
+      assert.ok(answer.json.details.some((detail: { param: string }) => detail.param === param), `${url}: ${answer.text}`);
+    }
+    const settled = await get(path({ collateralAvailable: budget, prices: "0.6,0.7" }, "3"));
+    const settledGet = await get(`/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/3?expectedPrice=0.6&collateralAvailable=${budget}&search=exact`);
+    assert.equal(settled.status, settledGet.status);
+    assert.equal(settled.text, settledGet.text, "a settled market: the GET's error");
+    const missing = await get(path({ collateralAvailable: budget, to: "0.9", levels: "2" }, "99"));
+    assert.equal(missing.status, 404, missing.text);
+    assert.equal(missing.json.error, "Market not found");
+    assert.equal((await get(`/quoter/999/${devchain.marketGroup}/1/depth?collateralAvailable=${budget}&prices=0.6`)).status, 404);
+  });
+
+  test("property: random markets, budgets and ladders equal their exact GETs at the ladder's block", async () => {
+    let seed = 1126;
+    const draw = (n: number) => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), seed % n);
+    const markets: [string, string, bigint][] = [
+      [devchain.marketGroup, "1", parseUnits("0.5", 18)],
+      [devchain.marketGroup, "2", parseUnits("1000", 18)],
+      [DEMO_USDC_MARKET_GROUP_ADDRESS, "1", parseUnits("0.5", 18)],
+    ];
+    for (let round = 0; round < 4; round++) {
+      const [group, marketId, near] = markets[draw(markets.length)]!;
+      const long = draw(2) === 0;
+      const budget = `${1 + draw(999)}${"0".repeat(12 + draw(10))}`;
+      const prices = Array.from({ length: 2 + draw(5) }, () => {
+        const offset = (near * BigInt(1 + draw(400))) / 1000n;
+        return d18(long ? near + offset : near - offset);
+      });
+      const ladder = await get(depthPath(group, marketId, { collateralAvailable: budget, prices: prices.join(",") }));
+      assert.equal(ladder.status, 200, ladder.text);
+      await assertLevelsAreGets(ladder.json, group, marketId, budget, prices);
+    }
+  });
+});
