@@ -1,4 +1,4 @@
-// The `quoter` command (bin/quoter.js runs this file through tsx): serve, devchain, quote. Each command loads
+// The `quoter` command (bin/quoter.js runs this file through tsx): serve, devchain, quote, depth. Each command loads
 // its modules only when it runs, so that --help answers at once.
 import { HELP, QUOTE_HELP, SERVE_HELP } from "./help.ts";
 
@@ -30,6 +30,8 @@ switch (command) {
       process.exit(0);
     }
     process.exit(await (await import("./quote.ts")).runQuote(rest));
+  case "depth":
+    process.exit(await (await import("./depth.ts")).runDepth(rest));
   default:
     if (isHelp(command)) {
       console.log(HELP);

@@ -9,6 +9,7 @@ Commands:
   serve      the HTTP service (as npm start); with no RPC_URL_<chainId> set, on the embedded demo chain
   devchain   the embedded demo chain as a JSON-RPC node (as npm run devchain)
   quote      one quote, printed as the API's JSON body, without an HTTP server
+  depth      one market's depth ladder (the exact quote at several prices), printed as the API's JSON body
 
 Run quoter <command> --help for a command's options. Settings come from the environment: see .env.example.`;
 
@@ -52,3 +53,20 @@ Exit status:
   1  the API would answer 4xx: the error body is printed on stdout
   3  the API would answer 5xx (e.g. 503 Chain RPC unavailable): the error body is printed on stdout
   2  usage or configuration error: a message on stderr, nothing on stdout`;
+
+export const DEPTH_HELP = `Usage: quoter depth <chainId> <marketAddress> <marketId> --collateral C
+                    (--prices P,P,... | --to T --levels N) [--min-block B] [--rpc URL[,URL...]]
+
+The depth ladder of one market, as GET ${BASE_PATH}/<chainId>/<marketAddress>/<marketId>/depth would answer it,
+without starting an HTTP server: the largest size (search=exact) at each price, all at one block, printed as the
+API's JSON body on stdout (one line), or the error body of the status the API would answer.
+
+  --collateral C       collateralAvailable: the budget in wei (a decimal integer), the same at every level
+  --prices P,P,...     the levels' prices, 1 to 50, all on one side of the current price
+  --to T --levels N    or N prices evenly spaced from the current price (excluded) to T (included), each rounded
+                       toward the current price
+  --min-block B        minBlock: answer at block B or later
+  --rpc URL[,URL...]   the chain's JSON-RPC endpoint(s), as for quoter quote
+  -h, --help           this help
+
+Exit status: 0 the ladder (200); 1 the API would answer 4xx; 3 it would answer 5xx; 2 usage or configuration error.`;

@@ -112,9 +112,14 @@ describe("the document", () => {
       assert.equal(p.schema.pattern, source.properties[p.name].pattern, `${p.name} pattern`);
       assert.ok(p.description && p.example !== undefined, `${p.name} has a description and an example`);
     }
-    // The quote operation, the batch of quotes, and the index that leads to them: the docs, the document and the
-    // explorer are pages.
-    assert.deepEqual(Object.keys(doc.paths), [QUOTE_PATH, "/quoter/{chainId}/batch", "/quoter"]);
+    // The quote operation, the batch of quotes, the depth ladder, and the index that leads to them: the docs, the
+    // document and the explorer are pages.
+    assert.deepEqual(Object.keys(doc.paths), [QUOTE_PATH, "/quoter/{chainId}/batch", `${QUOTE_PATH}/depth`, "/quoter"]);
+    const depth = (doc.paths[`${QUOTE_PATH}/depth`] as Json).get;
+    assert.equal(depth.operationId, "getDepth");
+    const depthQuery = (depth.parameters as Json[]).filter((p) => p.in === "query");
+    assert.deepEqual(depthQuery.map((p) => p.name), ["collateralAvailable", "prices", "to", "levels", "minBlock"]);
+    assert.deepEqual(depthQuery.filter((p) => p.required).map((p) => p.name), ["collateralAvailable"]);
   });
 
   test("lists every status of the interface and semantics §6, with each message as a named example", () => {

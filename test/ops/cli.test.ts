@@ -82,6 +82,25 @@ test("quoter quote: a chain it cannot reach prints the 503 body and exits 3; bad
   assert.match(badRpc.stderr, /--rpc: must be a comma-separated list of http/);
 });
 
+// Before the --watch test, which trades on the harness's chain.
+test("quoter depth prints byte for byte the API's ladder, or its error body, with the exit status", async () => {
+  const cases: { marketId: number; args: string[]; query: Record<string, string>; code: number }[] = [
+    { marketId: 2, args: ["--collateral", THOUSAND, "--to", "1100", "--levels", "3"], query: { collateralAvailable: THOUSAND, to: "1100", levels: "3" }, code: 0 },
+    { marketId: 1, args: ["--collateral", THOUSAND, "--prices", "0.45,0.4"], query: { collateralAvailable: THOUSAND, prices: "0.45,0.4" }, code: 0 },
+    { marketId: 1, args: ["--collateral", THOUSAND, "--to", "0.9"], query: { collateralAvailable: THOUSAND, to: "0.9" }, code: 1 },
+    { marketId: 3, args: ["--collateral", ONE, "--prices", "0.6"], query: { collateralAvailable: ONE, prices: "0.6" }, code: 1 },
+  ];
+  const runs = await Promise.all(cases.map(({ marketId, args }) => quoter(["depth", "31337", DEMO_MARKET_GROUP_ADDRESS, String(marketId), ...args])));
+  for (const [i, { marketId, query, code }] of cases.entries()) {
+    const api = await h.app.inject(`/quoter/31337/${DEMO_MARKET_GROUP_ADDRESS}/${marketId}/depth?${new URLSearchParams(query)}`);
+    assert.equal(runs[i]!.stdout, `${api.body}\n`, `market ${marketId} ${JSON.stringify(query)} (${api.statusCode})\n${runs[i]!.stderr}`);
+    assert.equal(runs[i]!.code, code);
+  }
+  const usage = await quoter(["depth", "31337", DEMO_MARKET_GROUP_ADDRESS]);
+  assert.equal(usage.code, 2);
+  assert.equal(usage.stdout, "");
+});
+
 test("quoter quote --watch: one line per event, the first the API's body at once, another after a trade; a signal ends it with 0", async () => {
   const args = ["quote", "31337", DEMO_MARKET_GROUP_ADDRESS, "2", "--expected-price", "1030", "--collateral", THOUSAND, "--watch", "--rpc", h.devchain.endpoint.url];
   const watching = await startProcess(process.execPath, [BIN, ...args], { LOG_LEVEL: "silent", HEAD_POLL_MS: "100" }, /^\{"event":"quote".*\n/m, 20_000);
@@ -102,15 +121,17 @@ test("quoter quote --watch: one line per event, the first the API's body at once
 });
 
 test("--help for the command and each subcommand", async () => {
-  const [top, serve, devchain, quote, none] = await Promise.all([
+  const [top, serve, devchain, quote, none, depth] = await Promise.all([
     quoter(["--help"]),
     quoter(["serve", "--help"]),
     quoter(["devchain", "--help"]),
     quoter(["quote", "--help"]),
     quoter([]),
+    quoter(["depth", "--help"]),
   ]);
-  for (const run of [top, serve, devchain, quote]) assert.equal(run.code, 0, run.stderr);
-  assert.match(top.stdout, /serve[\s\S]*devchain[\s\S]*quote/);
+  for (const run of [top, serve, devchain, quote, depth]) assert.equal(run.code, 0, run.stderr);
+  assert.match(top.stdout, /serve[\s\S]*devchain[\s\S]*quote[\s\S]*depth/);
+  assert.match(depth.stdout, /--collateral C[\s\S]*--prices[\s\S]*--to T --levels N/);
   assert.match(serve.stdout, /Usage: quoter serve/);
   assert.match(devchain.stdout, /--port N[\s\S]*--host H/);
   assert.match(quote.stdout, /--expected-price P[\s\S]*--collateral C[\s\S]*--price-limit L[\s\S]*--max-iterations N[\s\S]*--rpc[\s\S]*--trace/);
