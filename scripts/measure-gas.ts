@@ -66,8 +66,11 @@ function demoRequests(): { market: (typeof DEMO_MARKETS)[number]; query: Record<
   });
 }
 
-/** The gas of the deployless call `search` and the searcher's facts, as a node charges and answers it. */
-async function meter(client: PublicClient, search: Hex) {
+/**
+ * What a node charges for the deployless call `search` (its intrinsic gas and the creation's execution), and what
+ * the creation answered (a searcher's revert data).
+ */
+export async function meterDeployless(client: PublicClient, search: Hex): Promise<{ gas: bigint; answer: Hex }> {
   const data = encodeDeployData({ abi: gasMeterAbi, bytecode: gasMeterBytecode, args: [search] });
   const answer = await client.call({ data, gas: 60_000_000n }).then(
     () => ({ kind: "transport" }) as const,
@@ -77,9 +80,15 @@ async function meter(client: PublicClient, search: Hex) {
   const measured = decodeErrorResult({ abi: gasMeterAbi, data: answer.data });
   if (measured.errorName !== "Measured") throw new Error("the gas meter did not measure");
   const [used, , facts] = measured.args;
-  const { candidates } = decodeFacts({ success: false, data: facts });
+  return { gas: intrinsicCreationGas(search) - 32_000n + used, answer: facts };
+}
+
+/** The gas of the deployless call `search` and the searcher's facts, as a node charges and answers it. */
+async function meter(client: PublicClient, search: Hex) {
+  const { gas, answer } = await meterDeployless(client, search);
+  const { candidates } = decodeFacts({ success: false, data: answer });
   return {
-    gas: intrinsicCreationGas(search) - 32_000n + used,
+    gas,
     candidates: candidates.length,
     candidateGas: candidates.map((candidate) => candidate.gasUsed),
     sizes: candidates.map((candidate) => candidate.size.toString()),
@@ -87,7 +96,7 @@ async function meter(client: PublicClient, search: Hex) {
 }
 
 /** Over JSON-RPC, as the service asks: the searcher's revert reads as it does in production. */
-const rpcClient = (url: string) => createPublicClient({ transport: http(url, { retryCount: 0 }) }) as PublicClient;
+export const rpcClient = (url: string) => createPublicClient({ transport: http(url, { retryCount: 0 }) }) as PublicClient;
 
 /** The 10-candidate bisection on each demo market; `url`: a demo chain already running (else a fresh one). */
 export async function measureSearchGas(url?: string): Promise<SearchGas[]> {
