@@ -8,7 +8,8 @@ import {ExactSearch} from "./ExactSearch.sol";
 /// @notice Never deployed; run as a deployless call like {QuoteSearcher}. Runs each item's quote (a bisection or an
 /// exact search, with the same reads and facts as the one-quote searchers) in the order given, then reverts with
 /// {BatchSearchFacts}: the facts of every item it started, in order. An item is started only while gas remains for
-/// its reads and a first candidate; the items after it are left for another call. A started item whose search
+/// its reads and a first candidate; the items after it are left for another call. A size already quoted for an
+/// item of the same market is not quoted again: its recorded answer is the same at this block. A started item whose search
 /// stopped short of its end (gas) is resumed by the one-quote searcher, at the same block, like any other.
 contract BatchQuoteSearcher is BisectionSearch, ExactSearch {
     /// @notice One quote of the batch: `exact` chooses the exact search (then `maxIterations` is its most candidates).
@@ -29,6 +30,9 @@ contract BatchQuoteSearcher is BisectionSearch, ExactSearch {
     uint256 private constant ITEM_START_GAS = 500_000;
     /// @dev Encoded bytes of an item's facts guessed before its reads: the heads and a market's answer of 32 words.
     uint256 private constant ITEM_GUESS_BYTES = 32 * 24 + 32 * 32;
+    /// @dev Candidates of one market remembered for the items after it (a depth ladder's levels share their first
+    /// candidates): the service sends the items of one market one after the other.
+    uint256 private constant MEMO_CAPACITY = 64;
 
     /// @param items The quotes, all at this block.
     constructor(Item[] memory items) {
@@ -36,6 +40,7 @@ contract BatchQuoteSearcher is BisectionSearch, ExactSearch {
         // The answer's offset and length words, then per item its offset word and its facts.
         uint256 encodedBytes = 64;
         uint256 started;
+        Memo memory memo = Memo(address(0), 0, 0, new int256[](MEMO_CAPACITY), new Candidate[](MEMO_CAPACITY));
         for (; started < items.length; started++) {
             if (_spareGas(encodedBytes + 32 + ITEM_GUESS_BYTES) < ITEM_START_GAS) break;
             Item memory item = items[started];
@@ -44,10 +49,10 @@ contract BatchQuoteSearcher is BisectionSearch, ExactSearch {
             Request memory q = Request(item.marketGroup, item.marketId, item.expectedPrice, item.collateralAvailable, item.maxIterations);
             if (item.exact) {
                 ExactResume memory none;
-                encodedBytes = _exactQuote(facts, q, false, none, encodedBytes + 32);
+                encodedBytes = _exactQuote(facts, q, false, none, encodedBytes + 32, memo);
             } else {
                 BisectionResume memory none;
-                encodedBytes = _bisectionQuote(facts, q, false, none, encodedBytes + 32);
+                encodedBytes = _bisectionQuote(facts, q, false, none, encodedBytes + 32, memo);
             }
         }
         assembly ("memory-safe") {

@@ -15,9 +15,9 @@ abstract contract BisectionSearch is SearcherBase {
     }
 
     /// @notice One bisection quote into `facts`: the reads (unless `resuming`), then the search from `resume`
-    /// while gas lasts. `before` is the encoded size of what precedes these facts in the answer; returns it with
-    /// these facts added.
-    function _bisectionQuote(Facts memory facts, Request memory q, bool resuming, BisectionResume memory resume, uint256 before)
+    /// while gas lasts, `memo` holding the quotes already made in this call. `before` is the encoded size of what
+    /// precedes these facts in the answer; returns it with these facts added.
+    function _bisectionQuote(Facts memory facts, Request memory q, bool resuming, BisectionResume memory resume, uint256 before, Memo memory memo)
         internal
         returns (uint256 encodedBytes)
     {
@@ -25,7 +25,7 @@ abstract contract BisectionSearch is SearcherBase {
             (bool searching, bool isLong, uint256 price) = _start(facts, q.marketGroup, q.marketId, q.expectedPrice);
             resume = BisectionResume(isLong, 0, searching ? _cap(q.collateralAvailable, price) : 0, 0);
         }
-        Search memory s = _newSearch(q, resume.isLong, before + _encodedBytes(facts));
+        Search memory s = _newSearch(q, resume.isLong, before + _encodedBytes(facts), memo);
         if (resume.high != 0) facts.candidates = _bisect(s, resume);
         return s.encodedBytes;
     }

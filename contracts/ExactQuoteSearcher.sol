@@ -24,8 +24,9 @@ contract ExactQuoteSearcher is ExactSearch {
         ExactResume memory resume
     ) {
         Facts memory facts;
+        Memo memory none;
         facts.blockNumber = block.number;
-        _exactQuote(facts, Request(marketGroup, marketId, expectedPrice, collateralAvailable, maxCandidates), resuming, resume, 0);
+        _exactQuote(facts, Request(marketGroup, marketId, expectedPrice, collateralAvailable, maxCandidates), resuming, resume, 0, none);
         revert SearchFacts(facts);
     }
 }

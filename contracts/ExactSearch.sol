@@ -19,15 +19,15 @@ abstract contract ExactSearch is SearcherBase {
     bytes4 private constant POOL_PRICE_OUT_OF_RANGE = bytes4(keccak256("PoolPriceOutOfRange(uint160,uint160,uint160)"));
 
     /// @notice One exact quote into `facts`: the reads (unless `resuming`), then the search from `resume` while gas
-    /// lasts. `before` is the encoded size of what precedes these facts in the answer; returns it with these facts
-    /// added.
-    function _exactQuote(Facts memory facts, Request memory q, bool resuming, ExactResume memory resume, uint256 before)
+    /// lasts, `memo` holding the quotes already made in this call. `before` is the encoded size of what precedes
+    /// these facts in the answer; returns it with these facts added.
+    function _exactQuote(Facts memory facts, Request memory q, bool resuming, ExactResume memory resume, uint256 before, Memo memory memo)
         internal
         returns (uint256 encodedBytes)
     {
         bool searching = resuming;
         if (!resuming) (searching, resume.isLong, resume.currentPrice) = _start(facts, q.marketGroup, q.marketId, q.expectedPrice);
-        Search memory s = _newSearch(q, resume.isLong, before + _encodedBytes(facts));
+        Search memory s = _newSearch(q, resume.isLong, before + _encodedBytes(facts), memo);
         if (searching) facts.candidates = _exactSearch(s, resume);
         return s.encodedBytes;
     }

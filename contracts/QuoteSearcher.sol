@@ -29,8 +29,9 @@ contract QuoteSearcher is BisectionSearch {
         BisectionResume memory resume
     ) {
         Facts memory facts;
+        Memo memory none;
         facts.blockNumber = block.number;
-        _bisectionQuote(facts, Request(marketGroup, marketId, expectedPrice, collateralAvailable, maxIterations), resuming, resume, 0);
+        _bisectionQuote(facts, Request(marketGroup, marketId, expectedPrice, collateralAvailable, maxIterations), resuming, resume, 0, none);
         revert SearchFacts(facts);
     }
 }

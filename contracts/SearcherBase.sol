@@ -41,8 +41,8 @@ abstract contract SearcherBase {
         uint256 maxIterations;
     }
 
-    /// @notice What one call of a search works with: the request, its direction, and the encoded size of the
-    /// facts so far (for the gas kept back to return them).
+    /// @notice What one call of a search works with: the request, its direction, the encoded size of the facts so
+    /// far (for the gas kept back to return them), and the quotes already made of its market in this call.
     struct Search {
         address marketGroup;
         uint256 marketId;
@@ -51,6 +51,19 @@ abstract contract SearcherBase {
         uint256 maxIterations;
         bool isLong;
         uint256 encodedBytes;
+        Memo memo;
+    }
+
+    /// @notice The candidates recorded for one market in this call, by size: a quote depends only on the market and
+    /// the size at this block (never on the request's prices), so a size quoted for one request of a batch is not
+    /// quoted again for the next request of the same market. Its capacity is the length of `sizes`; none (an empty
+    /// memo) in a one-quote searcher, where a search never quotes a size twice.
+    struct Memo {
+        address marketGroup;
+        uint256 marketId;
+        uint256 count;
+        int256[] sizes;
+        Candidate[] candidates;
     }
 
     /// @notice Everything the service needs to answer, or to choose its error.
@@ -138,14 +151,35 @@ abstract contract SearcherBase {
         facts.collateralDecimals = _call(address(uint160(asset)), abi.encodeWithSignature("decimals()"));
     }
 
-    /// @notice The search of `q` in `direction`, its facts so far encoded in `encodedBytes`.
-    function _newSearch(Request memory q, bool isLong, uint256 encodedBytes) internal pure returns (Search memory) {
-        return Search(q.marketGroup, q.marketId, q.expectedPrice, q.collateralAvailable, q.maxIterations, isLong, encodedBytes);
+    /// @notice The search of `q` in `direction`, its facts so far encoded in `encodedBytes`, sharing `memo`.
+    function _newSearch(Request memory q, bool isLong, uint256 encodedBytes, Memo memory memo) internal pure returns (Search memory) {
+        return Search(q.marketGroup, q.marketId, q.expectedPrice, q.collateralAvailable, q.maxIterations, isLong, encodedBytes, memo);
+    }
+
+    /// @notice The candidate of `size`: the memo's when this market quoted it already in this call, else quoted
+    /// now (and remembered).
+    function _quote(Search memory s, int256 size) internal returns (bool recorded, Candidate memory candidate) {
+        Memo memory memo = s.memo;
+        bool sameMarket = memo.marketGroup == s.marketGroup && memo.marketId == s.marketId;
+        if (sameMarket) {
+            for (uint256 i; i < memo.count; i++) {
+                if (memo.sizes[i] != size) continue;
+                candidate = memo.candidates[i];
+                return (gasleft() >= _reserve(s.encodedBytes + CANDIDATE_HEAD_BYTES + 2 * _padded(candidate.data.length)), candidate);
+            }
+        }
+        (recorded, candidate) = _quoteNow(s, size);
+        if (!recorded || memo.sizes.length == 0) return (recorded, candidate);
+        if (!sameMarket) (memo.marketGroup, memo.marketId, memo.count) = (s.marketGroup, s.marketId, 0);
+        if (memo.count < memo.sizes.length) {
+            memo.sizes[memo.count] = size;
+            memo.candidates[memo.count++] = candidate;
+        }
     }
 
     /// @notice Quotes one candidate with all the gas that can be spared; not recorded when that gas may have
     /// been too little (starved), or when too little is left to return its data with the other facts.
-    function _quote(Search memory s, int256 size) internal returns (bool recorded, Candidate memory candidate) {
+    function _quoteNow(Search memory s, int256 size) private returns (bool recorded, Candidate memory candidate) {
         uint256 forwarded = _spareGas(s.encodedBytes + CANDIDATE_HEAD_BYTES + CANDIDATE_DATA_GUESS);
         if (forwarded < MIN_CANDIDATE_GAS) return (false, candidate);
         (bool success, uint256 used) =

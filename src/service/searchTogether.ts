@@ -21,7 +21,9 @@ export async function searchTogether(
   quotes: readonly { readonly key: string; readonly request: QuoteRequest }[],
   context: ReadContext,
 ): Promise<ReadonlyMap<string, Presearched>> {
-  const distinct = new Map(quotes.map(({ key, request }) => [key, request]));
+  // The quotes of one market one after the other: the searcher does not quote a size of a market twice in a call.
+  const byMarket = [...quotes].sort((a, b) => marketOrder(a.request).localeCompare(marketOrder(b.request)));
+  const distinct = new Map(byMarket.map(({ key, request }) => [key, request]));
   const endpoint = chain.endpoints[0];
   if (distinct.size < 2 || endpoint === undefined) return new Map();
   try {
@@ -33,3 +35,5 @@ export async function searchTogether(
     throw error;
   }
 }
+
+const marketOrder = (request: QuoteRequest) => `${request.marketAddress}/${request.marketId}`;
