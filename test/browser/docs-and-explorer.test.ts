@@ -236,6 +236,13 @@ describe("/quoter/explorer in Chromium", () => {
       }
       assert.equal(await page.locator("#collateral-chart [data-bound=budget]").count(), 1, "budget line");
       assert.equal(await page.locator("#trace-table tbody tr").count(), body.iterations);
+      // Beside the answer, the depth curve: the ladder of 10 levels from the current price to expectedPrice, in one
+      // request, with the answer's own size marked.
+      await page.waitForSelector("#depth:not([hidden])");
+      assert.equal(await page.locator("#depth-chart circle.candidate").count(), 10);
+      assert.equal(await page.locator("#depth-chart [data-bound=chosen]").count(), 1);
+      assert.match((await page.textContent("#depth-note")) ?? "", /from the current price 1000 to 1030, all at block \d+/);
+      assert.equal(requested.filter((url) => /\/2\/depth\?collateralAvailable=\d+&to=1030&levels=10&minBlock=\d+$/.test(url)).length, 1);
       // Candidates crowd near the origin and at the end of the search: their numbers must stay legible.
       for (const chart of ["#price-chart", "#zoom-chart", "#collateral-chart"]) assert.ok((await assertLabelsApart(page, chart)) > 0, chart);
       const numbered = (await page.locator("#price-chart text.order").evaluateAll((nodes) => nodes.map((n) => n.getAttribute("data-members"))))

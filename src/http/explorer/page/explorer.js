@@ -10,6 +10,7 @@ import { $ } from "./dom.js";
 import { E18, formatD18, parseD18, parseInteger } from "./numbers.js";
 import { watchLive } from "./live.js";
 import { drawSearch } from "./search.js";
+import { showDepth } from "./depth.js";
 
 /** The form's text fields: the quote parameters' (explorer/fields.json), in the order the service checks them. */
 const FIELDS = [];
@@ -113,7 +114,7 @@ async function run(event) {
   // Comparing sends the same request with each search, at once.
   const requests = (values.compare ? ["bisection", "exact"] : [values.search]).map((search) => ({ search, url: quoteUrl(values, search) }));
   const button = $("run");
-  for (const id of ["error", "summary", "charts", "raw", "comparison", "verdict", "market"]) $(id).hidden = true;
+  for (const id of ["error", "summary", "charts", "raw", "comparison", "verdict", "market", "depth"]) $(id).hidden = true;
   $("request").hidden = false;
   $("curl-line").textContent = requests.map(({ url }) => curlLine(url, values.live)).join("\n");
   $("status").textContent = "…";
@@ -130,6 +131,9 @@ async function run(event) {
     const ms = Math.round(performance.now() - started);
     const summary = answers.map((a) => (values.compare ? `${a.search} ${a.status}` : `${a.status}`)).join(" · ");
     showAnswers(values, answers, `${summary} · ${ms} ms`);
+    // The curve of one answer (a comparison's exact one): its own request, after the answer is shown.
+    const curved = answers.find((a) => a.search === "exact" && a.ok) ?? answers[0];
+    await showDepth(curved, curved);
   } catch (error) {
     showPageError(error);
   } finally {
