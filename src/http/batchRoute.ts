@@ -11,6 +11,7 @@ import { batchJson } from "./batchAnswer.ts";
 import type { LiveStreams } from "./liveStreams.ts";
 import { asksNoCache } from "./quoteRoute.ts";
 import { BATCH_PATH } from "./paths.ts";
+import { quoteCharge } from "./protection.ts";
 import { quoteParamsSchema, quoteQuerySchema, quoteResponseSchema } from "./schemas.ts";
 
 export interface BatchRouteOptions {
@@ -57,6 +58,7 @@ const batchResponseSchema = {
 } as const;
 
 export const batchRoute: FastifyPluginAsync<BatchRouteOptions> = async (app, { quoter, maxQuotes, observe, streams }) => {
+  const charge = quoteCharge(app);
   app.post(BATCH_PATH, {
     schema: {
       operationId: "quoteBatch",
@@ -67,11 +69,12 @@ export const batchRoute: FastifyPluginAsync<BatchRouteOptions> = async (app, { q
         "chainId, every value a string, read by exactly the GET's rules. Answer: the block, and per quote, in the order " +
         "asked, {status, body}: what a GET of it answers at that block. A bad quote is its own 400; a body that is " +
         "not such an object (bad JSON, a wrong type, an unknown field, too many quotes) is one 400 for the request. " +
+        "Each quote counts in the rate limit, as a GET. " +
         "With `Accept: text/event-stream` the batch is a live stream: a `quote` event whose data is this whole answer " +
         "at once, then at each block that changes any result (as the GET's stream).",
       params: { type: "object", required: ["chainId"], properties: { chainId: quoteParamsSchema.properties.chainId } },
       body: { type: "object", required: ["quotes"], additionalProperties: false, properties: { quotes: { type: "array", minItems: 1, maxItems: maxQuotes, items: itemSchema } } },
-      response: { 200: batchResponseSchema, 400: quoteErrorResponses[400], 404: quoteErrorResponses[404], 503: quoteErrorResponses[503] },
+      response: { 200: batchResponseSchema, 400: quoteErrorResponses[400], 404: quoteErrorResponses[404], 429: quoteErrorResponses[429], 503: quoteErrorResponses[503] },
     },
     // The schemas document; the parsers judge, once: the chain id as the GET's, the body by the batch's rules.
     validatorCompiler: ({ httpPart }) => (data) => {
@@ -86,6 +89,8 @@ export const batchRoute: FastifyPluginAsync<BatchRouteOptions> = async (app, { q
       const { chainId } = request.params as { chainId: string };
       const items = parseBatchBody(chainId, request.body, maxQuotes);
       if (!items.ok) throw items.error;
+      const limited = await charge(request, items.value.length);
+      if (limited) throw limited;
       if (streams !== undefined && (reply as { sse?: unknown }).sse !== undefined && streams.serves(Number(chainId))) {
         const refused = streams.refusal(request.ip);
         if (refused) throw refused;

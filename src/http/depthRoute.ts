@@ -8,6 +8,7 @@ import { quoteDepth } from "../service/depth.ts";
 import { depthJson } from "./batchAnswer.ts";
 import { errorResponseSchema, quoteErrorResponses } from "./errorSchemas.ts";
 import { DEPTH_PATH } from "./paths.ts";
+import { quoteCharge } from "./protection.ts";
 import { asksNoCache } from "./quoteRoute.ts";
 import { quoteParamsSchema, quoteQuerySchema, quoteResponseSchema } from "./schemas.ts";
 
@@ -67,6 +68,7 @@ const depthResponseSchema = {
 } as const;
 
 export const depthRoute: FastifyPluginAsync<DepthRouteOptions> = async (app, { quoter, observe }) => {
+  const charge = quoteCharge(app);
   app.get(DEPTH_PATH, {
     schema: {
       operationId: "getDepth",
@@ -78,16 +80,20 @@ export const depthRoute: FastifyPluginAsync<DepthRouteOptions> = async (app, { q
         "price), or `to` and `levels` (that many prices evenly spaced from the current price, excluded, to `to`, " +
         "included). Listed prices are searched in one eth_call where the endpoint runs the searcher; spaced ones " +
         "read the current price first. A market that cannot be quoted (not found, settled, no price) is the " +
-        "request's error, as on the GET; a level that fails on its own is that level's error.",
+        "request's error, as on the GET; a level that fails on its own is that level's error. Each level counts " +
+        "in the rate limit, as a GET.",
       params: quoteParamsSchema,
       querystring: depthQuerySchema,
-      response: { 200: depthResponseSchema, 400: quoteErrorResponses[400], 404: quoteErrorResponses[404], 503: quoteErrorResponses[503] },
+      response: { 200: depthResponseSchema, 400: quoteErrorResponses[400], 404: quoteErrorResponses[404], 429: quoteErrorResponses[429], 503: quoteErrorResponses[503] },
     },
     // The schemas document; the parser judges, once, in the handler (the path's rules before the query's).
     validatorCompiler: () => (data) => ({ value: data }),
     handler: async (request, reply) => {
       const asked = parseDepthRequest(request.params as Record<string, unknown>, request.query as Record<string, unknown>);
       if (!asked.ok) throw asked.error;
+      const { ladder } = asked.value;
+      const limited = await charge(request, "prices" in ladder ? ladder.prices.length : ladder.levels);
+      if (limited) throw limited;
       const noCache = asksNoCache(request.headers["cache-control"]);
       const depth = await quoteDepth(quoter, asked.value, { noCache, log: request.log });
       observe?.(depth.answers.length);

@@ -1,13 +1,13 @@
-// Abuse limits: per-client rate limiting (unknown paths included), a bound on the URL, no request bodies,
-// security headers.
+// Abuse limits: per-client rate limiting (unknown paths included, each quote of a batch or a ladder), a bound on
+// the URL, no request bodies on GET, security headers.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import rateLimit from "@fastify/rate-limit";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import helmet from "helmet";
 import { SETTINGS } from "../config.ts";
 import { sendQuoteError } from "./errorHandling.ts";
-import { bodyNotAccepted, routeNotFound, tooManyRequests, uriTooLong } from "./httpErrors.ts";
+import { bodyNotAccepted, routeNotFound, tooManyRequests, uriTooLong, type HttpError } from "./httpErrors.ts";
 
 export interface ProtectionOptions {
   /** Requests per client (IP) per window; 0 turns rate limiting off. */
@@ -74,4 +74,23 @@ async function protection(app: FastifyInstance, options: ProtectionOptions): Pro
     options.rateLimitMax > 0 ? { preHandler: app.rateLimit() } : {},
     (_request, reply) => sendQuoteError(reply, routeNotFound()),
   );
+}
+
+/** Counts a request's quotes beyond its first against its client's rate limit: the 429 once that passes the limit. */
+export type QuoteCharge = (request: FastifyRequest, quotes: number) => Promise<HttpError | undefined>;
+
+/**
+ * The charge of the app's rate limit (none when it is off): a batch or a ladder counts once per quote, as that many
+ * GETs would, in the same count (the plugin's own limiter, with its global options). The request itself was
+ * counted as it came in.
+ */
+export function quoteCharge(app: FastifyInstance): QuoteCharge {
+  if (!app.hasDecorator("createRateLimit")) return async () => undefined;
+  const count = app.createRateLimit();
+  return async (request, quotes) => {
+    let last: Awaited<ReturnType<typeof count>> | undefined;
+    for (let extra = 1; extra < quotes; extra++) last = await count(request);
+    if (last === undefined || last.isAllowed || !last.isExceeded) return undefined;
+    return tooManyRequests(Math.max(1, last.ttlInSeconds));
+  };
 }

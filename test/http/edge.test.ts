@@ -150,6 +150,53 @@ describe("errors before routing, in the API's shape", () => {
   });
 });
 
+describe("the rate limit counts each quote of a batch and each level of a ladder", () => {
+  let devchain: Devchain;
+  before(async () => {
+    devchain = await startDevchain();
+  });
+  after(() => devchain.close());
+
+  test("a batch of 3 and a ladder of 2 count 5 against a limit of 6: one GET more passes, then each is 429", async () => {
+    const service = await listening({ rpc: devchain.endpoint.url, protection: { rateLimitMax: 6, rateLimitWindowMs: 60_000 } });
+    try {
+      const item = { marketAddress: devchain.marketGroup, marketId: "2", expectedPrice: "1030", collateralAvailable: "1000000000000000000000" };
+      const batch = () =>
+        request(`${service.base}/quoter/${DEVCHAIN_ID}/batch`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ quotes: [item, item, item] }) });
+      const ladder = `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/2/depth?collateralAvailable=1000000000000000000000&prices=1010,1030`;
+      const quote = `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/2?expectedPrice=1030&collateralAvailable=1000000000000000000000`;
+      const first = await batch();
+      assert.equal(first.statusCode, 200, await first.body.text());
+      assert.equal((await send(service.base, ladder)).status, 200);
+      assert.equal((await send(service.base, quote)).status, 200, "the sixth quote");
+      const limited = await batch();
+      assert.equal(limited.statusCode, 429);
+      assert.deepEqual(await limited.body.json(), { error: "Too many requests" });
+      assert.match(String(limited.headers["retry-after"]), /^\d+$/);
+      assert.equal((await send(service.base, ladder)).status, 429);
+      assert.equal((await send(service.base, quote)).status, 429);
+    } finally {
+      await service.app.close();
+    }
+  });
+
+  test("a batch larger than what is left of the limit is refused as a whole", async () => {
+    const service = await listening({ rpc: devchain.endpoint.url, protection: { rateLimitMax: 4, rateLimitWindowMs: 60_000 } });
+    try {
+      const item = { marketAddress: devchain.marketGroup, marketId: "1", expectedPrice: "0.55", collateralAvailable: "1000000000000000000000" };
+      const answer = await request(`${service.base}/quoter/${DEVCHAIN_ID}/batch`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ quotes: [item, item, item, item, item] }),
+      });
+      assert.equal(answer.statusCode, 429);
+      await answer.body.dump();
+    } finally {
+      await service.app.close();
+    }
+  });
+});
+
 describe("TRUST_PROXY", () => {
   const twoForwardedClients = async (options: QuoterAppOptions) => {
     const service = await listening({ quoter: standIn, protection: { rateLimitMax: 2, rateLimitWindowMs: 60_000 }, ...options });
