@@ -32,7 +32,7 @@ contract BatchQuoteSearcher is BisectionSearch, ExactSearch {
     uint256 private constant ITEM_GUESS_BYTES = 32 * 24 + 32 * 32;
     /// @dev Candidates of one market remembered for the items after it (a depth ladder's levels share their first
     /// candidates): the service sends the items of one market one after the other.
-    uint256 private constant MEMO_CAPACITY = 64;
+    uint256 private constant MEMO_CAPACITY = 16;
 
     /// @param items The quotes, all at this block.
     constructor(Item[] memory items) {
