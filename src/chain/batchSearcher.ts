@@ -7,7 +7,7 @@ import type { QuoteRequest } from "../quote/request.ts";
 import { ethCall, type ReadContext } from "./call.ts";
 import type { ChainEndpoint } from "./client.ts";
 import { errorSelector } from "./decode.ts";
-import { checkSearchedBlock, decodeAnswer, type Facts } from "./searcher.ts";
+import { checkSearchedBlock, countSearchGas, decodeAnswer, type Facts } from "./searcher.ts";
 import type { SearchLimits } from "./singleCall.ts";
 
 const batchSearchFacts = getAbiItem({ abi: batchQuoteSearcherAbi, name: "BatchSearchFacts" });
@@ -40,7 +40,10 @@ export async function runBatchSearcher(endpoint: ChainEndpoint, requests: readon
     const answer = await ethCall(endpoint, { data, gas: limits.gasCap, answersByReverting: true, ...context });
     const started = decodeAnswer(answer, batchSearchFacts, BATCH_SEARCH_FACTS_SELECTOR);
     if (started.length === 0) break;
-    for (const item of started) checkSearchedBlock(endpoint, item.blockNumber, context.block);
+    for (const item of started) {
+      checkSearchedBlock(endpoint, item.blockNumber, context.block);
+      countSearchGas(context.tally, item);
+    }
     facts.push(...started);
   }
   return facts;

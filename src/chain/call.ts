@@ -26,6 +26,8 @@ export interface BlockPin {
  */
 export interface RpcTally {
   rpcRequests: number;
+  /** Gas the searchers' candidates used, as the searchers measured it (single calls only; none: no searcher ran). */
+  searchGas?: bigint;
 }
 
 /** Where a quote's reads are made: at one block, until the signal aborts (its deadline), counted in the tally. */

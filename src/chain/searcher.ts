@@ -129,6 +129,11 @@ export function decodeAnswer<const P extends AbiParameter>(answer: RawCall, item
   throw new SearcherUnsupportedError(answer);
 }
 
+/** Adds the gas of the facts' candidates to the tally's. */
+export function countSearchGas(tally: RpcTally | undefined, facts: Pick<Facts, "candidates">): void {
+  if (tally) tally.searchGas = facts.candidates.reduce((sum, candidate) => sum + candidate.gasUsed, tally.searchGas ?? 0n);
+}
+
 /** A searcher's block number (`block.number` where it ran) must be the pin's: else the node answered another question. */
 export function checkSearchedBlock(endpoint: ChainEndpoint, searched: bigint, block: BlockPin): void {
   if (searched !== block.number) {
@@ -147,6 +152,7 @@ export async function runSearcher(endpoint: ChainEndpoint, data: Hex, gasCap: bi
   const { block } = context;
   const facts = decodeFacts(await ethCall(endpoint, { data, gas: gasCap, answersByReverting: true, ...context }));
   checkSearchedBlock(endpoint, facts.blockNumber, block);
+  countSearchGas(context.tally, facts);
   return facts;
 }
 

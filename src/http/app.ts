@@ -82,8 +82,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const streams = liveStreams(app, quoter, appMetrics, options.streams);
   void app.register(quoteRoute, { prefix: BASE_PATH, quoter, streams });
   const maxQuotes = options.batchMaxQuotes ?? SETTINGS.BATCH_MAX_QUOTES.default;
-  void app.register(batchRoute, { prefix: BASE_PATH, quoter, maxQuotes, observe: appMetrics.observeBatch, streams });
-  void app.register(depthRoute, { prefix: BASE_PATH, quoter, observe: appMetrics.observeDepth });
+  const observed = (count: (n: number) => void, route: "batch" | "depth") => (n: number, gas?: bigint) => {
+    count(n);
+    if (gas !== undefined) appMetrics.observeSearchGas(route, gas);
+  };
+  void app.register(batchRoute, { prefix: BASE_PATH, quoter, maxQuotes, observe: observed(appMetrics.observeBatch, "batch"), streams });
+  void app.register(depthRoute, { prefix: BASE_PATH, quoter, observe: observed(appMetrics.observeDepth, "depth") });
   void app.register(explorerPlugin, { prefix: BASE_PATH });
   void app.register(indexRoute, { prefix: BASE_PATH, chainIds: [...(chains?.keys() ?? [])] });
   // The root is where a newcomer types the service's address: the explorer.

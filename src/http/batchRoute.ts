@@ -18,8 +18,8 @@ export interface BatchRouteOptions {
   readonly quoter: Quoter;
   /** The live streams, for a batch asked with `Accept: text/event-stream`. */
   readonly streams?: LiveStreams | undefined;
-  /** Told of each batch answered, with its number of quotes. */
-  readonly observe?: (quotes: number) => void;
+  /** Told of each batch answered, with its number of quotes and the gas of their searches' candidates. */
+  readonly observe?: (quotes: number, searchGas?: bigint) => void;
   /** BATCH_MAX_QUOTES. */
   readonly maxQuotes: number;
 }
@@ -100,9 +100,9 @@ export const batchRoute: FastifyPluginAsync<BatchRouteOptions> = async (app, { q
       const asked = items.value.flatMap((item) => (item.ok ? [item.value] : []));
       if (quoter.quoteBatch === undefined) throw new Error("this quoter answers no batch");
       const noCache = asksNoCache(request.headers["cache-control"]);
-      const { head, answers } = await quoter.quoteBatch(asked, { noCache, log: request.log });
-      observe?.(items.value.length);
-      return reply.type("application/json; charset=utf-8").send(batchJson(items.value, { head, answers }));
+      const batch = await quoter.quoteBatch(asked, { noCache, log: request.log });
+      observe?.(items.value.length, batch.searchGas);
+      return reply.type("application/json; charset=utf-8").send(batchJson(items.value, batch));
     },
   });
 };

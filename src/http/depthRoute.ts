@@ -14,8 +14,8 @@ import { quoteParamsSchema, quoteQuerySchema, quoteResponseSchema } from "./sche
 
 export interface DepthRouteOptions {
   readonly quoter: Quoter;
-  /** Told of each ladder answered, with its number of levels. */
-  readonly observe?: (levels: number) => void;
+  /** Told of each ladder answered, with its number of levels and the gas of their searches' candidates. */
+  readonly observe?: (levels: number, searchGas?: bigint) => void;
 }
 
 const PRICE_PATTERN = "^[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$";
@@ -96,7 +96,7 @@ export const depthRoute: FastifyPluginAsync<DepthRouteOptions> = async (app, { q
       if (limited) throw limited;
       const noCache = asksNoCache(request.headers["cache-control"]);
       const depth = await quoteDepth(quoter, asked.value, { noCache, log: request.log });
-      observe?.(depth.answers.length);
+      observe?.(depth.answers.length, depth.searchGas);
       return reply.type("application/json; charset=utf-8").send(depthJson(depth));
     },
   });

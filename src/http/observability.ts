@@ -102,6 +102,7 @@ function logQuote(request: FastifyRequest, reply: FastifyReply, metrics: Metrics
   const status = reply.statusCode;
   const searched = !stats?.coalesced && stats?.cache !== "hit";
   metrics.observeQuote({ status, seconds: reply.elapsedTime / 1000, candidates: searched ? stats?.candidates : undefined, cache: stats?.cache });
+  if (searched && stats?.searchGas !== undefined) metrics.observeSearchGas("quote", stats.searchGas);
   // Parsed values once the route validated them (a bigint id, a checksummed address), the raw text when it did
   // not: logged as text either way.
   const params = request.params as Record<string, unknown>;

@@ -19,6 +19,8 @@ export interface Metrics {
   observeBatch(quotes: number): void;
   /** One depth ladder answered: how many levels it had. */
   observeDepth(levels: number): void;
+  /** The gas a request's searches' candidates used, as the searchers measured it, by route (quote, batch, depth). */
+  observeSearchGas(route: "quote" | "batch" | "depth", gas: bigint): void;
   /** Live quote streams: opened and closed, each event sent, each search for them, each head that started searches. */
   readonly streams: StreamObserver;
 }
@@ -43,6 +45,7 @@ export const METRIC_NAMES = {
   streamHeads: "quoter_stream_heads_total",
   batchQuotes: "quoter_batch_quotes",
   depthLevels: "quoter_depth_levels",
+  searchGas: "quoter_search_gas",
   ...HEAD_METRIC_NAMES,
 } as const;
 
@@ -98,6 +101,7 @@ export function createMetrics({ processMetrics = false }: MetricsOptions = {}): 
     streams,
     observeBatch: countMetric(registers, METRIC_NAMES.batchQuotes, "Quotes asked per batch answered (POST /quoter/<chainId>/batch)"),
     observeDepth: countMetric(registers, METRIC_NAMES.depthLevels, "Levels per depth ladder answered (GET …/depth)"),
+    observeSearchGas: searchGasMetric(registers),
     observeRpc(event: RpcEvent) {
       rpcRequests.inc({ chain_id: String(event.chainId), method: event.method, outcome: event.outcome });
     },
@@ -143,4 +147,17 @@ function streamMetrics(registers: Registry[]): StreamObserver {
 function countMetric(registers: Registry[], name: string, help: string): (count: number) => void {
   const histogram = new Histogram({ name, help, buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000], registers });
   return (count) => histogram.observe(count);
+}
+
+/** Gas per request of the searchers' candidates: the chain's bill for a request, its call data and reads aside. */
+function searchGasMetric(registers: Registry[]): Metrics["observeSearchGas"] {
+  const histogram = new Histogram({
+    name: METRIC_NAMES.searchGas,
+    help: "Gas the candidates of a request's searches used, as the deployless searchers measured it (call data and reads not included), by route",
+    labelNames: ["route"] as const,
+    buckets: [1e4, 3e4, 1e5, 3e5, 1e6, 3e6, 1e7, 3e7, 1e8],
+    registers,
+  });
+  // A gas figure, not a price or an amount: a Number is exact up to 2^53.
+  return (route, gas) => histogram.observe({ route }, Number(gas));
 }

@@ -72,6 +72,8 @@ export type ChainFollow = Pick<HeadFollower, "onHead" | "hold" | "isReplaced" | 
 export interface BatchAnswer {
   readonly head: { readonly number: bigint; readonly hash: Hex };
   readonly answers: readonly Result<QuoteResponseBody, QuoteError>[];
+  /** Gas the candidates of the quotes searched together used (none when none were). */
+  readonly searchGas?: bigint;
 }
 
 export interface QuoterService extends Quoter {

@@ -81,5 +81,12 @@ function ladderAnswer(request: DepthRequest, prices: readonly bigint[], batch: B
     throw invalidQueryParameters([{ param: "prices", message: `must all be on one side of ${at}: ${formatD18(above)} is above it, ${formatD18(below)} below` }]);
   }
   if (above === undefined && below === undefined) throw invalidQueryParameters([{ param: "prices", message: `must differ from ${at}` }]);
-  return { head: batch.head, answers: batch.answers, direction: above !== undefined ? "LONG" : "SHORT", currentPrice: price, collateralAvailable: request.collateralAvailable };
+  return {
+    head: batch.head,
+    answers: batch.answers,
+    ...(batch.searchGas === undefined ? {} : { searchGas: batch.searchGas }),
+    direction: above !== undefined ? "LONG" : "SHORT",
+    currentPrice: price,
+    collateralAvailable: request.collateralAvailable,
+  };
 }

@@ -4,6 +4,7 @@
 // search and its kept answer; an answer of a block the chain replaced is never given: the quote starts again at the
 // new head. A transport failure moves the whole quote to the next endpoint, or ends in 503: it is never a search
 // outcome.
+import type { RpcTally } from "../chain/call.ts";
 import type { ChainClient, ChainEndpoint, ChainRegistry } from "../chain/client.ts";
 import type { BlockHeader } from "../chain/blocks.ts";
 import type { HeadFollower, HeadStatus } from "../chain/headFollower.ts";
@@ -167,8 +168,8 @@ class Quoter implements QuoterService {
     return this.onChain(requests[0]?.chainId ?? 0, minBlock, options, async (on, signal, progress) => {
       for (let attempt = 0; ; attempt++) {
         const head = await headFor(on, minBlock, options.noCache === true && attempt === 0, signal, progress);
-        const answers = await this.settleAll(on, requests, head, options, signal, progress);
-        if (answers !== undefined) return { head, answers };
+        const settled = await this.settleAll(on, requests, head, options, signal, progress);
+        if (settled !== undefined) return { head, ...settled };
       }
     });
   }
@@ -182,19 +183,24 @@ class Quoter implements QuoterService {
       for (let attempt = 0; ; attempt++) {
         const head = await headFor(on, market.minBlock, options.noCache === true && attempt === 0, signal, progress);
         const read = await readPriceAt(on, market, head, signal, attempt, progress);
-        const answers = read && (await this.settleAll(on, plan(read.price), head, options, signal, progress));
-        if (answers !== undefined) return { head, price: read!.price, answers };
+        const settled = read && (await this.settleAll(on, plan(read.price), head, options, signal, progress));
+        if (settled !== undefined) return { head, price: read!.price, ...settled };
       }
     });
   }
 
-  /** Every request answered at exactly `head`, those that need a search searched together; undefined once it is replaced. */
+  /**
+   * Every request answered at exactly `head`, those that need a search searched together (with the gas of their
+   * candidates there); undefined once it is replaced.
+   */
   private async settleAll(on: Pick<ChainQuote, "chain" | "follower" | "warn">, requests: readonly QuoteRequest[], head: BlockHeader, options: QuoteOptions, signal: AbortSignal, progress: Progress) {
     const quotes = requests.map((request) => ({ ...on, request, key: quoteKey(request), record: undefined }));
     const unanswered = quotes.filter(({ request, key }) => request.expectedPrice > 0n && (options.noCache === true || !this.answers.has(on.chain.chainId, head.hash, key)));
-    const searched = await searchTogether(this.endpoints, on.chain, unanswered, { block: head, signal });
+    const tally: RpcTally = { rpcRequests: 0 };
+    const searched = await searchTogether(this.endpoints, on.chain, unanswered, { block: head, signal, tally });
     const answers = await Promise.all(quotes.map((quote) => this.settleAt({ ...quote, searched: searched.get(quote.key) }, head, options, signal, progress)));
-    return answers.includes(undefined) || on.follower.isReplaced(head.hash) ? undefined : (answers as Result<QuoteResponseBody, QuoteError>[]);
+    if (answers.includes(undefined) || on.follower.isReplaced(head.hash)) return undefined;
+    return { answers: answers as Result<QuoteResponseBody, QuoteError>[], ...(tally.searchGas === undefined ? {} : { searchGas: tally.searchGas }) };
   }
 
   /** One quote's answer at exactly `head` (asked again there while an endpoint lags); undefined once it is replaced. */

@@ -116,6 +116,29 @@ test("single-call: the probe and one eth_call per quote are counted; a stopped n
   }
 });
 
+test("a batch and a ladder: quotes per batch, levels per ladder, and the gas of each request's candidates by route", async () => {
+  const { app, close } = await observedApp("single-call");
+  try {
+    const item = (marketId: string, expectedPrice: string) => ({ marketAddress: devchain.marketGroup, marketId, expectedPrice, collateralAvailable: THOUSAND });
+    assert.equal((await app.inject(quotePath(2, { expectedPrice: "1030", collateralAvailable: THOUSAND }))).statusCode, 200);
+    const batch = await app.inject({ method: "POST", url: `/quoter/${DEVCHAIN_ID}/batch`, payload: { quotes: [item("1", "0.55"), item("2", "1020"), item("1", "0.45")] } });
+    assert.equal(batch.statusCode, 200, batch.body);
+    const ladder = await app.inject(`/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/2/depth?collateralAvailable=${THOUSAND}&prices=1010,1040`);
+    assert.equal(ladder.statusCode, 200, ladder.body);
+    const samples = await scrape(app);
+    assert.equal(total(samples, `${METRIC_NAMES.batchQuotes}_sum`), 3);
+    assert.equal(total(samples, `${METRIC_NAMES.depthLevels}_sum`), 2);
+    for (const route of ["quote", "batch", "depth"]) {
+      assert.equal(total(samples, `${METRIC_NAMES.searchGas}_count`, { route }), 1, route);
+      const gas = total(samples, `${METRIC_NAMES.searchGas}_sum`, { route });
+      // Each candidate is a call of the market group (more than a cold account's 2,600), all within one gas cap.
+      assert.ok(gas > 2_600 * 3 && gas < 30_000_000, `${route}: ${gas}`);
+    }
+  } finally {
+    await close();
+  }
+});
+
 test("each app has its own registry: two apps in one process count apart", async () => {
   const first = await observedApp("single-call");
   const second = await observedApp("single-call");
