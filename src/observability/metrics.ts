@@ -99,9 +99,7 @@ export function createMetrics({ processMetrics = false }: MetricsOptions = {}): 
     registry,
     observeHeads: heads.observe,
     streams,
-    observeBatch: countMetric(registers, METRIC_NAMES.batchQuotes, "Quotes asked per batch answered (POST /quoter/<chainId>/batch)"),
-    observeDepth: countMetric(registers, METRIC_NAMES.depthLevels, "Levels per depth ladder answered (GET …/depth)"),
-    observeSearchGas: searchGasMetric(registers),
+    ...manyQuoteMetrics(registers),
     observeRpc(event: RpcEvent) {
       rpcRequests.inc({ chain_id: String(event.chainId), method: event.method, outcome: event.outcome });
     },
@@ -140,6 +138,15 @@ function streamMetrics(registers: Registry[]): StreamObserver {
     sent: (event) => events.inc({ event }),
     search: () => searches.inc(),
     head: () => heads.inc(),
+  };
+}
+
+/** What requests of many quotes (a batch, a ladder) and the searches' gas are observed by. */
+function manyQuoteMetrics(registers: Registry[]): Pick<Metrics, "observeBatch" | "observeDepth" | "observeSearchGas"> {
+  return {
+    observeBatch: countMetric(registers, METRIC_NAMES.batchQuotes, "Quotes asked per batch answered (POST /quoter/<chainId>/batch)"),
+    observeDepth: countMetric(registers, METRIC_NAMES.depthLevels, "Levels per depth ladder answered (GET …/depth)"),
+    observeSearchGas: searchGasMetric(registers),
   };
 }
 
