@@ -7,6 +7,7 @@ import type { QuoteRequest } from "../quote/request.ts";
 import { ethCall, type ReadContext } from "./call.ts";
 import type { ChainEndpoint } from "./client.ts";
 import { errorSelector } from "./decode.ts";
+import { decodeBatchSearchFacts } from "./factsDecoder.ts";
 import { checkSearchedBlock, countSearchGas, decodeAnswer, type Facts } from "./searcher.ts";
 import type { SearchLimits } from "./singleCall.ts";
 
@@ -38,7 +39,7 @@ export async function runBatchSearcher(endpoint: ChainEndpoint, requests: readon
     context.signal?.throwIfAborted();
     const data = encodeBatchSearch(requests.slice(facts.length), limits.exactMaxCandidates);
     const answer = await ethCall(endpoint, { data, gas: limits.gasCap, answersByReverting: true, ...context });
-    const started = decodeAnswer(answer, batchSearchFacts, BATCH_SEARCH_FACTS_SELECTOR);
+    const started = decodeAnswer(answer, BATCH_SEARCH_FACTS_SELECTOR, decodeBatchSearchFacts);
     if (started.length === 0) break;
     for (const item of started) {
       checkSearchedBlock(endpoint, item.blockNumber, context.block);

@@ -2,17 +2,7 @@
 // arguments as data, no `to`), for a new search or one resumed where an earlier call stopped, and the facts it
 // answers with (by reverting); and the probe of whether an endpoint runs it at all.
 import { QuoterError } from "../quote/quoterError.ts";
-import {
-  decodeAbiParameters,
-  encodeDeployData,
-  getAbiItem,
-  numberToHex,
-  zeroAddress,
-  type AbiParameter,
-  type AbiParameterToPrimitiveType,
-  type Address,
-  type Hex,
-} from "viem";
+import { encodeDeployData, getAbiItem, numberToHex, zeroAddress, type Address, type Hex } from "viem";
 import { SETTINGS } from "../config.ts";
 import { exactQuoteSearcherAbi, exactQuoteSearcherBytecode, quoteSearcherAbi, quoteSearcherBytecode } from "../generated/contracts.ts";
 import type { ExactState, Known } from "../quote/exactRule.ts";
@@ -21,7 +11,8 @@ import type { QuoteRequest } from "../quote/request.ts";
 import type { SearchPoint } from "../quote/search.ts";
 import { ethCall, notAnExecution, send, unavailable, type BlockPin, type RawCall, type ReadContext, type RpcTally } from "./call.ts";
 import type { ChainEndpoint } from "./client.ts";
-import { bytesOf, errorSelector } from "./decode.ts";
+import { errorSelector } from "./decode.ts";
+import { decodeSearchFacts, type Facts } from "./factsDecoder.ts";
 import { BlockMismatchError, ChainUnavailableError, classifyRpcError } from "./chainErrors.ts";
 
 /** Gas given to each deployless call unless configured otherwise: the setting's default. */
@@ -96,17 +87,7 @@ export function encodeSearch(request: QuoteRequest, resume?: Resume, exactMaxCan
   });
 }
 
-export type Facts = {
-  blockNumber: bigint;
-  market: RawCall;
-  priceRead: boolean;
-  price: RawCall;
-  collateralRead: boolean;
-  collateralGroup: RawCall;
-  decimalsRead: boolean;
-  collateralDecimals: RawCall;
-  candidates: readonly { size: bigint; success: boolean; data: Hex; gasUsed: bigint }[];
-};
+export type { Facts };
 
 /** Both searchers answer with SearcherBase's `SearchFacts(Facts)`. */
 const searchFacts = getAbiItem({ abi: quoteSearcherAbi, name: "SearchFacts" });
@@ -114,14 +95,17 @@ const SEARCH_FACTS_SELECTOR = errorSelector(searchFacts);
 
 /** The searcher's facts from its answer; anything else means the endpoint cannot run it. */
 export function decodeFacts(answer: RawCall): Facts {
-  return decodeAnswer(answer, searchFacts, SEARCH_FACTS_SELECTOR);
+  return decodeAnswer(answer, SEARCH_FACTS_SELECTOR, decodeSearchFacts);
 }
 
-/** The only argument of the error `item` a searcher answers with; anything else means the endpoint cannot run it. */
-export function decodeAnswer<const P extends AbiParameter>(answer: RawCall, item: { readonly inputs: readonly [P] }, selector: Hex): AbiParameterToPrimitiveType<P> {
+/**
+ * The argument of the error a searcher answers with (its `selector`), read by `decode` from the data after the
+ * selector; anything else means the endpoint cannot run it.
+ */
+export function decodeAnswer<T>(answer: RawCall, selector: Hex, decode: (encoded: string) => T): T {
   if (!answer.success && answer.data.slice(0, 10).toLowerCase() === selector) {
     try {
-      return decodeAbiParameters(item.inputs, bytesOf(answer.data, 4))[0] as AbiParameterToPrimitiveType<P>;
+      return decode(answer.data.slice(10));
     } catch {
       // not the searcher's answer
     }
