@@ -1,6 +1,5 @@
 // The most one quote may take, every endpoint included: past it the quote is answered (a 503), and the search
 // it abandons stops making calls.
-import { setMaxListeners } from "node:events";
 import { QuoterError } from "../quote/quoterError.ts";
 
 /** The deadline of a quote passed: the chain did not answer in time. */
@@ -17,9 +16,6 @@ export class QuoteDeadlineError extends QuoterError {
 export async function withDeadline<T>(ms: number, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const abandon = new AbortController();
-  // Every quote of a batch, and each request of theirs, listens to it: no bound to warn at. It lives only as long
-  // as the task, and its listeners go with it.
-  setMaxListeners(0, abandon.signal);
   const deadline = new Promise<never>((_, reject) => {
     // Rejected before the abort: a task that fails on the abort at once must not answer in the deadline's place.
     timer = setTimeout(() => {

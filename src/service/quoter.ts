@@ -4,6 +4,7 @@
 // search and its kept answer; an answer of a block the chain replaced is never given: the quote starts again at the
 // new head. A transport failure moves the whole quote to the next endpoint, or ends in 503: it is never a search
 // outcome.
+import { setMaxListeners } from "node:events";
 import type { RpcTally } from "../chain/call.ts";
 import type { ChainClient, ChainEndpoint, ChainRegistry } from "../chain/client.ts";
 import type { BlockHeader } from "../chain/blocks.ts";
@@ -194,6 +195,9 @@ class Quoter implements QuoterService {
    * candidates there); undefined once it is replaced.
    */
   private async settleAll(on: Pick<ChainQuote, "chain" | "follower" | "warn">, requests: readonly QuoteRequest[], head: BlockHeader, options: QuoteOptions, signal: AbortSignal, progress: Progress) {
+    // Every quote here, and each of its requests, listens to the one signal: no bound to warn at (it lives as long as
+    // the request).
+    setMaxListeners(0, signal);
     const quotes = requests.map((request) => ({ ...on, request, key: quoteKey(request), record: undefined }));
     const unanswered = quotes.filter(({ request, key }) => request.expectedPrice > 0n && (options.noCache === true || !this.answers.has(on.chain.chainId, head.hash, key)));
     const tally: RpcTally = { rpcRequests: 0 };

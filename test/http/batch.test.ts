@@ -184,6 +184,30 @@ describe("a batch", () => {
     }
   });
 
+  test("an endpoint quoted call by call (the sequential strategy): the batch's quotes are searched alone, each result the GET's bytes", async () => {
+    const sequential = await liveService({ rpc: proxy.url, strategy: "sequential" });
+    try {
+      const items = [
+        { marketAddress: group(), marketId: "1", expectedPrice: "0.55", collateralAvailable: THOUSAND },
+        { marketAddress: group(), marketId: "2", expectedPrice: "990", collateralAvailable: THOUSAND, search: "exact" },
+        { marketAddress: DEMO_USDC_MARKET_GROUP_ADDRESS, marketId: "1", expectedPrice: "0.45", collateralAvailable: THOUSAND },
+      ];
+      proxy.clear();
+      const response = await request(`${sequential.base}/quoter/${DEVCHAIN_ID}/batch`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ quotes: items }) });
+      const answer = (await response.body.json()) as { blockNumber: string; results: { status: number; body: unknown }[] };
+      assert.equal(response.statusCode, 200, JSON.stringify(answer));
+      const calls = proxy.requests.filter((call) => call.method === "eth_call");
+      assert.ok(calls.length > items.length, "call by call");
+      assert.ok(calls.every((call) => (call.params as { to?: string }[])[0]?.to !== undefined), "no deployless call");
+      for (const [i, item] of items.entries()) {
+        const get = await getOf(item, answer.blockNumber);
+        assert.equal(JSON.stringify(answer.results[i]!.body), get.text, JSON.stringify(item));
+      }
+    } finally {
+      await sequential.close();
+    }
+  });
+
   test("with Accept: text/event-stream: a `quote` event with the whole answer at once, then at the block of a trade", async () => {
     const items = [
       { marketAddress: group(), marketId: "2", expectedPrice: "1030", collateralAvailable: THOUSAND },
