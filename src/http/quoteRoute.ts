@@ -1,5 +1,5 @@
 // GET /quoter/:chainId/:marketAddress/:marketId — the one operation of the interface.
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyPluginAsync, FastifyReply } from "fastify";
 import { parsePathParams, parseQueryParams, type PathParams, type QueryParams, type QuoteRequest } from "../quote/request.ts";
 import type { Quoter } from "../service/api.ts";
 import { checkExpectedPrice } from "../quote/quoteAnswer.ts";
@@ -13,6 +13,13 @@ import { QUOTE_PATH } from "./paths.ts";
 /** `Cache-Control: no-cache` (semantics §11): the answer is not a kept one, and the endpoint's latest block is read. */
 export function asksNoCache(header: string | undefined): boolean {
   return header !== undefined && header.split(",").some((directive) => directive.trim().toLowerCase() === "no-cache");
+}
+
+/** The route answers JSON or a live stream by the request's Accept: a cache must keep one answer per Accept. */
+function varyOnAccept(reply: FastifyReply): void {
+  const vary = reply.getHeader("vary");
+  const said = vary === undefined ? "" : String(vary);
+  if (!/(^|,)\s*accept\s*(,|$)/i.test(said)) reply.header("vary", said === "" ? "Accept" : `${said}, Accept`);
 }
 
 /** Whether the client asked for the live stream (the SSE plugin set reply.sse: its Accept names text/event-stream). */
@@ -58,6 +65,7 @@ export const quoteRoute: FastifyPluginAsync<{ quoter: Quoter; streams?: LiveStre
         return streams.start(request, reply, quote);
       }
       const noCache = asksNoCache(request.headers["cache-control"]);
+      varyOnAccept(reply);
       return reply.send(await quoter.quote(quote, { noCache, record: quoteRecordOf(request), log: request.log }));
     },
   });

@@ -187,7 +187,7 @@ describe("a batch", () => {
   test("an endpoint quoted call by call (the sequential strategy): the batch's quotes are searched alone, each result the GET's bytes", async () => {
     const sequential = await liveService({ rpc: proxy.url, strategy: "sequential" });
     try {
-      const items = [
+      const items: Record<string, string>[] = [
         { marketAddress: group(), marketId: "1", expectedPrice: "0.55", collateralAvailable: THOUSAND },
         { marketAddress: group(), marketId: "2", expectedPrice: "990", collateralAvailable: THOUSAND, search: "exact" },
         { marketAddress: DEMO_USDC_MARKET_GROUP_ADDRESS, marketId: "1", expectedPrice: "0.45", collateralAvailable: THOUSAND },

@@ -73,6 +73,8 @@ describe("CORS", () => {
     const client = { origin: APP_ORIGIN, "x-forwarded-for": "ignored" };
     const ok = await send(service.base, quotePath(), { headers: client });
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    // The quote route answers JSON or a live stream by Accept: a shared cache keeps one answer per Accept.
+    assert.match(String(ok.headers.vary), /(^|,)\s*accept\s*(,|$)/i);
     const notFound = await send(service.base, `/quoter/${DEVCHAIN_ID}/0x0000000000000000000000000000000000000001/2?expectedPrice=1030&collateralAvailable=1`, { headers: client });
     assert.equal(notFound.status, 404);
     assert.equal(notFound.body.error, "Market not found");
