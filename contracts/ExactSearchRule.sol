@@ -122,6 +122,11 @@ library ExactSearchRule {
             } else {
                 size = s.high.known ? middle : s.low.size * 2;
             }
+            // Nothing fills yet and what is left above DUST would be halved: DUST itself (a proof either way).
+            if (!s.low.known && s.high.known && s.high.size / GEOMETRIC_RATIO <= DUST) {
+                size = DUST;
+                guided = false;
+            }
         }
         if (size < floor) size = floor;
         else if (size > ceiling) size = ceiling;

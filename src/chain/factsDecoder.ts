@@ -4,6 +4,7 @@
 // facts with both. On the hot path of every quote, the general decoder was the largest part of the CPU of a quote
 // after the transport (bench/cpu.ts).
 import type { Hex } from "viem";
+import { QuoterError } from "../quote/quoterError.ts";
 import type { RawCall } from "./call.ts";
 
 export type Candidate = { size: bigint; success: boolean; data: Hex; gasUsed: bigint };
@@ -20,8 +21,12 @@ export type Facts = {
   candidates: readonly Candidate[];
 };
 
-/** The data is not an ABI encoding of the type read. */
-export class FactsDecodingError extends Error {}
+/** The data is not an ABI encoding of the type read (the caller then says the endpoint does not run the searcher). */
+export class FactsDecodingError extends QuoterError {
+  constructor(message: string) {
+    super("facts-decoding", message);
+  }
+}
 
 const TWO_255 = 1n << 255n;
 const TWO_256 = 1n << 256n;

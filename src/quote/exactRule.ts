@@ -152,7 +152,8 @@ function split(bottom: bigint, top: bigint): bigint {
  * spans) while quotes keep landing on the same side (`streak`), from the second on at least as far as the last
  * quote missed the estimate by (doubling), but never past the bracket's split point: a good estimate closes the bracket in two or three
  * quotes, a poor one costs no more than a bisection of the bracket. With no estimate: doubling up when nothing
- * above is known, else the split point.
+ * above is known, else the split point. While nothing fills, once the bracket above DUST is narrow enough to be
+ * halved (at most DUST * 2^16), DUST itself.
  */
 export function nextExactCandidate(input: ExactRuleInput, state: ExactState): { size: bigint; guided: boolean } {
   const { low, high, streak, quoted } = state;
@@ -176,6 +177,12 @@ export function nextExactCandidate(input: ExactRuleInput, state: ExactState): { 
     if (middle !== undefined && (streak > 0 ? size > middle : streak < 0 && size < middle)) size = middle;
   } else {
     size = middle ?? low!.size * 2n;
+  }
+  if (quoted > 0 && low === undefined && high !== undefined && high.size / GEOMETRIC_RATIO <= DUST) {
+    // Nothing fills yet and what is left above DUST would be halved: DUST itself, which either proves that no
+    // size fills (it goes too far too) or gives the interval its bottom. Sizes closing in on DUST prove nothing.
+    size = DUST;
+    guided = false;
   }
   return { size: size < floor ? floor : size > ceiling ? ceiling : size, guided };
 }

@@ -95,7 +95,7 @@ const inputTuple = (i: ExactRuleInput) => ({
 
 describe("the exact search's rule: TypeScript and Solidity choose alike", () => {
   test("3,000 random states at every magnitude: the same next candidate, guided or not, and the same closed state", async () => {
-    const seen = { guided: 0, unguided: 0, first: 0 };
+    const seen = { guided: 0, unguided: 0, first: 0, dust: 0 };
     await fc.assert(
       fc.asyncProperty(input, state, async (i, s) => {
         const closed = isClosed(s);
@@ -104,6 +104,7 @@ describe("the exact search's rule: TypeScript and Solidity choose alike", () => 
         const expected = nextExactCandidate(i, s);
         const [size, guided] = (await onChain("next", [inputTuple(i), stateTuple(s)])) as [bigint, boolean];
         assert.deepEqual({ size, guided }, expected);
+        if (s.quoted > 0 && s.low === undefined && size === DUST) seen.dust++;
         if (s.quoted === 0) seen.first++;
         else if (guided) seen.guided++;
         else seen.unguided++;
@@ -112,6 +113,8 @@ describe("the exact search's rule: TypeScript and Solidity choose alike", () => 
     );
     // The questions must reach both of the rule's ways of choosing, not only its first candidate.
     assert.ok(seen.guided >= 300 && seen.unguided >= 100, JSON.stringify(seen));
+    // Nothing fills yet and little is left above DUST: both quote DUST itself.
+    assert.ok(seen.dust >= 20, JSON.stringify(seen));
   });
 
   test("the range's end from a PoolPriceOutOfRange bound: the same price, and none from 10^49 on", async () => {

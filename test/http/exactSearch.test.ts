@@ -161,6 +161,21 @@ describe("search=exact (semantics §4b)", () => {
     assert.equal(BigInt(body.maxSize), truth);
   });
 
+  test("no size fills because even DUST goes too far: DUST itself is quoted, and the 400 says so, proven", async () => {
+    // Market 2 at 1000: expectedPrice 100 wei above it, which one wei of size already passes on the demo market.
+    const url = `/quoter/${DEVCHAIN_ID}/${DEMO_MARKET_GROUP_ADDRESS}/2?expectedPrice=1000.0000000000000001&collateralAvailable=${E18}&search=exact&trace=true`;
+    const answers = await Promise.all(apps.map((app) => app.inject({ url })));
+    assert.equal(answers[0]!.body, answers[1]!.body, "both strategies alike");
+    assert.equal(answers[0]!.statusCode, 400);
+    const body = answers[0]!.json();
+    assert.equal(body.error, "Could not find a valid position size that satisfies the price constraints");
+    const dust = body.trace.find((entry: { size: string }) => BigInt(entry.size) === DUST);
+    assert.equal(dust?.outcome, "beyond-expected", "DUST quoted, and too far");
+    assert.equal(await classify({ marketId: 2n, expected: 1000n * E18 + 100n, collateral: E18 }, 1000n * E18, DUST, 6n), "too-large");
+    assert.match(body.details[0].message, /^no size fits: the smallest size the exact search quotes, 1000000 wei/);
+    assert.ok(body.trace.length <= 12, `${body.trace.length} candidates`);
+  });
+
   test("search takes bisection or exact only; the default answer is unchanged to the byte", async () => {
     const base = `/quoter/${DEVCHAIN_ID}/${DEMO_MARKET_GROUP_ADDRESS}/2?expectedPrice=1030&collateralAvailable=1000000000000000000000`;
     const bad = await apps[0]!.inject({ url: `${base}&search=fast` });
