@@ -8,7 +8,7 @@ import type { Result } from "../quote/result.ts";
 import type { BatchAnswer } from "../service/api.ts";
 import type { DepthAnswer } from "../service/depth.ts";
 import { formatD18 } from "../quote/fixedPoint.ts";
-import { toHttpError } from "./httpErrors.ts";
+import { errorWithStatus, toHttpError } from "./httpErrors.ts";
 
 /** `items` as asked (a bad one is its own 400), the good ones answered in order by `batch`. */
 export function batchJson(items: readonly BatchItem[], batch: BatchAnswer): string {
@@ -26,11 +26,7 @@ function resultJson(answer: Result<QuoteResponseBody, QuoteError> | { ok: false;
 
 /** The ladder: its market's direction and price, the budget, the block, then each level in order. */
 export function depthJson(depth: DepthAnswer): string {
-  const levels = depth.answers.map((answer) => {
-    if (answer.ok) return JSON.stringify(answer.value);
-    const error = toHttpError(answer.error);
-    return JSON.stringify({ status: error.status, ...error.toBody() });
-  });
+  const levels = depth.answers.map((answer) => JSON.stringify(answer.ok ? answer.value : errorWithStatus(answer.error)));
   return (
     `{"direction":"${depth.direction}","currentPrice":"${formatD18(depth.currentPrice)}","collateralAvailable":"${depth.collateralAvailable}",` +
     `"blockNumber":"${depth.head.number}","blockHash":"${depth.head.hash}","levels":[${levels.join(",")}]}`

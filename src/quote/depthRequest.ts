@@ -5,7 +5,7 @@ import { parseCount } from "./decimal.ts";
 import { parseDecimalD18, type Parsed } from "./fixedPoint.ts";
 import { MAX_PARAMETER_LENGTH, QUOTE_PARAMS } from "./params.ts";
 import { invalidQueryParameters, type ErrorDetail, type QuoteError } from "./quoteErrors.ts";
-import { parsePathParams, type PathParams } from "./request.ts";
+import { parsePathParams, shapeRule, type PathParams } from "./request.ts";
 import { err, ok, type Result } from "./result.ts";
 
 /** The most levels one ladder has. */
@@ -35,7 +35,9 @@ export function parseDepthRequest(params: Record<string, unknown>, query: Record
       if (required) details.push({ param: name, message: "is required" });
       return undefined;
     }
-    const parsed = typeof raw === "string" ? parse(raw) : err(Array.isArray(raw) ? "must be given only once" : "must be a single text value");
+    // A list of prices is bounded by its count and each price's length, not as one value.
+    const broken = shapeRule(raw, name === "prices" ? Infinity : MAX_PARAMETER_LENGTH);
+    const parsed = broken === undefined ? parse(raw as string) : err(broken);
     if (!parsed.ok) details.push({ param: name, message: parsed.error });
     return parsed.ok ? parsed.value : undefined;
   };

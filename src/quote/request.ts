@@ -13,13 +13,13 @@ export type RequestParse = Result<QuoteRequest, QuoteError>;
 const REQUIRED_RULE = "is required";
 const DUPLICATE_RULE = "must be given only once";
 const NOT_TEXT_RULE = "must be a single text value";
-const TOO_LONG_RULE = `must be at most ${MAX_PARAMETER_LENGTH} characters`;
+const tooLongRule = (maxLength: number) => `must be at most ${maxLength} characters`;
 
 /** The one text value of a parameter, or the shape rule it broke (checked before its own rule). */
-function shapeRule(raw: unknown): string | undefined {
+export function shapeRule(raw: unknown, maxLength = MAX_PARAMETER_LENGTH): string | undefined {
   if (Array.isArray(raw)) return DUPLICATE_RULE;
   if (typeof raw !== "string") return NOT_TEXT_RULE;
-  if (raw.length > MAX_PARAMETER_LENGTH) return TOO_LONG_RULE;
+  if (raw.length > maxLength) return tooLongRule(maxLength);
   return undefined;
 }
 

@@ -11,7 +11,6 @@ import { firstAnswer } from "./fallback.ts";
 import type { Progress } from "./unavailable.ts";
 import { warnFailures, type Warn } from "./warnings.ts";
 
-
 /** The block to answer at: the chain's head as its follower knows it (read first when `fresh`), at least `minBlock`. */
 export async function headFor(
   on: { readonly follower: HeadFollower; readonly warn: Warn },

@@ -199,7 +199,7 @@ class Quoter implements QuoterService {
     // the request).
     setMaxListeners(0, signal);
     const quotes = requests.map((request) => ({ ...on, request, key: quoteKey(request), record: undefined }));
-    const unanswered = quotes.filter(({ request, key }) => request.expectedPrice > 0n && (options.noCache === true || !this.answers.has(on.chain.chainId, head.hash, key)));
+    const unanswered = quotes.filter(({ request, key }) => !checkExpectedPrice(request.expectedPrice) && (options.noCache === true || !this.answers.has(on.chain.chainId, head.hash, key)));
     const tally: RpcTally = { rpcRequests: 0 };
     const searched = await searchTogether(this.endpoints, on.chain, unanswered, { block: head, signal, tally });
     const answers = await Promise.all(quotes.map((quote) => this.settleAt({ ...quote, searched: searched.get(quote.key) }, head, options, signal, progress)));

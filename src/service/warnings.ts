@@ -19,7 +19,6 @@ export function warnFailures(error: EndpointsFailedError, warn: Warn): void {
   }
 }
 
-
 /** The head follower's log: the service's warnings, and its info lines where the logger has them. */
 export function followerLog(logger: ServiceLogger) {
   const info = (logger as { info?: ServiceLogger["warn"] }).info;
