@@ -247,7 +247,7 @@ interface Measured {
  * starting together on one path would be joined by the service's coalescing), the process's CPU time read before
  * and after. `once`: every path exactly once (distinct quotes, none answered from the cache); else for `seconds`.
  */
-function measure(baseUrl: string, paths: readonly string[], pid: number, plan: Plan, once = false): Promise<Measured> {
+function measure(baseUrl: string, paths: readonly string[], pid: number, plan: Plan, once = false, overallRate?: number): Promise<Measured> {
   let next = 0;
   let ok = 0;
   const statuses: number[] = [];
@@ -260,6 +260,7 @@ function measure(baseUrl: string, paths: readonly string[], pid: number, plan: P
         connections: plan.connections,
         ...(once ? { amount: paths.length } : { duration: plan.seconds }),
         timeout: 30,
+        ...(overallRate === undefined ? {} : { overallRate: Math.max(1, Math.round(overallRate)) }),
         requests: [{ method: "GET", setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length]! }) }],
       },
       (error, result) => {
@@ -358,7 +359,7 @@ function cacheRate(before: CacheCounts, after: CacheCounts): { hits: number; mis
 const percent = (rate: number) => `${(100 * rate).toFixed(1)}%`;
 
 /** npm start's defaults, but on 127.0.0.1, any port, and no rate limit (every quote comes from one address). */
-const SERVICE_ENV = { PORT: "0", HOST: "127.0.0.1", RATE_LIMIT_MAX: "0" };
+const SERVICE_ENV = { PORT: "0", HOST: "127.0.0.1", RATE_LIMIT_MAX: "0", ...JSON.parse(process.env.CPU_EXTRA_ENV ?? "{}") };
 const SERVICE_READY = /Quoter listening on (http:\/\/\S+?)\/quoter/;
 
 async function bench(plan: Plan, out: string): Promise<void> {
@@ -429,13 +430,18 @@ async function bench(plan: Plan, out: string): Promise<void> {
     { PASS_THROUGH_RPC_URL: replay.ready.ready, PASS_THROUGH_REQUESTS: forwardedFile, PASS_THROUGH_BODY: recordedWarmup[0]! },
     /listening on (http:\/\/\S+)/,
   );
-  const passThroughRun = await failingOnMisses(replay, async () => {
+  const { flat: passThroughRun, paced: pacedRun } = await failingOnMisses(replay, async () => {
     await getAll(passThrough.match[1]!, warmup, plan.connections);
-    return measure(passThrough.match[1]!, measured, passThrough.pid, plan);
+    const flat = await measure(passThrough.match[1]!, measured, passThrough.pid, plan);
+    // Again at the service's own pace: a server's CPU per request falls as its rate rises (more requests per
+    // wake-up and per socket read), so the floor is also read at the rate the service itself reached.
+    const paced = await measure(passThrough.match[1]!, measured, passThrough.pid, plan, false, serviceRun.quotesPerSecond);
+    return { flat, paced };
   });
   await passThrough.stop();
   await replay.stop();
   log(`pass-through: ${passThroughRun.quotes} answers in ${passThroughRun.seconds} s, ${passThroughRun.cpuMs} ms of CPU: ${passThroughRun.quotesPerCpuSecond.toFixed(0)} per CPU-second`);
+  log(`pass-through at the service's pace (${serviceRun.quotesPerSecond.toFixed(0)}/s): ${pacedRun.quotes} answers, ${pacedRun.cpuMs} ms of CPU: ${pacedRun.quotesPerCpuSecond.toFixed(0)} per CPU-second`);
 
   const ratio = serviceRun.quotesPerCpuSecond / bareRun.quotesPerCpuSecond;
   const passThroughRatio = passThroughRun.quotesPerCpuSecond / bareRun.quotesPerCpuSecond;
@@ -459,6 +465,8 @@ async function bench(plan: Plan, out: string): Promise<void> {
     repeated: { distinctQuotes: REPEATED_QUOTES, ...repeatedRun, cache: repeatedCache },
     bare: bareRun,
     passThrough: { ...passThroughRun, forwardedRequests: searches.length },
+    passThroughAtServicePace: pacedRun,
+    serviceOwnWorkMicrosPerQuoteAtPace: ownWorkMicros(serviceRun, pacedRun),
     ratio,
     passThroughRatio,
     serviceOwnWorkMicrosPerQuote: ownWorkMicros(serviceRun, passThroughRun),
@@ -476,6 +484,7 @@ async function bench(plan: Plan, out: string): Promise<void> {
       `  bare route: ${bareRun.quotesPerCpuSecond.toFixed(0).padStart(6)}  (${bareRun.quotes} answers, ${(bareRun.cpuMs / 1000).toFixed(2)} CPU-s, ${bareRun.quotesPerSecond.toFixed(0)}/s)`,
       `  ratio:      ${ratio.toFixed(4)}  (baseline ${BASELINE_RATIO.join("-")}; goal >= ${GOAL_RATIO}: ${results.goalMet ? "met" : "missed"})`,
       `  floor: a pass-through route, one JSON-RPC round trip per answer and no quote work: ${passThroughRun.quotesPerCpuSecond.toFixed(0)} per CPU-second, ratio ${passThroughRatio.toFixed(4)}; the service's own work per quote: ${ownWorkMicros(serviceRun, passThroughRun).toFixed(0)} µs of CPU`,
+      `  the floor at the service's pace (${serviceRun.quotesPerSecond.toFixed(0)}/s): ${pacedRun.quotesPerCpuSecond.toFixed(0)} per CPU-second; service over it: ${(serviceRun.quotesPerCpuSecond / pacedRun.quotesPerCpuSecond).toFixed(2)} (goal >= 0.5), own work ${ownWorkMicros(serviceRun, pacedRun).toFixed(0)} µs per quote`,
       `  load average ${loadAtStart.map((l) => l.toFixed(1)).join(" ")} at the start, ${results.loadAverage.atEnd.map((l) => l.toFixed(1)).join(" ")} at the end`,
       `wrote ${out}`,
     ].join("\n"),
