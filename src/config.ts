@@ -56,6 +56,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     maxUrlLength: read(env, "MAX_URL_LENGTH"),
     trustProxy: read(env, "TRUST_PROXY"),
     corsOrigins: read(env, "CORS_ORIGINS"),
+    redisUrl: read(env, "REDIS_URL"),
+    redisTimeoutMs: read(env, "REDIS_TIMEOUT_MS"),
+    redisClaimMs: read(env, "REDIS_CLAIM_MS"),
+    redisAnswerTtlMs: read(env, "REDIS_ANSWER_TTL_MS"),
   } as const;
 }
 

@@ -8,6 +8,7 @@ import { createLogger } from "./observability/logger.ts";
 import { createMetrics } from "./observability/metrics.ts";
 import { checkEndpoints, wrongChainLine } from "./service/endpointCheck.ts";
 import { createQuoterFromConfig } from "./service/fromConfig.ts";
+import { startReplica } from "./service/replicas/replicas.ts";
 
 const config = loadOrExit("quoter", () => loadConfig());
 
@@ -22,9 +23,12 @@ if (rpcUrls.size === 0) {
 
 const metrics = createMetrics({ processMetrics: true });
 const logger = createLogger({ level: config.logLevel, format: config.logFormat });
+// Replicas share answers, searches and rate-limit counts through Redis; it need not answer for the service to start.
+const replica = config.redisUrl === undefined ? undefined : startReplica({ ...config, redisUrl: config.redisUrl, timeoutMs: config.redisTimeoutMs, claimMs: config.redisClaimMs, answerTtlMs: config.redisAnswerTtlMs, logger });
 const { chains, quoter } = createQuoterFromConfig(config, rpcUrls, {
   observer: metrics.observeRpc,
   logger,
+  ...(replica ? { sharing: replica.sharing } : {}),
   // The embedded chain's node serves JSON-RPC over WebSocket on its HTTP port: its new heads are pushed.
   ...(devchain ? { webSocketUrls: new Map([[DEVCHAIN_ID, devchain.endpoint.webSocketUrl]]) } : {}),
 });
@@ -67,6 +71,7 @@ const app = buildApp({
   trustProxy: config.trustProxy,
   streams: { max: config.streamsMax, perClient: config.streamsPerClient },
   batchMaxQuotes: config.batchMaxQuotes,
+  ...(replica ? { replica } : {}),
 });
 const address = await app.listen({ host: config.host, port: config.port }).catch(async (error: NodeJS.ErrnoException) => {
   // A port taken or refused is a set-up mistake: one line that says what to change, not a stack trace.
@@ -111,6 +116,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     app
       .close()
       .then(() => quoter.close())
+      .then(() => replica?.close())
       .then(() => devchain?.close())
       .then(
         () => process.exit(0),

@@ -57,6 +57,12 @@ function isOrigin(text: string): boolean {
   return urlWithScheme(text, HTTP_SCHEMES)?.origin === text;
 }
 
+/** A Redis URL (`redis://` or `rediss://`), or none. */
+function redisUrl(meaning: string): Setting<string | undefined> {
+  const parse = (text: string) => (urlWithScheme(text, ["redis:", "rediss:"]) === undefined ? undefined : text);
+  return { default: undefined, accepts: "a redis:// or rediss:// URL (user, password and database number as Redis URLs take them)", meaning, parse };
+}
+
 /** Which proxies' `X-Forwarded-For` is believed, as Fastify's `trustProxy` takes it. */
 export type TrustProxy = boolean | number | readonly string[];
 
@@ -136,6 +142,12 @@ export const SETTINGS = {
     "origins a browser app may call the API from (CORS; preflights answered 204); the API is read-only and sends no cookies, hence `*` by default",
   ),
   READY_TIMEOUT_MS: integer(2000, 1, 60_000, "how long each chain's endpoints have to answer `eth_blockNumber` for `/ready`, in ms"),
+  REDIS_URL: redisUrl(
+    "Redis (or Valkey) that replicas of the service share: answers by chain, block and request, one search per distinct quote and block across replicas, the rate limit's counts, and the searches of live streams. Unset: each process on its own. Redis failing never fails a quote (docs/deploy.md)",
+  ),
+  REDIS_TIMEOUT_MS: integer(250, 1, 60_000, "a Redis command not answered within this many ms counts as Redis failing: the replica works alone until Redis answers a PING in time"),
+  REDIS_CLAIM_MS: integer(3000, 10, 600_000, "how long a replica's claim on a search holds, in ms: the other replicas wait at most this long for its answer before searching themselves"),
+  REDIS_ANSWER_TTL_MS: integer(60_000, 100, 86_400_000, "how long an answer shared through Redis is kept, in ms (answers are keyed by block hash: a few blocks' time is enough)"),
   LOG_LEVEL: oneOf("info", LOG_LEVELS, "pino level"),
   LOG_FORMAT: oneOf(
     "auto",

@@ -18,6 +18,11 @@ function wrap(text: string, prefix: string): string[] {
   return [...lines, prefix + line];
 }
 
+/** A setting as `.env` sets it: its default, or, for one with none (REDIS_URL), an example left commented out. */
+const assignment = (name: SettingName) => (SETTINGS[name].default === undefined ? `# ${name}=redis://127.0.0.1:6379` : `${name}=${SETTINGS[name].default}`);
+const defaultText = (name: SettingName) => (SETTINGS[name].default === undefined ? "none" : `\`${SETTINGS[name].default}\``);
+const labelOf = (name: SettingName) => (SETTINGS[name].default === undefined ? name : `${name}=${SETTINGS[name].default}`);
+
 const sentence = (text: string) => `${text[0]!.toUpperCase()}${text.slice(1)}.`;
 
 /** The configuration table of docs/configuration.md, from its header row to its last row. */
@@ -28,7 +33,7 @@ export function readmeSettingsTable(): string {
     "|---|---|---|---|",
     row([`\`${RPC_URL_SETTING.name}\``, "none", RPC_URL_SETTING.accepts, RPC_URL_SETTING.meaning]),
     row([`\`${RPC_WS_URL_SETTING.name}\``, "none", RPC_WS_URL_SETTING.accepts, RPC_WS_URL_SETTING.meaning]),
-    ...NAMES.map((name) => row([`\`${name}\``, `\`${SETTINGS[name].default}\``, SETTINGS[name].accepts, SETTINGS[name].meaning])),
+    ...NAMES.map((name) => row([`\`${name}\``, defaultText(name), SETTINGS[name].accepts, SETTINGS[name].meaning])),
   ].join("\n");
 }
 
@@ -53,7 +58,7 @@ export function envExample(): string {
     ],
     ...NAMES.map((name) => [
       ...wrap(`${sentence(SETTINGS[name].meaning)} ${sentence(SETTINGS[name].accepts)}`, "# "),
-      `${name}=${SETTINGS[name].default}`,
+      assignment(name),
     ]),
   ];
   const header = [
@@ -79,6 +84,6 @@ export function settingsHelp(): string {
   return [
     entry(RPC_URL_SETTING.name, `${RPC_URL_SETTING.meaning} ${sentence(RPC_URL_SETTING.accepts)}`),
     entry(RPC_WS_URL_SETTING.name, `${RPC_WS_URL_SETTING.meaning} ${sentence(RPC_WS_URL_SETTING.accepts)}`),
-    ...NAMES.map((name) => entry(`${name}=${SETTINGS[name].default}`, `${sentence(SETTINGS[name].meaning)} ${sentence(SETTINGS[name].accepts)}`)),
+    ...NAMES.map((name) => entry(labelOf(name), `${sentence(SETTINGS[name].meaning)} ${sentence(SETTINGS[name].accepts)}`)),
   ].join("\n");
 }

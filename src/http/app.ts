@@ -21,6 +21,9 @@ import { BASE_PATH, EXPLORER_PATH } from "./paths.ts";
 import type { ChainFollow, Quoter } from "../service/api.ts";
 import { createLiveQuotes } from "../service/liveQuotes.ts";
 import { DEFAULT_STREAM_LIMITS, LiveStreams, type StreamLimits } from "./liveStreams.ts";
+import type { Replica } from "../service/replicas/replicas.ts";
+import { registerReplicaMetrics } from "../observability/replicaMetrics.ts";
+import { replicatedRateLimitStore } from "./rateLimitStore.ts";
 
 export interface AppOptions {
   readonly quoter: Quoter;
@@ -43,6 +46,8 @@ export interface AppOptions {
   readonly batchMaxQuotes?: number;
   /** Live streams: STREAMS_MAX, STREAMS_PER_CLIENT and the keep-alive interval ({@link DEFAULT_STREAM_LIMITS}). */
   readonly streams?: Partial<StreamLimits>;
+  /** Replicas sharing Redis (REDIS_URL): the rate limit counts through it, /health and /metrics say its state. */
+  readonly replica?: Replica;
 }
 
 export function buildApp(options: AppOptions): FastifyInstance {
@@ -65,14 +70,18 @@ export function buildApp(options: AppOptions): FastifyInstance {
   });
   installErrorHandling(app);
   const isClosing = closeConnectionsWhenDone(app);
-  void app.register(protectionPlugin, { ...DEFAULT_PROTECTION, ...protection });
+  const { replica } = options;
+  const rateLimitStore = replica === undefined ? {} : { rateLimitStore: replicatedRateLimitStore(replica.link) };
+  void app.register(protectionPlugin, { ...DEFAULT_PROTECTION, ...protection, ...rateLimitStore });
   void app.register(corsPlugin, { origins: corsOrigins });
   const appMetrics = metrics ?? createMetrics();
   if (heads) appMetrics.observeHeads(heads);
+  if (replica) replica.observe(registerReplicaMetrics(appMetrics.registry, replica.status).shared);
   void app.register(observabilityPlugin, {
     metrics: appMetrics,
     isClosing,
     ...(heads ? { heads } : {}),
+    ...(replica ? { redis: replica.status } : {}),
     ...(chains ? { readiness: createReadinessCheck(chains, readyTimeoutMs === undefined ? {} : { timeoutMs: readyTimeoutMs }) } : {}),
   });
   void app.register(docsPlugin); // before the routes it documents

@@ -100,7 +100,7 @@ function logStream(request: FastifyRequest, reply: FastifyReply, { events, ended
 /** A quote's answer: its latency and candidates in the metrics, and one line with what the quote did. */
 function logQuote(request: FastifyRequest, reply: FastifyReply, metrics: Metrics, stats: QuoteRecord | undefined): void {
   const status = reply.statusCode;
-  const searched = !stats?.coalesced && stats?.cache !== "hit";
+  const searched = !stats?.coalesced && !stats?.replica && stats?.cache !== "hit";
   metrics.observeQuote({ status, seconds: reply.elapsedTime / 1000, candidates: searched ? stats?.candidates : undefined, cache: stats?.cache });
   if (searched && stats?.searchGas !== undefined) metrics.observeSearchGas("quote", stats.searchGas);
   // Parsed values once the route validated them (a bigint id, a checksummed address), the raw text when it did
@@ -117,6 +117,7 @@ function logQuote(request: FastifyRequest, reply: FastifyReply, metrics: Metrics
       rpcRequests: stats?.rpcRequests ?? 0,
       ...(stats?.blockNumber === undefined ? {} : { blockNumber: stats.blockNumber.toString() }),
       ...(stats?.coalesced ? { coalesced: true } : {}),
+      ...(stats?.replica ? { replica: true } : {}),
       ...(stats?.cache === undefined ? {} : { cache: stats.cache }),
       ms: millisecondsOf(reply),
       status,

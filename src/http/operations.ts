@@ -4,6 +4,7 @@ import type { FastifyPluginAsync } from "fastify";
 import type { HeadStatus } from "../chain/headFollower.ts";
 import type { Metrics } from "../observability/metrics.ts";
 import type { Readiness } from "../observability/readiness.ts";
+import type { RedisStatus } from "../service/replicas/redisLink.ts";
 import { HEALTH_PATH, METRICS_PATH, READY_PATH } from "./paths.ts";
 
 export interface OperationsOptions {
@@ -14,6 +15,13 @@ export interface OperationsOptions {
   readonly isClosing: () => boolean;
   /** Each chain's head and how it is followed; none configured: /health says only that the process is up. */
   readonly heads?: () => readonly HeadStatus[];
+  /** Redis's state, when replicas share it (REDIS_URL): /health says whether this replica shares or works alone. */
+  readonly redis?: () => RedisStatus;
+}
+
+/** What /health says of Redis: up (sharing) or down (alone), since when, and why it is down. */
+function redisOf(status: RedisStatus) {
+  return { state: status.state, since: new Date(status.since).toISOString(), ...(status.reason === undefined ? {} : { reason: status.reason }) };
 }
 
 /** What /health and /ready say of a chain's head: its block, how old it is, and how it is followed. */
@@ -25,11 +33,13 @@ function headOf(status: HeadStatus) {
   };
 }
 
-export const operationsRoutes: FastifyPluginAsync<OperationsOptions> = async (routes, { metrics, readiness, isClosing, heads }) => {
+export const operationsRoutes: FastifyPluginAsync<OperationsOptions> = async (routes, { metrics, readiness, isClosing, heads, redis }) => {
   const exempt = { rateLimit: false } as const;
-  routes.get(HEALTH_PATH, { config: exempt, schema: healthSchema }, async () =>
-    heads === undefined ? { status: "ok" } : { status: "ok", chains: heads().map((status) => ({ chainId: status.chainId, ...headOf(status) })) },
-  );
+  routes.get(HEALTH_PATH, { config: exempt, schema: healthSchema }, async () => ({
+    status: "ok",
+    ...(heads === undefined ? {} : { chains: heads().map((status) => ({ chainId: status.chainId, ...headOf(status) })) }),
+    ...(redis === undefined ? {} : { redis: redisOf(redis()) }),
+  }));
   routes.get(READY_PATH, { config: exempt, schema: readySchema }, async (_request, reply) => {
     if (isClosing()) return reply.code(503).send({ error: "Not ready", details: [{ param: "server", message: "shutting down" }] });
     const report = (await readiness?.()) ?? { ready: true, chains: [] };
@@ -86,6 +96,17 @@ const healthSchema = {
         chains: {
           type: "array",
           items: { type: "object", required: ["chainId", "followedBy"], additionalProperties: false, properties: { chainId: { type: "integer" }, ...followedProperties } },
+        },
+        redis: {
+          type: "object",
+          description: "With REDIS_URL set: whether this replica shares answers, searches and rate-limit counts through Redis (up) or works alone (down)",
+          required: ["state", "since"],
+          additionalProperties: false,
+          properties: {
+            state: { type: "string", enum: ["up", "down"] },
+            since: { type: "string", format: "date-time", description: "When it entered that state" },
+            reason: { type: "string", description: "Why Redis is counted down: its last error" },
+          },
         },
       },
     },

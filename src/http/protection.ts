@@ -15,6 +15,8 @@ export interface ProtectionOptions {
   readonly rateLimitWindowMs: number;
   /** Longest request target (path and query) accepted. */
   readonly maxUrlLength: number;
+  /** Where the counts are kept (the plugin's `store`): shared by replicas through Redis; absent, this process's. */
+  readonly rateLimitStore?: unknown;
 }
 
 export const DEFAULT_PROTECTION: ProtectionOptions = {
@@ -66,6 +68,7 @@ async function protection(app: FastifyInstance, options: ProtectionOptions): Pro
     await app.register(rateLimit, {
       max: options.rateLimitMax,
       timeWindow: options.rateLimitWindowMs,
+      ...(options.rateLimitStore === undefined ? {} : { store: options.rateLimitStore as never }),
       errorResponseBuilder: (_request, context) => tooManyRequests(Math.max(1, Math.ceil(context.ttl / 1000))),
     });
   }

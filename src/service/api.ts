@@ -28,6 +28,8 @@ export interface QuoteRecord extends RpcTally {
   stoppedBy?: string;
   /** The quote joined an identical one already running: its RPC requests were that one's. */
   coalesced?: boolean;
+  /** Another replica's search gave the answer (shared through Redis): this one made no RPC request for it. */
+  replica?: boolean;
   /** Whether an identical request's answer at the chain's head was kept (semantics of the answer cache). */
   cache?: "hit" | "miss";
 }

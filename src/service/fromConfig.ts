@@ -14,6 +14,8 @@ export function createQuoterFromConfig(
     readonly webSocketUrls?: ReadonlyMap<number, string>;
     /** Where the URLs come from, when not from RPC_URL_<chainId> (the command line's `--rpc`). */
     readonly source?: string;
+    /** Searches shared with other replicas (REDIS_URL). */
+    readonly sharing?: QuoterOptions["sharing"];
   } = {},
 ): { chains: ChainRegistry; quoter: QuoterService } {
   const chains = createChainRegistry(rpcUrls, {
@@ -35,6 +37,7 @@ export function createQuoterFromConfig(
     rpcTimeoutMs: config.rpcTimeoutMs,
     answerCache: { maxEntries: config.answerCacheEntries, maxBytes: config.answerCacheMaxBytes },
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.sharing ? { sharing: options.sharing } : {}),
   });
   return { chains, quoter };
 }

@@ -30,6 +30,7 @@ import { searchTogether, type Presearched } from "./searchTogether.ts";
 import { headFor, readPriceAt, waitOutLag } from "./atHead.ts";
 import { recordCacheLookup, recordSearch } from "./quoteRecording.ts";
 import { warningsTo, type Warn } from "./warnings.ts";
+import { shareSearch, type SearchSharing } from "./replicas/sharedSearches.ts";
 
 export type { QuoterOptions, SearchStrategy } from "./quoterOptions.ts";
 
@@ -37,10 +38,7 @@ export function createQuoter(options: QuoterOptions): QuoterService {
   return new Quoter(options);
 }
 
-/**
- * A chain quote's context: its chain, the chain's head follower, the request and its key at a block, where its
- * warnings go and the record the caller reads after.
- */
+/** A chain quote's context: chain, head follower, request and its key, where warnings go, the caller's record. */
 type ChainQuote = {
   readonly chain: ChainClient;
   readonly follower: HeadFollower;
@@ -61,6 +59,7 @@ class Quoter implements QuoterService {
   private readonly coalescer = createCoalescer<Searched>();
   private readonly answers: AnswerCache<QuoteResponseBody>;
   private readonly followers: Map<number, HeadFollower>;
+  private readonly sharing: SearchSharing | undefined;
 
   constructor(options: QuoterOptions) {
     const { chains, strategy = "single-call", searchGasCap = DEFAULT_SEARCH_GAS_CAP, logger } = options;
@@ -71,6 +70,7 @@ class Quoter implements QuoterService {
     this.endpoints = createEndpointStrategy({ singleCall: strategy === "single-call", searchGasCap, exactMaxCandidates: this.exactMaxCandidates, warn: this.warn });
     this.answers = createAnswerCache<QuoteResponseBody>(options.answerCache ?? { maxEntries: 0, maxBytes: 0 });
     this.followers = followChains(options, (chainId, hashes) => this.answers.drop(chainId, hashes));
+    this.sharing = options.sharing;
   }
 
   async quote(request: QuoteRequest, options: QuoteOptions = {}): Promise<QuoteResponseBody> {
@@ -223,7 +223,7 @@ class Quoter implements QuoterService {
     let started = false;
     const start = (shared: AbortSignal) => {
       started = true;
-      return this.searchAt(quote, head, shared);
+      return shareSearch(this.sharing, { chainId: quote.chain.chainId, blockHash: head.hash, key: quote.key }, quote.record, () => this.searchAt(quote, head, shared), shared);
     };
     try {
       return await this.coalescer.run(`${head.hash}\n${quote.key}`, start, signal);

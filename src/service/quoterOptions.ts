@@ -4,6 +4,7 @@ import type { ChainRegistry } from "../chain/client.ts";
 import { createHeadFollower, type HeadFollower } from "../chain/headFollower.ts";
 import { SETTINGS } from "../config.ts";
 import type { AnswerCacheLimits } from "./answerCache.ts";
+import type { SearchSharing } from "./replicas/sharedSearches.ts";
 import { followerLog, type ServiceLogger } from "./warnings.ts";
 
 export type SearchStrategy = "single-call" | "sequential";
@@ -26,6 +27,8 @@ export interface QuoterOptions {
   readonly headPollMs?: number;
   /** Timeout of a request over a chain's WebSocket, in ms (RPC_TIMEOUT_MS's default). */
   readonly rpcTimeoutMs?: number;
+  /** Searches shared with other replicas through Redis (REDIS_URL); absent: each search is this process's own. */
+  readonly sharing?: SearchSharing;
 }
 
 /** A head follower per chain, as the options say; `onReplaced` hears the blocks each chain replaced. */

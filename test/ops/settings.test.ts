@@ -25,6 +25,12 @@ test(".env.example and the configuration table (docs/configuration.md) are the t
 test("each default is a value its own rule accepts, and reads back as itself", () => {
   for (const name of NAMES) {
     const { default: fallback, parse } = SETTINGS[name];
+    if (fallback === undefined) {
+      // None by default (REDIS_URL): unset and blank alike read as none.
+      assert.equal(read({}, name), undefined, name);
+      assert.equal(read({ [name]: "  " }, name), undefined, name);
+      continue;
+    }
     assert.equal(parse(String(fallback)), fallback, name);
     assert.equal(read({ [name]: String(fallback) }, name), fallback, name);
     assert.equal(read({ [name]: "  " }, name), fallback, `${name}: blank is unset`);
@@ -35,8 +41,9 @@ test("quoter serve --help lists every variable with its default and rule", () =>
   const plain = SERVE_HELP.replace(/\s+/g, " ").toLowerCase();
   assert.ok(SERVE_HELP.includes("  RPC_URL_<chainId> "));
   for (const name of NAMES) {
-    const shown = String(SETTINGS[name].default).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    assert.match(SERVE_HELP, new RegExp(`  ${name}=${shown}[ \\n]`), name);
+    const fallback = SETTINGS[name].default;
+    const shown = fallback === undefined ? "" : `=${String(fallback).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`;
+    assert.match(SERVE_HELP, new RegExp(`  ${name}${shown}[ \\n]`), name);
     assert.ok(plain.includes(SETTINGS[name].accepts.toLowerCase()), `${name}: ${SETTINGS[name].accepts}`);
   }
 });
