@@ -1,11 +1,14 @@
 // A real redis-server (Debian's package; .ci/run installs it when missing) on 127.0.0.1 and a free port, nothing
 // persisted, started and stopped by the test; `restart` brings it back on the same port (Redis coming back).
+import { Redis } from "ioredis";
 import { closedPort } from "./closedPort.ts";
 import { startProcess, type Running } from "./processes.ts";
 
 export interface RedisServer {
   readonly port: number;
   readonly url: string;
+  /** Makes it answer nothing for `seconds` (DEBUG SLEEP): Redis slow, its connections open. */
+  stall(seconds: number): Promise<void>;
   /** Kills it at once (SIGKILL): Redis failing, not shutting down. */
   kill(): Promise<void>;
   /** Starts it again on the same port, empty. */
@@ -16,7 +19,7 @@ export interface RedisServer {
 const REDIS_SERVER = process.env.REDIS_SERVER ?? "redis-server";
 
 function launch(port: number): Promise<Running> {
-  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--protected-mode", "yes"];
+  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--protected-mode", "yes", "--enable-debug-command", "local"];
   return startProcess(REDIS_SERVER, args, {}, /Ready to accept connections/, 10_000);
 }
 
@@ -26,6 +29,14 @@ export async function startRedisServer(): Promise<RedisServer> {
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
+    async stall(seconds) {
+      const client = new Redis(port, "127.0.0.1", { maxRetriesPerRequest: 0 });
+      try {
+        await client.call("DEBUG", "SLEEP", String(seconds));
+      } finally {
+        client.disconnect();
+      }
+    },
     async kill() {
       const killed = running;
       running = undefined;
