@@ -1,12 +1,12 @@
 // One quote, in the order of semantics §3: checks that need only the request, then the block (the chain's head as
 // its follower knows it, at least `minBlock`, semantics §11), then the chain reads (all at that block of one
 // endpoint, through a MarketReader of either strategy), then the search. Identical requests at one block share one
-// search and its kept answer; an answer of a block the chain replaced is never given: the quote starts again at the
-// new head. A transport failure moves the whole quote to the next endpoint, or ends in 503: it is never a search
+// search and its kept answer (across replicas too, through Redis: searches.ts); an answer of a block the chain
+// replaced is never given: the quote starts again at the new head. A transport failure moves the whole quote to the next endpoint, or ends in 503: it is never a search
 // outcome.
 import { setMaxListeners } from "node:events";
 import type { RpcTally } from "../chain/call.ts";
-import type { ChainClient, ChainEndpoint, ChainRegistry } from "../chain/client.ts";
+import type { ChainRegistry } from "../chain/client.ts";
 import type { BlockHeader } from "../chain/blocks.ts";
 import type { HeadFollower, HeadStatus } from "../chain/headFollower.ts";
 import { SETTINGS } from "../config.ts";
@@ -17,20 +17,18 @@ import { err, ok, type Result } from "../quote/result.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES } from "../quote/exactSearch.ts";
 import { unconfiguredChainDetail } from "../quote/explain.ts";
 import type { QuoteRequest } from "../quote/request.ts";
-import { answerAtEndpoint, type Searched } from "./answerAtBlock.ts";
 import { createAnswerCache, type AnswerCache } from "./answerCache.ts";
-import type { BatchAnswer, MarketAt, PricedAnswer, QuoteOptions, QuoteRecord, QuoterService } from "./api.ts";
+import type { BatchAnswer, MarketAt, PricedAnswer, QuoteOptions, QuoterService } from "./api.ts";
 import { followChains, type QuoterOptions } from "./quoterOptions.ts";
-import { createCoalescer, quoteKey } from "./coalescer.ts";
+import { quoteKey } from "./coalescer.ts";
 import { withDeadline } from "./deadline.ts";
 import { toQuoteError, type Progress } from "./unavailable.ts";
 import { createEndpointStrategy, type EndpointStrategy } from "./endpointStrategy.ts";
-import { firstAnswer } from "./fallback.ts";
-import { searchTogether, type Presearched } from "./searchTogether.ts";
-import { headFor, readPriceAt, waitOutLag } from "./atHead.ts";
+import { searchTogether } from "./searchTogether.ts";
+import { headFor, readPriceAt } from "./atHead.ts";
 import { recordCacheLookup, recordSearch } from "./quoteRecording.ts";
 import { warningsTo, type Warn } from "./warnings.ts";
-import { shareSearch, type SearchSharing } from "./replicas/sharedSearches.ts";
+import { Searches, type ChainQuote } from "./searches.ts";
 
 export type { QuoterOptions, SearchStrategy } from "./quoterOptions.ts";
 
@@ -38,28 +36,15 @@ export function createQuoter(options: QuoterOptions): QuoterService {
   return new Quoter(options);
 }
 
-/** A chain quote's context: chain, head follower, request and its key, where warnings go, the caller's record. */
-type ChainQuote = {
-  readonly chain: ChainClient;
-  readonly follower: HeadFollower;
-  readonly request: QuoteRequest;
-  readonly key: string;
-  readonly warn: Warn;
-  readonly record: QuoteRecord | undefined;
-  /** Its facts at the head, when a batch searched them with others. */
-  readonly searched?: Presearched | undefined;
-};
-
 class Quoter implements QuoterService {
   private readonly chains: ChainRegistry;
   private readonly exactMaxCandidates: number;
   private readonly deadlineMs: number;
   private readonly warn: Warn;
   private readonly endpoints: EndpointStrategy;
-  private readonly coalescer = createCoalescer<Searched>();
   private readonly answers: AnswerCache<QuoteResponseBody>;
   private readonly followers: Map<number, HeadFollower>;
-  private readonly sharing: SearchSharing | undefined;
+  private readonly searches: Searches;
 
   constructor(options: QuoterOptions) {
     const { chains, strategy = "single-call", searchGasCap = DEFAULT_SEARCH_GAS_CAP, logger } = options;
@@ -70,7 +55,7 @@ class Quoter implements QuoterService {
     this.endpoints = createEndpointStrategy({ singleCall: strategy === "single-call", searchGasCap, exactMaxCandidates: this.exactMaxCandidates, warn: this.warn });
     this.answers = createAnswerCache<QuoteResponseBody>(options.answerCache ?? { maxEntries: 0, maxBytes: 0 });
     this.followers = followChains(options, (chainId, hashes) => this.answers.drop(chainId, hashes));
-    this.sharing = options.sharing;
+    this.searches = new Searches(this.endpoints, this.exactMaxCandidates, options.sharing);
   }
 
   async quote(request: QuoteRequest, options: QuoteOptions = {}): Promise<QuoteResponseBody> {
@@ -152,7 +137,7 @@ class Quoter implements QuoterService {
       if (cached !== undefined) return ok(cached);
     }
     progress.stage = "search";
-    const searched = await this.searchOnce(quote, head, signal, attempt, progress);
+    const searched = await this.searches.once(quote, head, options.noCache === true, signal, attempt, progress);
     if (searched === undefined || follower.isReplaced(head.hash)) return undefined;
     if (record) recordSearch(record, searched, head);
     const { answer } = searched;
@@ -200,8 +185,10 @@ class Quoter implements QuoterService {
     setMaxListeners(0, signal);
     const quotes = requests.map((request) => ({ ...on, request, key: quoteKey(request), record: undefined }));
     const unanswered = quotes.filter(({ request, key }) => !checkExpectedPrice(request.expectedPrice) && (options.noCache === true || !this.answers.has(on.chain.chainId, head.hash, key)));
+    // Answers another replica kept are read, not searched again (a fresh request takes none of them).
+    const unkept = options.noCache === true ? unanswered : await this.searches.unkept(on.chain.chainId, head, unanswered);
     const tally: RpcTally = { rpcRequests: 0 };
-    const searched = await searchTogether(this.endpoints, on.chain, unanswered, { block: head, signal, tally });
+    const searched = await searchTogether(this.endpoints, on.chain, unkept, { block: head, signal, tally });
     const answers = await Promise.all(quotes.map((quote) => this.settleAt({ ...quote, searched: searched.get(quote.key) }, head, options, signal, progress)));
     if (answers.includes(undefined) || on.follower.isReplaced(head.hash)) return undefined;
     return { answers: answers as Result<QuoteResponseBody, QuoteError>[], ...(tally.searchGas === undefined ? {} : { searchGas: tally.searchGas }) };
@@ -216,33 +203,5 @@ class Quoter implements QuoterService {
       if (answer !== undefined) return answer;
     }
     return undefined;
-  }
-
-  /** The search at `head`, shared with identical requests; undefined when an endpoint did not have the block yet. */
-  private async searchOnce(quote: ChainQuote, head: BlockHeader, signal: AbortSignal, attempt: number, progress: Progress): Promise<Searched | undefined> {
-    let started = false;
-    const start = (shared: AbortSignal) => {
-      started = true;
-      return shareSearch(this.sharing, { chainId: quote.chain.chainId, blockHash: head.hash, key: quote.key }, quote.record, () => this.searchAt(quote, head, shared), shared);
-    };
-    try {
-      return await this.coalescer.run(`${head.hash}\n${quote.key}`, start, signal);
-    } catch (error) {
-      await waitOutLag(error, quote.follower, attempt, signal, progress);
-      return undefined;
-    } finally {
-      // A joiner made no RPC request: its record says so, and takes the search's facts with its answer.
-      if (!started && quote.record) quote.record.coalesced = true;
-    }
-  }
-
-  /**
-   * The first endpoint's answer at `head` that is not a failure of the chain, in the endpoint's strategy; its RPC
-   * requests count in the record of the quote that started it.
-   */
-  private searchAt(quote: ChainQuote, head: BlockHeader, signal: AbortSignal): Promise<Searched> {
-    const context = { block: head, signal, tally: quote.record, exactMaxCandidates: this.exactMaxCandidates };
-    const searchedBy = (endpoint: ChainEndpoint) => (quote.searched?.endpoint === endpoint ? quote.searched.facts : undefined);
-    return firstAnswer(quote.chain.endpoints, (endpoint) => answerAtEndpoint(this.endpoints, endpoint, quote.request, { ...context, searched: searchedBy(endpoint) }), signal, quote.warn);
   }
 }

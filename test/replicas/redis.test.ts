@@ -4,6 +4,7 @@
 // Redis killed mid-run fails no quote (each replica says so in /health, and sharing resumes when Redis is back).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { request } from "undici";
 import { DEVCHAIN_ID } from "../../src/devchain/chainId.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { openEventStream, type EventStream } from "../support/eventStream.ts";
@@ -76,6 +77,26 @@ describe("replicas sharing one Redis", { timeout: 120_000 }, () => {
       assert.equal(new Set(three.map((answer) => answer.text)).size, 1);
     }
     assert.equal(ethCalls(), 5);
+  });
+
+  test("a batch asked of one replica, then of the two others: its answers are read from Redis, not searched again", async () => {
+    const quotes = [
+      { marketAddress: devchain.marketGroup, marketId: "1", expectedPrice: "0.61", collateralAvailable: String(5n * ONE + 3n) },
+      { marketAddress: devchain.marketGroup, marketId: "2", expectedPrice: "985", collateralAvailable: String(5n * ONE + 3n), search: "exact" },
+    ];
+    proxy.clear();
+    const answers: string[] = [];
+    for (const replica of replicas) {
+      const response = await request(`${replica.base}/quoter/${DEVCHAIN_ID}/batch`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...anotherClient() },
+        body: JSON.stringify({ quotes }),
+      });
+      answers.push(await response.body.text());
+      assert.equal(response.statusCode, 200, answers.at(-1));
+    }
+    assert.equal(new Set(answers).size, 1, "one answer, byte for byte");
+    assert.equal(ethCalls(), 1, "the first replica's one batch call");
   });
 
   test("the rate limit counts one client's requests across the three replicas", async () => {

@@ -15,6 +15,8 @@ export type SharedFrom = "searched" | "replica" | "alone";
 export interface SearchSharing {
   /** The answer of `key` at `blockHash` of `chainId`: another replica's, or `search()`'s (then offered to them). */
   share(at: SharedAt, search: () => Promise<Searched>, signal: AbortSignal): Promise<{ searched: Searched; from: SharedFrom }>;
+  /** Whether an answer of each is kept (all false while Redis is down). */
+  kept(ats: readonly SharedAt[]): Promise<boolean[]>;
   close(): Promise<void>;
 }
 
@@ -48,6 +50,7 @@ type Claim = { readonly kind: "answer"; readonly text: string } | { readonly kin
 
 type ClaimCommand = { quoterClaimOrAnswer(answer: string, claim: string, replica: string, ms: number): Promise<[number, (string | number)?]> };
 
+const idOf = (at: SharedAt) => `${at.chainId}:${at.blockHash}:${createHash("sha256").update(at.key).digest("base64url")}`;
 const answerKey = (id: string) => `${PREFIX}answer:${id}`;
 const claimKey = (id: string) => `${PREFIX}claim:${id}`;
 
@@ -87,8 +90,12 @@ export function createSharedSearches(link: RedisLink, { claimMs, answerTtlMs, ob
   };
 
   return {
+    async kept(ats) {
+      const counted = await link.run((client) => client.mget(ats.map((at) => answerKey(idOf(at)))).then((texts) => texts.map((text) => text !== null)));
+      return counted ?? ats.map(() => false);
+    },
     async share(at, search, signal) {
-      const id = `${at.chainId}:${at.blockHash}:${createHash("sha256").update(at.key).digest("base64url")}`;
+      const id = idOf(at);
       for (let round = 0; round < 2; round++) {
         const claim = await claimOrAnswer(id);
         if (claim === undefined) break;
