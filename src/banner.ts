@@ -13,9 +13,11 @@ export interface BannerInput {
   readonly chains: ReadonlyArray<readonly [number, string]>;
   /** The embedded chain's demo markets, when it runs. */
   readonly demoMarkets?: readonly DemoMarket[];
+  /** With REDIS_URL: where replicas share work (never a password), and whether it answers now. */
+  readonly redis?: { readonly url: string; readonly up: boolean };
 }
 
-export function bannerLines({ address, strategy, chains, demoMarkets }: BannerInput): string[] {
+export function bannerLines({ address, strategy, chains, demoMarkets, redis }: BannerInput): string[] {
   const lines = [
     `Quoter listening on ${address}${BASE_PATH} (${strategy} search)`,
     `  docs:       ${address}${DOCS_PATH}`,
@@ -26,6 +28,10 @@ export function bannerLines({ address, strategy, chains, demoMarkets }: BannerIn
     `  operations: ${[HEALTH_PATH, READY_PATH, METRICS_PATH].map((path) => address + path).join(", ")}`,
   ];
   for (const [chainId, endpoints] of chains) lines.push(`  chain ${chainId}: ${endpoints}`);
+  if (redis !== undefined) {
+    const state = redis.up ? "up" : "not answering yet: this replica works alone until it does";
+    lines.push(`  replicas:   answers, searches and rate-limit counts shared through ${redis.url} (${state})`);
+  }
   if (demoMarkets !== undefined && demoMarkets.length > 0) {
     lines.push(`Demo markets on chain ${DEVCHAIN_ID}. Try:`);
     for (const market of demoMarkets) {

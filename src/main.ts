@@ -106,6 +106,7 @@ const banner = bannerLines({
     return [chainId, `${endpoints}; chain id checked on ${checked(chainId)} of ${urls.length}; ${heads}`] as const;
   }),
   ...(demoMarkets ? { demoMarkets } : {}),
+  ...(replica ? { redis: { url: redactUrl(config.redisUrl!), up: await replica.link.ready(1000) } } : {}),
 });
 for (const line of banner) console.log(line);
 

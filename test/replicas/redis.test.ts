@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { request } from "undici";
 import { DEVCHAIN_ID } from "../../src/devchain/chainId.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
+import { closedPort } from "../support/closedPort.ts";
 import { openEventStream, type EventStream } from "../support/eventStream.ts";
 import { trade, waitFor } from "../support/liveService.ts";
 import { parseSamples, total } from "../support/prometheus.ts";
@@ -183,3 +184,21 @@ describe("replicas sharing one Redis", { timeout: 120_000 }, () => {
     assert.equal(ethCalls(), 1, "one eth_call again once Redis is back");
   });
 });
+
+test("a replica whose Redis does not answer at start-up starts, says so, and answers quotes alone", { timeout: 60_000 }, async () => {
+  const port = await closedPort();
+  const { replicas: [alone], stop } = await startReplicas(1, { RPC_URL_31337: proxy.url, REDIS_URL: `redis://:secret@127.0.0.1:${port}/0`, RATE_LIMIT_MAX: "5" });
+  try {
+    assert.match(alone!.process.output(), new RegExp(`replicas: .*redis://127\\.0\\.0\\.1:${port}/… \\(not answering yet`));
+    assert.doesNotMatch(alone!.process.output(), /secret/, "the password is never printed");
+    assert.equal((await alone!.redis())?.state, "down");
+    const answers = await Promise.all(Array.from({ length: 3 }, (_, i) => alone!.get(path(1, "0.62", ONE + BigInt(i)))));
+    assert.deepEqual(answers.map((answer) => answer.status), [200, 200, 200]);
+    // The rate limit still holds, in the replica's own counts.
+    const statuses = await Promise.all(Array.from({ length: 4 }, () => alone!.get("/quoter").then((answer) => answer.status)));
+    assert.deepEqual(statuses.sort(), [200, 200, 429, 429]);
+  } finally {
+    await stop();
+  }
+});
+
