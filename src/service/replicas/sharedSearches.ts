@@ -46,9 +46,21 @@ if redis.call('SET', KEYS[2], ARGV[1], 'NX', 'PX', ARGV[2]) then return {2} end
 return {3, redis.call('PTTL', KEYS[2])}
 `;
 
+// KEYS: the answer, the claim. ARGV: the claimer, the answer ('' for none), its TTL, the channel, the id. Keeps the
+// answer, lets go of the claim if it is still this replica's (it may have expired and been taken), publishes.
+const OFFER = `
+if ARGV[2] ~= '' then redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end
+if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
+redis.call('PUBLISH', ARGV[4], ARGV[5] .. string.char(10) .. ARGV[2])
+return 1
+`;
+
 type Claim = { readonly kind: "answer"; readonly text: string } | { readonly kind: "claimed" } | { readonly kind: "wait"; readonly ms: number };
 
-type ClaimCommand = { quoterClaimOrAnswer(answer: string, claim: string, replica: string, ms: number): Promise<[number, (string | number)?]> };
+type Commands = {
+  quoterClaimOrAnswer(answer: string, claim: string, replica: string, ms: number): Promise<[number, (string | number)?]>;
+  quoterOffer(answer: string, claim: string, replica: string, text: string, ttlMs: number, channel: string, id: string): Promise<number>;
+};
 
 const idOf = (at: SharedAt) => `${at.chainId}:${at.blockHash}:${createHash("sha256").update(at.key).digest("base64url")}`;
 const answerKey = (id: string) => `${PREFIX}answer:${id}`;
@@ -58,21 +70,19 @@ export function createSharedSearches(link: RedisLink, { claimMs, answerTtlMs, ob
   const replica = randomUUID();
   const answers = listenForAnswers(link);
   link.client.defineCommand("quoterClaimOrAnswer", { numberOfKeys: 2, lua: CLAIM_OR_ANSWER });
+  link.client.defineCommand("quoterOffer", { numberOfKeys: 2, lua: OFFER });
 
   const claimOrAnswer = (id: string) =>
     link.run(async (client): Promise<Claim> => {
-      const [kind, value] = await (client as unknown as ClaimCommand).quoterClaimOrAnswer(answerKey(id), claimKey(id), replica, claimMs);
+      const [kind, value] = await (client as unknown as Commands).quoterClaimOrAnswer(answerKey(id), claimKey(id), replica, claimMs);
       return kind === 1 ? { kind: "answer", text: String(value) } : kind === 2 ? { kind: "claimed" } : { kind: "wait", ms: Number(value) };
     });
 
   /** Keeps and publishes what this replica's search found (or that it found nothing: the others stop waiting). */
   const offer = (id: string, searched: Searched | undefined) =>
-    link.run(async (client) => {
-      const text = searched === undefined ? "" : encodeSearched(searched);
-      const transaction = client.multi();
-      if (searched !== undefined) transaction.set(answerKey(id), text, "PX", answerTtlMs);
-      await transaction.del(claimKey(id)).publish(ANSWERS_CHANNEL, `${id}\n${text}`).exec();
-    });
+    link.run((client) =>
+      (client as unknown as Commands).quoterOffer(answerKey(id), claimKey(id), replica, searched === undefined ? "" : encodeSearched(searched), answerTtlMs, ANSWERS_CHANNEL, id),
+    );
 
   async function searchAndOffer(id: string, search: () => Promise<Searched>) {
     let searched: Searched | undefined;
