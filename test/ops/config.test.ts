@@ -40,6 +40,10 @@ test("each variable's rule, named in the error", () => {
   rejects({ EXACT_MAX_CANDIDATES: "1" }, "EXACT_MAX_CANDIDATES", /integer from 2/);
   rejects({ RPC_URL_1: "ftp://node" }, "RPC_URL_1", /http/);
   rejects({ RPC_URL_01: "http://node" }, "RPC_URL_01", /leading zeros/);
+  rejects({ REDIS_URL: "http://redis.internal:6379" }, "REDIS_URL", /redis:\/\/ or rediss:\/\//);
+  rejects({ REDIS_URL: "redis.internal:6379" }, "REDIS_URL", /redis:\/\//);
+  rejects({ REDIS_CLAIM_MS: "5" }, "REDIS_CLAIM_MS", /integer from 10/);
+  assert.equal(loadConfig({ REDIS_URL: "rediss://user:pw@redis.internal:6380/2" }).redisUrl, "rediss://user:pw@redis.internal:6380/2");
   rejects({ RPC_URL_MAINNET: "http://node" }, "RPC_URL_MAINNET", /RPC_URL_<chainId>/);
   assert.throws(() => loadDevchainConfig({ DEVCHAIN_PORT: "abc" }), (e: unknown) => e instanceof ConfigError && e.variable === "DEVCHAIN_PORT");
   assert.throws(() => loadDevchainConfig({ DEVCHAIN_HOST: "a b" }), (e: unknown) => e instanceof ConfigError && e.variable === "DEVCHAIN_HOST");
