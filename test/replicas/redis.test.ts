@@ -189,6 +189,8 @@ test("a replica whose Redis does not answer at start-up starts, says so, and ans
   const port = await closedPort();
   const { replicas: [alone], stop } = await startReplicas(1, { RPC_URL_31337: proxy.url, REDIS_URL: `redis://:secret@127.0.0.1:${port}/0`, RATE_LIMIT_MAX: "5" });
   try {
+    // The banner's lines may come in more than one write: the first one made it ready.
+    await waitFor(() => /replicas: /.test(alone!.process.output()), 5_000, "the banner's replicas line");
     assert.match(alone!.process.output(), new RegExp(`replicas: .*redis://127\\.0\\.0\\.1:${port}/… \\(not answering yet`));
     assert.doesNotMatch(alone!.process.output(), /secret/, "the password is never printed");
     assert.equal((await alone!.redis())?.state, "down");
