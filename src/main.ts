@@ -24,7 +24,10 @@ if (rpcUrls.size === 0) {
 const metrics = createMetrics({ processMetrics: true });
 const logger = createLogger({ level: config.logLevel, format: config.logFormat });
 // Replicas share answers, searches and rate-limit counts through Redis; it need not answer for the service to start.
-const replica = config.redisUrl === undefined ? undefined : startReplica({ ...config, redisUrl: config.redisUrl, timeoutMs: config.redisTimeoutMs, claimMs: config.redisClaimMs, answerTtlMs: config.redisAnswerTtlMs, logger });
+const replica =
+  config.redisUrl === undefined
+    ? undefined
+    : startReplica({ redisUrl: config.redisUrl, timeoutMs: config.redisTimeoutMs, claimMs: config.redisClaimMs, answerTtlMs: config.redisAnswerTtlMs, logger });
 const { chains, quoter } = createQuoterFromConfig(config, rpcUrls, {
   observer: metrics.observeRpc,
   logger,
@@ -106,7 +109,7 @@ const banner = bannerLines({
     return [chainId, `${endpoints}; chain id checked on ${checked(chainId)} of ${urls.length}; ${heads}`] as const;
   }),
   ...(demoMarkets ? { demoMarkets } : {}),
-  ...(replica ? { redis: { url: redactUrl(config.redisUrl!), up: await replica.link.ready(1000) } } : {}),
+  ...(replica && config.redisUrl ? { redis: { url: redactUrl(config.redisUrl), up: await replica.link.ready(1000) } } : {}),
 });
 for (const line of banner) console.log(line);
 
