@@ -20,7 +20,7 @@ import { createSharedSearches } from "../src/service/replicas/sharedSearches.ts"
 import { startRedisServer } from "../test/support/redisServer.ts";
 import { startReplicas } from "../test/support/replicas.ts";
 import { startRpcProxy, type RpcProxy } from "../test/support/rpcProxy.ts";
-import { summarize, type LatencySummary } from "./stats.ts";
+import { percentile, summarize, type LatencySummary } from "./stats.ts";
 
 const { values } = parseArgs({
   options: { seconds: { type: "string", default: "10" }, clients: { type: "string", default: "300" }, delay: { type: "string", default: "10" } },
@@ -212,7 +212,7 @@ try {
   await devchain.close();
 }
 
-const median = (numbers: readonly number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)] ?? 0;
+const median = (numbers: readonly number[]) => percentile([...numbers].sort((a, b) => a - b), 50);
 const [alone, shared] = sides as [Side, Side];
 const added = shared.repeated.p50 - alone.repeated.p50;
 console.log(`three replicas behind a round-robin proxy, ${CLIENTS} clients asking 10 distinct quotes for ${SECONDS} s a side in turns of ${TURN_S} s, a block every ${BLOCK_MS} ms, ${DELAY_MS} ms per JSON-RPC request`);

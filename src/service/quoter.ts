@@ -2,8 +2,8 @@
 // its follower knows it, at least `minBlock`, semantics §11), then the chain reads (all at that block of one
 // endpoint, through a MarketReader of either strategy), then the search. Identical requests at one block share one
 // search and its kept answer (across replicas too, through Redis: searches.ts); an answer of a block the chain
-// replaced is never given: the quote starts again at the new head. A transport failure moves the whole quote to the next endpoint, or ends in 503: it is never a search
-// outcome.
+// replaced is never given: the quote starts again at the new head. A transport failure moves the whole quote to
+// the next endpoint, or ends in 503: it is never a search outcome.
 import { setMaxListeners } from "node:events";
 import type { RpcTally } from "../chain/call.ts";
 import type { ChainRegistry } from "../chain/client.ts";

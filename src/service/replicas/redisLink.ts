@@ -27,7 +27,6 @@ export interface RedisLink {
   readonly client: Redis;
   /** For pub/sub only. */
   readonly subscriber: Redis;
-  readonly up: boolean;
   status(): RedisStatus;
   /** Told of every change of state (the log line, the metric). */
   onChange(listener: (status: RedisStatus) => void): void;
@@ -60,9 +59,6 @@ export function connectRedis({ url, timeoutMs, probeMs = 500 }: RedisLinkOptions
   return {
     client,
     subscriber,
-    get up() {
-      return state.status.state === "up";
-    },
     status: () => state.status,
     onChange: (listener) => void state.listeners.push(listener),
     async run(command) {

@@ -36,7 +36,7 @@ export interface SharedSearchesOptions {
 }
 
 const PREFIX = "quoter:v1:";
-export const ANSWERS_CHANNEL = `${PREFIX}answers`;
+const ANSWERS_CHANNEL = `${PREFIX}answers`;
 
 // KEYS: the answer, the claim. ARGV: the claimer, the claim's expiry. {1, answer} | {2} (claimed) | {3, pttl}.
 const CLAIM_OR_ANSWER = `
