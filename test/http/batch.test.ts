@@ -6,10 +6,10 @@ import assert from "node:assert/strict";
 import { request } from "undici";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { DEMO_USDC_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
-import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
+import type { Devchain } from "../../src/devchain/devchain.ts";
 import { onWireEvents } from "../support/eventStream.ts";
-import { liveService, trade, type LiveService } from "../support/liveService.ts";
-import { quoteRequests, startRpcProxy, type RpcProxy } from "../support/rpcProxy.ts";
+import { liveService, probedServiceBehindProxy, trade, type LiveService } from "../support/liveService.ts";
+import { quoteRequests, type RpcProxy } from "../support/rpcProxy.ts";
 
 const ONE = "1000000000000000000";
 const THOUSAND = `${ONE}000`;
@@ -17,18 +17,12 @@ const THOUSAND = `${ONE}000`;
 let devchain: Devchain;
 let proxy: RpcProxy;
 let service: LiveService;
+let close: () => Promise<void>;
 before(async () => {
-  devchain = await startDevchain();
-  proxy = await startRpcProxy(devchain.endpoint.url);
-  service = await liveService({ rpc: proxy.url, batchMaxQuotes: 8 });
-  // The endpoint's first quote probes whether it runs the deployless searcher (once): not a batch's cost.
-  await request(`${service.base}/quoter/${DEVCHAIN_ID}/${group()}/1?expectedPrice=0.7&collateralAvailable=${ONE}`).then((response) => response.body.dump());
+  // The endpoint's probe (its first quote) is made first: not a batch's cost.
+  ({ devchain, proxy, service, close } = await probedServiceBehindProxy({ batchMaxQuotes: 8 }));
 });
-after(async () => {
-  await service.close();
-  await proxy.close();
-  await devchain.close();
-});
+after(() => close());
 
 async function post(body: unknown, raw?: string): Promise<{ status: number; text: string; json: any }> {
   const response = await request(`${service.base}/quoter/${DEVCHAIN_ID}/batch`, {

@@ -7,9 +7,9 @@ import { request } from "undici";
 import { parseUnits } from "viem";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { DEMO_USDC_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
-import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
-import { liveService, type LiveService } from "../support/liveService.ts";
-import { quoteRequests, startRpcProxy, type RpcProxy } from "../support/rpcProxy.ts";
+import type { Devchain } from "../../src/devchain/devchain.ts";
+import { probedServiceBehindProxy, type LiveService } from "../support/liveService.ts";
+import { quoteRequests, type RpcProxy } from "../support/rpcProxy.ts";
 
 const ONE = 10n ** 18n;
 const THOUSAND = 1000n * ONE;
@@ -17,18 +17,12 @@ const THOUSAND = 1000n * ONE;
 let devchain: Devchain;
 let proxy: RpcProxy;
 let service: LiveService;
+let close: () => Promise<void>;
 before(async () => {
-  devchain = await startDevchain();
-  proxy = await startRpcProxy(devchain.endpoint.url);
-  service = await liveService({ rpc: proxy.url });
-  // The endpoint's first quote probes whether it runs the deployless searcher (once): not a ladder's cost.
-  await request(`${service.base}/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/1?expectedPrice=0.7&collateralAvailable=${ONE}`).then((response) => response.body.dump());
+  // The endpoint's probe (its first quote) is made first: not a ladder's cost.
+  ({ devchain, proxy, service, close } = await probedServiceBehindProxy());
 });
-after(async () => {
-  await service.close();
-  await proxy.close();
-  await devchain.close();
-});
+after(() => close());
 
 async function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string; json: any }> {
   const response = await request(`${service.base}${path}`, { headers });

@@ -3,9 +3,11 @@
 import type { FastifyInstance } from "fastify";
 import { request } from "undici";
 import { maxUint256, parseUnits, type Hex } from "viem";
-import type { Devchain } from "../../src/devchain/devchain.ts";
+import { DEVCHAIN_ID } from "../../src/devchain/chainId.ts";
+import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { marketGroupAbi } from "../../src/generated/contracts.ts";
 import { quoterApp, type QuoterAppOptions } from "./quoterHarness.ts";
+import { startRpcProxy, type RpcProxy } from "./rpcProxy.ts";
 
 export interface LiveService {
   readonly app: FastifyInstance;
@@ -31,6 +33,27 @@ export async function liveService(options: QuoterAppOptions): Promise<LiveServic
       return (await get("/health")).body.chains?.[0]?.head;
     },
     close: () => app.close(),
+  };
+}
+
+/**
+ * The demo chain, a counting proxy in front of it and a service on the proxy, whose endpoint was probed for the
+ * deployless searcher by a first quote (once per endpoint): what a test then counts at the proxy is its own.
+ */
+export async function probedServiceBehindProxy(options: Omit<QuoterAppOptions, "rpc"> = {}) {
+  const devchain = await startDevchain();
+  const proxy: RpcProxy = await startRpcProxy(devchain.endpoint.url);
+  const service = await liveService({ ...options, rpc: proxy.url });
+  await request(`${service.base}/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/1?expectedPrice=0.7&collateralAvailable=${10n ** 18n}`).then((response) => response.body.dump());
+  return {
+    devchain,
+    proxy,
+    service,
+    async close() {
+      await service.close();
+      await proxy.close();
+      await devchain.close();
+    },
   };
 }
 
