@@ -43,6 +43,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     exactMaxCandidates: read(env, "EXACT_MAX_CANDIDATES"),
     quoteDeadlineMs: read(env, "QUOTE_DEADLINE_MS"),
     headPollMs: read(env, "HEAD_POLL_MS"),
+    headMovedBackMs: read(env, "HEAD_MOVED_BACK_MS"),
     rpcMaxResponseBytes: read(env, "RPC_MAX_RESPONSE_BYTES"),
     answerCacheEntries: read(env, "ANSWER_CACHE_ENTRIES"),
     answerCacheMaxBytes: read(env, "ANSWER_CACHE_BYTES"),

@@ -114,6 +114,12 @@ export const SETTINGS = {
     60_000,
     "for a chain without `RPC_WS_URL_<chainId>`: the longest interval between two reads of its latest block while it is asked about, in ms (half the block time when that is shorter, at least 100 ms apart); polling stops 30 s after the chain's last quote",
   ),
+  HEAD_MOVED_BACK_MS: integer(
+    2000,
+    100,
+    600_000,
+    "how long every endpoint of a chain may report a head older than the newest block seen (none serving that block) before the head moved back: a reorg to a shorter chain, or a development node reverted or restarted; the blocks above are then replaced, in ms. Longer than the longest time all your endpoints may stay behind a block one of them served",
+  ),
   ANSWER_CACHE_ENTRIES: integer(10_000, 0, 10_000_000, "answers kept by chain, block and request (`0` turns the cache off)"),
   ANSWER_CACHE_BYTES: integer(64 * 1024 * 1024, 0, 2 ** 40, "memory the kept answers may take, in bytes (each counted as its JSON text)"),
   RPC_MAX_IN_FLIGHT: integer(64, 1, 10_000, "JSON-RPC requests in flight per chain"),

@@ -65,12 +65,70 @@ export function blockParam(block: BlockPin | bigint | BlockTag): unknown {
  * the node answered that is no execution's, or a result that is not hex data.
  */
 export async function ethCall(endpoint: ChainEndpoint, request: CallRequest): Promise<RawCall> {
-  const call = {
+  const { block } = request;
+  if (typeof block === "object" && endpoint.state.blocksByNumber === true) return callByNumber(endpoint, request, block);
+  const answer = await send(endpoint, "eth_call", [callObject(request), blockParam(block)], request.signal, request.tally);
+  if (answer.error !== undefined && typeof block === "object" && refusesBlockObject(answer.error)) {
+    endpoint.observer?.({ chainId: endpoint.chainId, method: "eth_call", outcome: "refused" });
+    const read = await callByNumber(endpoint, request, block);
+    // Only once the call by number was answered: a refusal of something else than the block would fail it too.
+    readByNumberFromNow(endpoint, answer.error);
+    return read;
+  }
+  return callAnswer(endpoint, request, answer);
+}
+
+/**
+ * How nodes that take no EIP-1898 block object in `eth_call` refuse one: ganache 7's -32700 `Cannot wrap a
+ * "object" as a json-rpc type`, OpenEthereum's -32602 `Invalid params: invalid type: map, expected …`. Narrow on
+ * purpose: ganache answers a block it does not have with the same -32700 (`header not found`), which is not this.
+ */
+const BLOCK_OBJECT_REFUSED = /cannot wrap an? "?object"? as a json-rpc type|invalid type: map, expected/i;
+
+export function refusesBlockObject(error: JsonRpcError): boolean {
+  return BLOCK_OBJECT_REFUSED.test(error.message);
+}
+
+function callObject(request: CallRequest) {
+  return {
     ...(request.to === undefined ? {} : { to: request.to }),
     data: request.data,
     ...(request.gas === undefined ? {} : { gas: numberToHex(request.gas) }),
   };
-  const answer = await send(endpoint, "eth_call", [call, blockParam(request.block)], request.signal, request.tally);
+}
+
+/**
+ * The call at the pin's number, for a node that takes no block object; then the block at that number, whose hash
+ * must still be the pin's: else the call may have run on another block (a reorg meanwhile), and is not answered.
+ */
+async function callByNumber(endpoint: ChainEndpoint, request: CallRequest, block: BlockPin): Promise<RawCall> {
+  const answer = await send(endpoint, "eth_call", [callObject(request), numberToHex(block.number)], request.signal, request.tally);
+  const read = callAnswer(endpoint, request, answer);
+  const header = await send(endpoint, "eth_getBlockByNumber", [numberToHex(block.number), false], request.signal, request.tally);
+  const hash = header.error === undefined ? (header.result as { hash?: unknown } | null)?.hash : undefined;
+  if (typeof hash !== "string" || hash.toLowerCase() !== block.hash) {
+    if (header.error !== undefined && classifyRpcError(header.error).kind === "transport") throw unavailable(endpoint, "eth_getBlockByNumber", notAnExecution(header.error));
+    endpoint.observer?.({ chainId: endpoint.chainId, method: "eth_getBlockByNumber", outcome: "unknown_block" });
+    const unknown = new BlockUnknownError(endpoint.chainId, `${endpoint.source} has another block than ${block.hash} at ${block.number} (read by number: it takes no block hash)`);
+    unknown.source = endpoint.source;
+    throw unknown;
+  }
+  endpoint.observer?.({ chainId: endpoint.chainId, method: "eth_getBlockByNumber", outcome: "ok" });
+  return read;
+}
+
+/** From now on the endpoint is read by block number; said once. */
+function readByNumberFromNow(endpoint: ChainEndpoint, refusal: JsonRpcError): void {
+  if (endpoint.state.blocksByNumber === true) return;
+  endpoint.state.blocksByNumber = true;
+  endpoint.log?.warn(
+    { chainId: endpoint.chainId, endpoint: endpoint.label, refusal: `JSON-RPC error ${refusal.code}: ${refusal.message.slice(0, 80)}` },
+    `${endpoint.source} takes no EIP-1898 block hash in eth_call: it is read by block number from now on, each answer's block checked by its hash`,
+  );
+}
+
+/** What an eth_call answered: its data, a revert, or the failure it throws (the block unknown, the transport). */
+function callAnswer(endpoint: ChainEndpoint, request: CallRequest, answer: JsonRpcAnswer): RawCall {
   if (answer.error === undefined) {
     const data = answer.result ?? "0x";
     if (!isHex(data)) {

@@ -28,6 +28,11 @@ export interface ChainRecord {
   observe(header: BlockHeader): Observation;
   /** An ancestor the record asked for (`needsAncestor`, then each `next`): links it in. */
   link(ancestor: BlockHeader): Linked;
+  /**
+   * The head moved back to `header`, an older block (a reorg to a shorter chain, a node reverted or restarted): it is
+   * the head, and every recorded block above it (or at its height, under another hash) is replaced. Returns those.
+   */
+  moveBack(header: BlockHeader): readonly Hex[];
   hashAt(number: bigint): Hex | undefined;
   isReplaced(hash: Hex): boolean;
   /** The mean time between recorded blocks, in ms, from their timestamps; undefined until two blocks a second apart. */
@@ -61,9 +66,13 @@ class RecentBlocks implements ChainRecord {
       return { kind: "new-head", head: header, replaced: [] };
     }
     if (header.number > head.number) return this.observeAbove(header, head);
-    const lowest = this.lowestHeight();
-    if (known === undefined && (lowest === undefined || header.number < lowest)) return { kind: "lagging" };
-    // Another block at a recorded height (or in a gap of the record): the chain reorganised to it.
+    if (known === undefined) {
+      // Below the record, or in a gap a walk down the ancestors left (an endpoint that did not have one): an older
+      // block that cannot be told apart from a lagging endpoint's. Filled in where the block above names it its parent.
+      if (this.byNumber.get(header.number + 1n)?.header?.parentHash === header.hash) this.byNumber.set(header.number, { hash: header.hash, header });
+      return { kind: "lagging" };
+    }
+    // Another block at a recorded height: the chain reorganised to it.
     const gone = this.dropFrom(header.number);
     const parent = this.checkParent(header);
     this.record(header);
@@ -91,6 +100,16 @@ class RecentBlocks implements ChainRecord {
       return { connected: true, replaced: gone };
     }
     return { connected: false, replaced: gone, next: ancestor.parentHash };
+  }
+
+  moveBack(header: BlockHeader): readonly Hex[] {
+    const known = this.byNumber.get(header.number);
+    // Below the record, or another block at its height: nothing recorded is known to be under it any more.
+    const lowest = this.lowestHeight();
+    const apart = known === undefined ? lowest === undefined || header.number < lowest : known.hash !== header.hash;
+    const gone = this.dropFrom(apart ? 0n : header.number + 1n);
+    this.record(header, true);
+    return gone;
   }
 
   hashAt(number: bigint): Hex | undefined {

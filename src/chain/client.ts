@@ -17,6 +17,13 @@ export interface EndpointState {
   checkedAt?: number;
   /** Epoch ms before which no request is sent to it. */
   restingUntil: number;
+  /** It refused an EIP-1898 block object (`{ blockHash }`): its calls name the block by number, checked by hash. */
+  blocksByNumber?: boolean;
+}
+
+/** Where an endpoint says what the service learnt of it (once per endpoint). */
+export interface EndpointLog {
+  warn(fields: Record<string, unknown>, message: string): void;
 }
 
 export interface ChainEndpoint {
@@ -32,6 +39,7 @@ export interface ChainEndpoint {
   readonly limiter: Limiter;
   /** Told of every JSON-RPC request this endpoint made, once it has an outcome (metrics, per-quote counts). */
   readonly observer?: RpcObserver;
+  readonly log?: EndpointLog;
 }
 
 /** The JSON-RPC methods the quoter sends: a quote's, and its head follower's (the block headers and the chain id). */
@@ -75,6 +83,8 @@ export interface ChainClientOptions {
   readonly webSocketUrls?: ReadonlyMap<number, string>;
   /** Where the URLs come from, as messages name it (default `RPC_URL_<chainId>`; `--rpc` for the command line). */
   readonly source?: string;
+  /** Where each endpoint's warnings go (none by default). */
+  readonly log?: EndpointLog;
 }
 
 /**
@@ -97,6 +107,7 @@ export function createChainClient(chainId: number, urls: readonly string[], opti
     target: rpcTarget(url, options.timeoutMs, options.maxResponseBytes ?? SETTINGS.RPC_MAX_RESPONSE_BYTES.default),
     limiter,
     ...(options.observer ? { observer: options.observer } : {}),
+    ...(options.log ? { log: options.log } : {}),
   }));
   const ws = options.webSocketUrls?.get(chainId);
   return { chainId, endpoints, ...(ws ? { webSocket: { url: ws, label: redactUrl(ws), source: `RPC_WS_URL_${chainId}` } } : {}) };

@@ -7,12 +7,14 @@
 import type { Hex } from "viem";
 import { headerFromAny, type BlockHeader } from "./blocks.ts";
 import { EndpointsFailedError } from "./chainErrors.ts";
-import { createChainRecord, type Observation } from "./chainRecord.ts";
+import { createChainRecord } from "./chainRecord.ts";
 import type { ChainClient, RpcMethod, RpcObserver } from "./client.ts";
 import { DEFAULT_IDLE_MS, HeadPoller } from "./headPolling.ts";
+import { HeadDoubt } from "./headDoubt.ts";
+import { HeadEvents } from "./headEvents.ts";
 import { HeadSubscription, type SubscriptionLog } from "./headSubscription.ts";
-import type { HeadStatus } from "./headStatus.ts";
-import { aborted, deferred, sleep } from "./waiting.ts";
+import { headStatusOf, type HeadStatus } from "./headStatus.ts";
+import { aborted, sleep } from "./waiting.ts";
 
 export type { FollowMode, HeadStatus } from "./headStatus.ts";
 
@@ -24,6 +26,11 @@ export interface HeadFollowerOptions {
   readonly pollMs: number;
   /** Polling stops this long after the last quote of the chain (default 30 s). */
   readonly idleMs?: number;
+  /**
+   * How long every endpoint may report an older head than the newest block seen, none serving that block, before
+   * the head moved back (HEAD_MOVED_BACK_MS).
+   */
+  readonly movedBackMs: number;
   /** Per request over the WebSocket, in ms. */
   readonly timeoutMs: number;
   readonly observer?: RpcObserver;
@@ -45,6 +52,8 @@ export interface HeadFollower {
   readonly head: BlockHeader | undefined;
   /** Whether the follower learnt that this block was replaced: nothing about it may be sent any more. */
   isReplaced(hash: Hex): boolean;
+  /** An endpoint served a read at this block: if it is the head, the head is the chain's (not moved back). */
+  served(hash: Hex): void;
   /** Reads an endpoint's latest block now (coalesced): the way to learn of a reorg or of a lagging node's catch-up. */
   refresh(signal?: AbortSignal): Promise<BlockHeader>;
   /** Resolves when the head moves, or after `ms`, or when `signal` aborts. */
@@ -69,20 +78,20 @@ export function createHeadFollower(options: HeadFollowerOptions): HeadFollower {
 class ChainHeadFollower implements HeadFollower {
   readonly chainId: number;
   private readonly record = createChainRecord();
-  private readonly replacedListeners: ((hashes: readonly Hex[]) => void)[] = [];
-  private readonly headListeners = new Set<(head: BlockHeader) => void>();
-  private readonly counts = { newHeads: 0, reorgs: 0, replacedBlocks: 0 };
+  private readonly events: HeadEvents;
+  /** An endpoint's older head, until it is found to be lag or a head that moved back. */
+  private readonly doubt: HeadDoubt;
   private readonly poller: HeadPoller;
   private readonly subscription: HeadSubscription | undefined;
   private headSeenAt = 0;
   private closed = false;
   /** Serializes observations: the record sees one header at a time, and ancestors are walked in between. */
   private observing: Promise<void> = Promise.resolve();
-  private changed = deferred();
 
   constructor(private readonly options: HeadFollowerOptions) {
-    const { chain, pollMs, idleMs = DEFAULT_IDLE_MS, timeoutMs, log } = options;
+    const { chain, pollMs, idleMs = DEFAULT_IDLE_MS, timeoutMs, movedBackMs, log } = options;
     this.chainId = chain.chainId;
+    this.events = new HeadEvents(chain.chainId, log);
     this.poller = new HeadPoller({
       chain,
       pollMs,
@@ -101,9 +110,28 @@ class ChainHeadFollower implements HeadFollower {
             timeoutMs,
             onHeader: (header) => this.observe(header, "push"),
             onLive: (live) => (live ? this.poller.stop() : this.poller.keepPolling()),
+            // Often enough that a head moved back (which no node pushes) is noticed well within the bound.
+            checkEveryMs: Math.max(50, Math.floor(movedBackMs / 4)),
+            wanted: () => this.poller.wanted,
             count: (method, outcome) => this.count(method, outcome),
             log,
           });
+    this.doubt = new HeadDoubt({
+      chainId: chain.chainId,
+      endpoints: chain.endpoints,
+      boundMs: movedBackMs,
+      record: this.record,
+      wanted: () => this.poller.wanted,
+      observe: (header) => this.observe(header, "check"),
+      serially: (step) => this.serially(step),
+      movedBack: (replaced) => {
+        this.headSeenAt = Date.now();
+        this.events.counts.movedBack++;
+        if (replaced.length > 0) this.events.replaced(replaced);
+        this.events.moved(this.record.head);
+      },
+      log,
+    });
   }
 
   get head(): BlockHeader | undefined {
@@ -117,7 +145,7 @@ class ChainHeadFollower implements HeadFollower {
     while (minBlock !== undefined && (this.record.head === undefined || this.record.head.number < minBlock)) {
       signal.throwIfAborted();
       // The push may come first; an endpoint's latest block may be newer still.
-      await Promise.race([this.changed.promise, sleep(wait), aborted(signal)]);
+      await Promise.race([this.events.nextChange(signal), sleep(wait)]);
       const pushedFarEnough = this.subscription?.live === true && this.record.head !== undefined && this.record.head.number >= minBlock;
       if (!pushedFarEnough) await this.refresh(signal).catch(() => undefined);
       wait = Math.min(wait * 2, 500);
@@ -131,21 +159,24 @@ class ChainHeadFollower implements HeadFollower {
     return this.record.isReplaced(hash);
   }
 
+  served(hash: Hex): void {
+    if (hash === this.record.head?.hash) this.doubt.confirmed();
+  }
+
   refresh(signal?: AbortSignal): Promise<BlockHeader> {
     return this.poller.read(signal);
   }
 
-  async waitForChange(ms: number, signal?: AbortSignal): Promise<void> {
-    await Promise.race([this.changed.promise, sleep(ms), ...(signal ? [aborted(signal).catch(() => undefined)] : [])]);
+  waitForChange(ms: number, signal?: AbortSignal): Promise<void> {
+    return this.events.waitForChange(ms, signal);
   }
 
   onReplaced(listener: (hashes: readonly Hex[]) => void): void {
-    this.replacedListeners.push(listener);
+    this.events.onReplaced(listener);
   }
 
   onHead(listener: (head: BlockHeader) => void): () => void {
-    this.headListeners.add(listener);
-    return () => this.headListeners.delete(listener);
+    return this.events.onHead(listener);
   }
 
   hold(): () => void {
@@ -154,17 +185,7 @@ class ChainHeadFollower implements HeadFollower {
 
   status(): HeadStatus {
     const head = this.record.head;
-    const blockTimeMs = this.record.blockTimeMs();
-    const socket = this.subscription;
-    return {
-      chainId: this.chainId,
-      followedBy: socket?.live ? "subscription" : this.poller.polling ? "polling" : "idle",
-      ...(socket ? { webSocket: socket.state } : {}),
-      ...(socket?.state === "wrong-chain" && socket.otherChainId !== undefined ? { webSocketChainId: socket.otherChainId } : {}),
-      ...(head ? { head: { blockNumber: head.number.toString(), blockHash: head.hash, ageMs: Date.now() - this.headSeenAt } } : {}),
-      ...(blockTimeMs === undefined ? {} : { blockTimeMs }),
-      ...this.counts,
-    };
+    return headStatusOf({ chainId: this.chainId, socket: this.subscription, polling: this.poller.polling, head, headSeenAt: this.headSeenAt, blockTimeMs: this.record.blockTimeMs(), counts: this.events.counts });
   }
 
   async start(): Promise<void> {
@@ -173,6 +194,7 @@ class ChainHeadFollower implements HeadFollower {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.doubt.close();
     this.poller.close();
     this.subscription?.close();
   }
@@ -187,49 +209,41 @@ class ChainHeadFollower implements HeadFollower {
     this.options.observer?.({ chainId: this.chainId, method, outcome });
   }
 
-  private observe(header: BlockHeader, from: "push" | "poll"): Promise<void> {
+  private observe(header: BlockHeader, from: "push" | "poll" | "check"): Promise<void> {
+    return this.serially(() => this.apply(header, from));
+  }
+
+  /** Runs `step` once every observation before it is done: the record sees one change at a time. */
+  private serially(step: () => void | Promise<void>): Promise<void> {
     this.observing = this.observing
-      .then(() => this.apply(header, from))
+      .then(step)
       .catch((error: unknown) => this.options.log?.warn({ chainId: this.chainId, err: error }, "head follower: a header could not be followed"));
     return this.observing;
   }
 
-  private async apply(header: BlockHeader, from: "push" | "poll"): Promise<void> {
+  private async apply(header: BlockHeader, from: "push" | "poll" | "check"): Promise<void> {
     const seen = this.record.observe(header);
-    if (seen.kind === "known" || seen.kind === "lagging") {
-      if (seen.kind === "known") this.headSeenAt = Date.now();
+    if (seen.kind === "lagging") {
+      const head = this.record.head;
+      if (head !== undefined && header.number < head.number) this.doubt.older(header);
+      return;
+    }
+    this.doubt.confirmed();
+    if (seen.kind === "known") {
+      this.headSeenAt = Date.now();
       return;
     }
     this.headSeenAt = Date.now();
-    this.counts.newHeads++;
-    this.announce(seen, from);
+    this.events.counts.newHeads++;
+    if (seen.replaced.length > 0) this.events.reorganised(seen.head, seen.replaced, from);
     let next = seen.needsAncestor;
     for (let steps = 0; next !== undefined && steps < MAX_ANCESTOR_WALK && !this.closed; steps++) {
       const ancestor = await headerFromAny(this.options.chain.endpoints, next);
       if (ancestor === undefined) break;
       const linked = this.record.link(ancestor);
-      if (linked.replaced.length > 0) this.replacedNow(linked.replaced);
+      if (linked.replaced.length > 0) this.events.replaced(linked.replaced);
       next = linked.connected ? undefined : linked.next;
     }
-    const moved = this.changed;
-    this.changed = deferred();
-    moved.resolve();
-    const head = this.record.head;
-    if (head !== undefined) for (const listener of this.headListeners) listener(head);
-  }
-
-  private announce(seen: Extract<Observation, { head: BlockHeader }>, from: string): void {
-    if (seen.replaced.length === 0) return;
-    this.counts.reorgs++;
-    this.options.log?.warn(
-      { chainId: this.chainId, blockNumber: seen.head.number.toString(), blockHash: seen.head.hash, replaced: seen.replaced, from },
-      "chain reorganised: answers of the replaced blocks are dropped",
-    );
-    this.replacedNow(seen.replaced);
-  }
-
-  private replacedNow(hashes: readonly Hex[]): void {
-    this.counts.replacedBlocks += hashes.length;
-    for (const listener of this.replacedListeners) listener(hashes);
+    this.events.moved(this.record.head);
   }
 }

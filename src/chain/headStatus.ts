@@ -18,4 +18,29 @@ export interface HeadStatus {
   readonly newHeads: number;
   readonly reorgs: number;
   readonly replacedBlocks: number;
+  /** Since start: times the head moved back (every endpoint kept reporting an older head). */
+  readonly movedBack: number;
+}
+
+/** A follower's status: how it follows the head now (the socket's state first), the head and how old it is, its counts. */
+export function headStatusOf(follower: {
+  readonly chainId: number;
+  readonly socket: { readonly live: boolean; readonly state: "connected" | "connecting" | "wrong-chain"; readonly otherChainId: number | undefined } | undefined;
+  readonly polling: boolean;
+  readonly head: { readonly number: bigint; readonly hash: Hex } | undefined;
+  /** When the head was last seen, epoch ms. */
+  readonly headSeenAt: number;
+  readonly blockTimeMs: number | undefined;
+  readonly counts: Pick<HeadStatus, "newHeads" | "reorgs" | "replacedBlocks" | "movedBack">;
+}): HeadStatus {
+  const { chainId, socket, polling, head, headSeenAt, blockTimeMs, counts } = follower;
+  return {
+    chainId,
+    followedBy: socket?.live ? "subscription" : polling ? "polling" : "idle",
+    ...(socket ? { webSocket: socket.state } : {}),
+    ...(socket?.state === "wrong-chain" && socket.otherChainId !== undefined ? { webSocketChainId: socket.otherChainId } : {}),
+    ...(head ? { head: { blockNumber: head.number.toString(), blockHash: head.hash, ageMs: Date.now() - headSeenAt } } : {}),
+    ...(blockTimeMs === undefined ? {} : { blockTimeMs }),
+    ...counts,
+  };
 }

@@ -29,13 +29,24 @@ export interface HeadSubscriptionOptions {
   readonly onHeader: (header: BlockHeader) => Promise<void>;
   /** The push became live (stop polling) or was lost (poll meanwhile). */
   readonly onLive: (live: boolean) => void;
+  /**
+   * While the chain is `wanted`, the socket's latest block is read this often and told like a pushed one: a node
+   * whose head moved back (a revert, a restart) pushes nothing.
+   */
+  readonly checkEveryMs: number;
+  readonly wanted: () => boolean;
   readonly count: (method: RpcMethod, outcome?: "ok" | "transport_failure") => void;
   readonly log?: SubscriptionLog | undefined;
 }
 
 /** viem's socket client: closing it closes the socket and forgets it (the next connection opens a new one). */
 type Closable = { close(): void };
-type Socket = { readonly client: PublicClient<WebSocketTransport>; readonly rpc: Closable; readonly checkTimer: NodeJS.Timeout };
+type Socket = {
+  readonly client: PublicClient<WebSocketTransport>;
+  readonly rpc: Closable;
+  readonly checkTimer: NodeJS.Timeout;
+  readonly headTimer: NodeJS.Timeout;
+};
 
 export class HeadSubscription {
   state: SocketState = "connecting";
@@ -62,10 +73,8 @@ export class HeadSubscription {
     if (this.reconnectTimer !== undefined) clearTimeout(this.reconnectTimer);
     const open = this.socket;
     this.socket = undefined;
-    if (open) {
-      clearInterval(open.checkTimer);
-      open.rpc.close();
-    }
+    if (open) stopTimers(open);
+    open?.rpc.close();
   }
 
   private async connect(): Promise<void> {
@@ -84,7 +93,9 @@ export class HeadSubscription {
       if (this.closed) return rpc.close();
       const checkTimer = setInterval(() => void this.check(client), SOCKET_CHECK_MS);
       checkTimer.unref();
-      this.socket = { client, rpc, checkTimer };
+      const headTimer = setInterval(() => void this.readHead(client), this.options.checkEveryMs);
+      headTimer.unref();
+      this.socket = { client, rpc, checkTimer, headTimer };
       this.state = "connected";
       if (this.reconnects > 0) log?.info({ chainId, endpoint: ws.label }, "new heads: WebSocket subscription restored");
       this.reconnects = 0;
@@ -137,12 +148,24 @@ export class HeadSubscription {
     }
   }
 
+  /** The socket's latest block, told as if pushed, while the chain is asked about. */
+  private async readHead(client: PublicClient<WebSocketTransport>): Promise<void> {
+    if (!this.options.wanted()) return;
+    try {
+      const latest = readHeader(await client.request({ method: "eth_getBlockByNumber", params: ["latest", false] }));
+      this.options.count("eth_getBlockByNumber");
+      if (latest !== undefined && this.socket?.client === client) await this.options.onHeader(latest);
+    } catch {
+      this.lost(client);
+    }
+  }
+
   private lost(client: PublicClient<WebSocketTransport>): void {
     if (this.socket?.client !== client) return;
     // Forgotten before it is closed: closing it reports the closure again, to this very method.
     const gone = this.socket;
     this.socket = undefined;
-    clearInterval(gone.checkTimer);
+    stopTimers(gone);
     gone.rpc.close();
     this.state = "connecting";
     this.options.log?.warn({ chainId: this.options.chainId, endpoint: this.options.ws.label }, "new heads: WebSocket lost, reconnecting (polling meanwhile)");
@@ -160,6 +183,11 @@ export class HeadSubscription {
     }, wait);
     this.reconnectTimer.unref();
   }
+}
+
+function stopTimers(socket: Socket): void {
+  clearInterval(socket.checkTimer);
+  clearInterval(socket.headTimer);
 }
 
 function describe(error: unknown): string {

@@ -10,6 +10,7 @@ export const HEAD_METRIC_NAMES = {
   newHeads: "quoter_chain_new_heads_total",
   reorgs: "quoter_chain_reorgs_total",
   replacedBlocks: "quoter_chain_replaced_blocks_total",
+  movedBack: "quoter_chain_head_moved_back_total",
 } as const;
 
 const METRIC_NAMES = HEAD_METRIC_NAMES;
@@ -56,6 +57,7 @@ export function registerHeadMetrics(registry: Registry): { observe(source: () =>
   perChainCount(METRIC_NAMES.newHeads, "New heads followed since start", (head) => head.newHeads);
   perChainCount(METRIC_NAMES.reorgs, "Reorgs seen since start: a head whose block is not on the recorded chain", (head) => head.reorgs);
   perChainCount(METRIC_NAMES.replacedBlocks, "Blocks found replaced since start: their answers are dropped", (head) => head.replacedBlocks);
+  perChainCount(METRIC_NAMES.movedBack, "Times the head moved back since start: every endpoint kept reporting an older head", (head) => head.movedBack);
   new Gauge({
     name: METRIC_NAMES.followMode,
     help: "How each chain's head is followed now: 1 for the mode in use (subscription: pushed over WebSocket; polling; idle: nobody asked lately)",

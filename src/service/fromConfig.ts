@@ -26,6 +26,7 @@ export function createQuoterFromConfig(
     maxInFlight: config.rpcMaxInFlight,
     maxQueued: config.rpcMaxQueued,
     ...(options.observer ? { observer: options.observer } : {}),
+    ...(options.logger ? { log: options.logger } : {}),
   });
   const quoter = createQuoter({
     chains,
@@ -34,6 +35,7 @@ export function createQuoterFromConfig(
     exactMaxCandidates: config.exactMaxCandidates,
     deadlineMs: config.quoteDeadlineMs,
     headPollMs: config.headPollMs,
+    headMovedBackMs: config.headMovedBackMs,
     rpcTimeoutMs: config.rpcTimeoutMs,
     answerCache: { maxEntries: config.answerCacheEntries, maxBytes: config.answerCacheMaxBytes },
     ...(options.logger ? { logger: options.logger } : {}),

@@ -25,6 +25,8 @@ export interface QuoterOptions {
   readonly answerCache?: AnswerCacheLimits;
   /** Polling of a chain without a WebSocket endpoint: the longest interval, in ms (HEAD_POLL_MS's default). */
   readonly headPollMs?: number;
+  /** How long every endpoint may report an older head before the head moved back, in ms (HEAD_MOVED_BACK_MS's default). */
+  readonly headMovedBackMs?: number;
   /** Timeout of a request over a chain's WebSocket, in ms (RPC_TIMEOUT_MS's default). */
   readonly rpcTimeoutMs?: number;
   /** Searches shared with other replicas through Redis (REDIS_URL); absent: each search is this process's own. */
@@ -38,6 +40,7 @@ export function followChains(options: QuoterOptions, onReplaced: (chainId: numbe
     const follower = createHeadFollower({
       chain,
       pollMs: options.headPollMs ?? SETTINGS.HEAD_POLL_MS.default,
+      movedBackMs: options.headMovedBackMs ?? SETTINGS.HEAD_MOVED_BACK_MS.default,
       timeoutMs: options.rpcTimeoutMs ?? SETTINGS.RPC_TIMEOUT_MS.default,
       ...(chain.endpoints[0]?.observer ? { observer: chain.endpoints[0].observer } : {}),
       ...(options.logger ? { log: followerLog(options.logger) } : {}),

@@ -122,3 +122,40 @@ test("the block time, from the recorded blocks' timestamps; none until two block
   for (let n = 1; n <= 9; n++) fast.observe({ ...block(n), timestamp: BigInt(Math.floor(n / 4)) }); // 4 blocks a second
   assert.equal(fast.blockTimeMs(), 250);
 });
+
+describe("the head moved back (every endpoint kept reporting an older head)", () => {
+  test("to a block of the record: it is the head, the blocks above are replaced, and the chain grows from it again", () => {
+    const record = createChainRecord();
+    for (const n of [6, 7, 8]) record.observe(block(n));
+    assert.deepEqual(record.moveBack(block(6)), [hash("a", 7), hash("a", 8)]);
+    assert.equal(record.head?.hash, hash("a", 6));
+    assert.equal(record.hashAt(7n), undefined);
+    assert.ok(record.isReplaced(hash("a", 7)) && record.isReplaced(hash("a", 8)));
+    assert.equal(record.isReplaced(hash("a", 6)), false);
+    assert.deepEqual(record.observe(block(7, "b", "a")), { kind: "new-head", head: block(7, "b", "a"), replaced: [] }, "a block mined on it is a new head");
+    assert.deepEqual(record.observe(block(7)), { kind: "reorg", head: block(7), replaced: [hash("b", 7)] }, "the old block 7 back is another hash at that height");
+  });
+
+  test("to a block older than the record: everything recorded is replaced", () => {
+    const record = createChainRecord();
+    record.observe(block(1_000));
+    record.observe(block(1_001));
+    assert.deepEqual(new Set(record.moveBack(block(10, "z"))), new Set([hash("a", 999), hash("a", 1_000), hash("a", 1_001)]));
+    assert.equal(record.head?.hash, hash("z", 10));
+    assert.equal(record.hashAt(9n), hash("z", 9), "its parent is known from it, as for a first head");
+    assert.deepEqual(record.observe(block(11, "z")), { kind: "new-head", head: block(11, "z"), replaced: [] });
+  });
+});
+
+test("an older block in a gap the walk down the ancestors left (an endpoint did not have one) is lagging, never a reorg", () => {
+  const record = createChainRecord();
+  record.observe(block(4));
+  record.observe(block(7));
+  assert.deepEqual(record.link(block(6)), { connected: false, replaced: [], next: hash("a", 5) }, "the walk stops here: no endpoint had block 5");
+  assert.deepEqual(record.observe(block(5)), { kind: "lagging" });
+  assert.equal(record.head?.number, 7n);
+  assert.equal(record.hashAt(5n), hash("a", 5), "filled in: block 6 names it its parent");
+  const forked = record.observe(block(5, "x", "a"));
+  assert.equal(forked.kind, "reorg", "another block at a filled height is a reorg");
+  assert.deepEqual(new Set("replaced" in forked ? forked.replaced : []), new Set([hash("a", 5), hash("a", 6), hash("a", 7)]));
+});

@@ -4,9 +4,9 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { ethCall, type RawCall } from "../../src/chain/call.ts";
+import { ethCall, refusesBlockObject, type RawCall } from "../../src/chain/call.ts";
 import { createChainClient } from "../../src/chain/client.ts";
-import { ChainUnavailableError } from "../../src/chain/chainErrors.ts";
+import { BlockUnknownError, ChainUnavailableError } from "../../src/chain/chainErrors.ts";
 import { startRpcProxy, type RpcProxy } from "../support/rpcProxy.ts";
 
 type Recorded = { status: number; body: { id?: number; error?: unknown; result?: string } };
@@ -112,5 +112,46 @@ describe("a JSON-RPC error that is not an execution stays a transport failure", 
   }
   test("an HTTP error whose body names an out-of-gas is still the transport's", async () => {
     assert.equal(await callRecorded({ status: 500, body: { error: { code: -32603, message: "EVM error OutOfGas" } } }), "transport");
+  });
+});
+
+describe("a node that takes no EIP-1898 block object: its refusal, and only it, is told apart", () => {
+  // ganache 7.9.2's words (its stack left out), asked eth_call at { blockHash } and at a number it does not have.
+  const refusal = { code: -32700, message: 'Cannot wrap a "object" as a json-rpc type' };
+  const unknownBlock = { code: -32700, message: "header not found" };
+
+  test("ganache's refusal is one; its `header not found` under the same code, and every recorded error, are not", () => {
+    assert.equal(refusesBlockObject(refusal), true);
+    assert.equal(refusesBlockObject({ code: -32602, message: "Invalid params: invalid type: map, expected a 0x-prefixed hex string" }), true, "OpenEthereum's");
+    assert.equal(refusesBlockObject(unknownBlock), false);
+    for (const nodes of Object.values(recorded.cases)) {
+      for (const { body } of Object.values(nodes)) if (body.error) assert.equal(refusesBlockObject(body.error as never), false, JSON.stringify(body.error));
+    }
+  });
+
+  test("the call is made again by number, its block checked by hash; the endpoint is read so from then on", async () => {
+    const blockHash = `0x${"ab".repeat(32)}`;
+    let hashAtSeven = blockHash;
+    const proxy = await startRpcProxy(undefined, {
+      reply: (request) => {
+        if (request?.method === "eth_getBlockByNumber") return { body: { jsonrpc: "2.0", result: { number: "0x7", hash: hashAtSeven } } };
+        const block = request?.params?.[1];
+        return typeof block === "object" ? { body: { jsonrpc: "2.0", error: refusal } } : { body: { jsonrpc: "2.0", result: "0x2a" } };
+      },
+    });
+    try {
+      const [endpoint] = createChainClient(1, [proxy.url], { timeoutMs: 2_000 }).endpoints;
+      const call = () => ethCall(endpoint!, { to: "0x000000000000000000000000000000000000dEaD", data: "0x", block: { number: 7n, hash: blockHash as `0x${string}` } });
+      assert.deepEqual(await call(), { success: true, data: "0x2a" });
+      assert.deepEqual(proxy.methods, ["eth_call", "eth_call", "eth_getBlockByNumber"]);
+      assert.equal(endpoint!.state.blocksByNumber, true);
+      proxy.clear();
+      assert.deepEqual(await call(), { success: true, data: "0x2a" });
+      assert.deepEqual(proxy.methods, ["eth_call", "eth_getBlockByNumber"], "no block object asked again");
+      hashAtSeven = `0x${"cd".repeat(32)}`;
+      await assert.rejects(call(), (error: unknown) => error instanceof BlockUnknownError && /has another block than 0xabab/.test(error.reason));
+    } finally {
+      await proxy.close();
+    }
   });
 });

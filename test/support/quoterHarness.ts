@@ -56,6 +56,7 @@ export async function quoterApp(options: QuoterAppOptions): Promise<FastifyInsta
     maxQueued,
     maxResponseBytes,
     webSocketUrls,
+    log: _log, // the logger's, when there is one
     ...quoterOptions
   } = options;
   const metrics = createMetrics();
@@ -65,6 +66,7 @@ export async function quoterApp(options: QuoterAppOptions): Promise<FastifyInsta
     maxInFlight,
     maxQueued,
     observer: metrics.observeRpc,
+    ...(logger ? { log: logger } : {}),
     ...(maxResponseBytes === undefined ? {} : { maxResponseBytes }),
     ...(webSocketUrls === undefined ? {} : { webSocketUrls }),
   });

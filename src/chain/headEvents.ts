@@ -1,0 +1,62 @@
+// Who hears of a chain's head as its follower learns it: the blocks found replaced (the answer cache drops theirs),
+// quotes waiting for the head to move, the head's listeners (live streams), the log; and the counts /health and the
+// metrics show.
+import type { Hex } from "viem";
+import type { BlockHeader } from "./blocks.ts";
+import type { SubscriptionLog } from "./headSubscription.ts";
+import { aborted, deferred, sleep } from "./waiting.ts";
+
+export class HeadEvents {
+  /** Since start: new heads followed, reorgs seen, the blocks they replaced, and times the head moved back. */
+  readonly counts = { newHeads: 0, reorgs: 0, replacedBlocks: 0, movedBack: 0 };
+  private readonly replacedListeners: ((hashes: readonly Hex[]) => void)[] = [];
+  private readonly headListeners = new Set<(head: BlockHeader) => void>();
+  private changed = deferred();
+
+  onReplaced(listener: (hashes: readonly Hex[]) => void): void {
+    this.replacedListeners.push(listener);
+  }
+
+  onHead(listener: (head: BlockHeader) => void): () => void {
+    this.headListeners.add(listener);
+    return () => this.headListeners.delete(listener);
+  }
+
+  /** Resolves when the head moves, or after `ms`, or when `signal` aborts. */
+  async waitForChange(ms: number, signal?: AbortSignal): Promise<void> {
+    await Promise.race([this.changed.promise, sleep(ms), ...(signal ? [aborted(signal).catch(() => undefined)] : [])]);
+  }
+
+  /** Resolves when the head moves or `signal` aborts (which then throws). */
+  nextChange(signal: AbortSignal): Promise<unknown> {
+    return Promise.race([this.changed.promise, aborted(signal)]);
+  }
+
+  constructor(
+    private readonly chainId: number,
+    private readonly log: SubscriptionLog | undefined,
+  ) {}
+
+  /** A new head whose block is not on the recorded chain: `replaced` are gone. */
+  reorganised(head: BlockHeader, replaced: readonly Hex[], from: string): void {
+    this.counts.reorgs++;
+    this.log?.warn(
+      { chainId: this.chainId, blockNumber: head.number.toString(), blockHash: head.hash, replaced, from },
+      "chain reorganised: answers of the replaced blocks are dropped",
+    );
+    this.replaced(replaced);
+  }
+
+  replaced(hashes: readonly Hex[]): void {
+    this.counts.replacedBlocks += hashes.length;
+    for (const listener of this.replacedListeners) listener(hashes);
+  }
+
+  /** The head moved (up, or back): wakes whoever waits, then tells the head's listeners. */
+  moved(head: BlockHeader | undefined): void {
+    const moved = this.changed;
+    this.changed = deferred();
+    moved.resolve();
+    if (head !== undefined) for (const listener of this.headListeners) listener(head);
+  }
+}

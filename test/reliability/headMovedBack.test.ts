@@ -1,0 +1,206 @@
+// Semantics §11, a head that moves back, on the embedded chain over real HTTP: anvil's evm_revert to an earlier
+// block (what a bot's test suite does all day on a forked node) and a node stopped and started again on the same
+// port. The endpoints report an older head than the service had seen; after HEAD_MOVED_BACK_MS (2 s by default)
+// that head is the chain's, and every answer names it: plain and Cache-Control: no-cache, from the cache and from
+// streams, with no 5xx meanwhile.
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import pino from "pino";
+import { Writable } from "node:stream";
+import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
+import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
+import { openEventStream } from "../support/eventStream.ts";
+import { laggingBalancer } from "../support/laggingBalancer.ts";
+import { liveService, trade, waitFor, type LiveService } from "../support/liveService.ts";
+
+const CACHE = { maxEntries: 1000, maxBytes: 1 << 20 };
+const QUERY = { expectedPrice: "1030", collateralAvailable: "1000000000000000000000" };
+
+/** The service's log lines, as JSON. */
+function capturedLogger() {
+  const lines: any[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split("\n")) if (line.trim() !== "") lines.push(JSON.parse(line));
+      done();
+    },
+  });
+  return { logger: pino({ level: "warn" }, sink), lines };
+}
+
+type Seen = { readonly sentAt: number; readonly status: number; readonly blockNumber?: string; readonly blockHash?: string; readonly fresh: boolean };
+
+/** Quotes sent one after another, plain and no-cache in turn, each noted with when it was sent, until stopped. */
+function traffic(service: LiveService, path: string) {
+  const seen: Seen[] = [];
+  let done = false;
+  const running = (async () => {
+    for (let i = 0; !done; i++) {
+      const fresh = i % 2 === 1;
+      const sentAt = Date.now();
+      const answer = await service.get(path, fresh ? { "cache-control": "no-cache" } : {});
+      seen.push({ sentAt, status: answer.status, blockNumber: answer.body.blockNumber, blockHash: answer.body.blockHash, fresh });
+    }
+  })();
+  return {
+    seen,
+    async stop() {
+      done = true;
+      await running;
+      return seen;
+    },
+  };
+}
+
+const node = (devchain: Devchain, method: string, params: unknown[] = []) => devchain.chain.provider.request({ method, params } as never) as Promise<any>;
+const latest = async (devchain: Devchain) => devchain.chain.publicClient.getBlock({ blockTag: "latest" });
+
+describe("evm_revert to an earlier block", () => {
+  let devchain: Devchain;
+  before(async () => {
+    devchain = await startDevchain();
+  });
+  after(() => devchain.close());
+
+  for (const [mode, pushed] of [
+    ["pushed over the node's WebSocket", true],
+    ["polled (HEAD_POLL_MS's default)", false],
+  ] as const) {
+    test(`head ${mode}: from 3 s on every answer names the node's head; no 5xx; a stream gets the new head within 3 s; a trade after is followed`, async () => {
+      const { logger, lines } = capturedLogger();
+      const service = await liveService({
+        rpc: devchain.endpoint.url,
+        answerCache: CACHE,
+        logger: logger as never,
+        ...(pushed ? { webSocketUrls: new Map([[DEVCHAIN_ID, devchain.endpoint.webSocketUrl]]) } : {}),
+      });
+      const path = `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/2?${new URLSearchParams(QUERY)}`;
+      try {
+        const original = await latest(devchain);
+        assert.equal((await service.get(path)).body.blockHash, original.hash);
+        const snapshot = await node(devchain, "evm_snapshot");
+        await node(devchain, "evm_mine");
+        await node(devchain, "evm_mine");
+        const above = await latest(devchain);
+        const atAbove = await service.get(path, { "cache-control": "no-cache" });
+        assert.equal(atAbove.body.blockHash, above.hash, "the service saw the two blocks mined");
+        assert.equal((await service.get(path)).body.blockHash, above.hash, "and keeps the answer there");
+        const stream = openEventStream(`${service.base}${path}`);
+        assert.equal((await stream.next(5_000, "the stream's first answer")).json.blockHash, above.hash);
+
+        const quotes = traffic(service, path);
+        assert.equal(await node(devchain, "evm_revert", [snapshot]), true);
+        const revertedAt = Date.now();
+        const head = await latest(devchain);
+        assert.equal(head.hash, original.hash, "anvil's head is the block before the snapshot again");
+        const event = await stream.next(3_000, "an event at the node's head after the revert");
+        assert.equal(event.json.blockHash, head.hash);
+        assert.ok(Date.now() - revertedAt <= 3_000, `the stream's event came ${Date.now() - revertedAt} ms after the revert`);
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, revertedAt + 4_000 - Date.now())));
+        const seen = await quotes.stop();
+
+        const failed = seen.filter((answer) => answer.status !== 200);
+        assert.deepEqual(failed, [], "no answer but 200 at any time");
+        const late = seen.filter((answer) => answer.sentAt >= revertedAt + 3_000);
+        assert.ok(late.filter((answer) => answer.fresh).length > 0 && late.filter((answer) => !answer.fresh).length > 0, "plain and no-cache quotes were sent from 3 s on");
+        for (const answer of late) {
+          assert.deepEqual([answer.blockNumber, answer.blockHash], [head.number.toString(), head.hash], `an answer sent ${answer.sentAt - revertedAt} ms after the revert`);
+        }
+
+        const moved = lines.filter((line) => line.msg?.startsWith("chain head moved back"));
+        assert.equal(moved.length, 1, JSON.stringify(lines));
+        assert.deepEqual([moved[0].from.blockNumber, moved[0].to.blockNumber], [above.number.toString(), head.number.toString()]);
+        const metrics = (await service.app.inject({ method: "GET", url: "/metrics" })).body;
+        assert.match(metrics, /^quoter_chain_head_moved_back_total\{chain_id="31337"\} 1$/m);
+
+        const traded = await trade(devchain);
+        const followed = await stream.next(3_000, "the trade's block on the stream");
+        assert.equal(followed.json.blockHash, traded.blockHash);
+        await waitFor(async () => (await service.get(path)).body.blockHash === traded.blockHash, 3_000, "a plain quote at the trade's block");
+        stream.close();
+      } finally {
+        await service.close();
+      }
+    });
+  }
+});
+
+describe("the node stopped and started again on the same port", () => {
+  for (const [mode, pushed] of [
+    ["pushed over the node's WebSocket", true],
+    ["polled", false],
+  ] as const) {
+    test(`head ${mode}: from 5 s after the node answers again, every answer names its head; the WebSocket reconnects`, async () => {
+      let devchain = await startDevchain();
+      const port = Number(new URL(devchain.endpoint.url).port);
+      const service = await liveService({
+        rpc: devchain.endpoint.url,
+        answerCache: CACHE,
+        ...(pushed ? { webSocketUrls: new Map([[DEVCHAIN_ID, devchain.endpoint.webSocketUrl]]) } : {}),
+      });
+      const path = `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/2?${new URLSearchParams(QUERY)}`;
+      try {
+        for (let i = 0; i < 3; i++) await node(devchain, "evm_mine");
+        const old = await latest(devchain);
+        assert.equal((await service.get(path, { "cache-control": "no-cache" })).body.blockHash, old.hash);
+        assert.equal((await service.get(path)).body.blockHash, old.hash);
+
+        await devchain.close();
+        devchain = await startDevchain({ port });
+        const answeringAt = Date.now();
+        const head = await latest(devchain);
+        assert.ok(head.number < old.number, "the new node's head is lower than the old one's");
+
+        const quotes = traffic(service, path);
+        await new Promise((resolve) => setTimeout(resolve, 6_000));
+        const seen = await quotes.stop();
+        const late = seen.filter((answer) => answer.sentAt >= answeringAt + 5_000);
+        assert.ok(late.length > 2, `${late.length} quotes sent from 5 s on`);
+        for (const answer of late) {
+          assert.deepEqual([answer.status, answer.blockNumber, answer.blockHash], [200, head.number.toString(), head.hash], `an answer sent ${answer.sentAt - answeringAt} ms after the node answered`);
+        }
+        if (pushed) {
+          await waitFor(async () => (await service.get("/health")).body.chains[0].followedBy === "subscription", 10_000, "the WebSocket subscription again");
+          const traded = await trade(devchain);
+          await waitFor(async () => (await service.get(path)).body.blockHash === traded.blockHash, 2_000, "a trade pushed over the new socket");
+        }
+      } finally {
+        await service.close();
+        await devchain.close();
+      }
+    });
+  }
+});
+
+test("a load balancer whose backends lag (40% of answers a block or two old), blocks slower than the bound: lag, never a move back", async () => {
+  const devchain = await startDevchain();
+  const balancer = await laggingBalancer(devchain, 11);
+  // Blocks further apart than HEAD_MOVED_BACK_MS: between two, the balancer reports an older head now and then.
+  const mining = setInterval(() => void node(devchain, "evm_mine").catch(() => undefined), 2_600);
+  const service = await liveService({ rpc: balancer.url, answerCache: CACHE });
+  try {
+    const failures: string[] = [];
+    let quotes = 0;
+    const until = Date.now() + 14_000;
+    // Two distinct quotes: mostly kept answers, so that the head is confirmed by the follower's own reads.
+    const worker = async (w: number) => {
+      while (Date.now() < until) {
+        const seen = await service.head();
+        const answer = await service.get(`/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/2?${new URLSearchParams({ ...QUERY, collateralAvailable: `${QUERY.collateralAvailable}${w % 2}` })}`);
+        quotes++;
+        if (answer.status !== 200) failures.push(JSON.stringify(answer.body));
+        else if (seen !== undefined && BigInt(answer.body.blockNumber) < BigInt(seen.blockNumber)) failures.push(`an answer at ${answer.body.blockNumber} after ${seen.blockNumber} was seen`);
+      }
+    };
+    await Promise.all(Array.from({ length: 6 }, (_, w) => worker(w)));
+    assert.deepEqual(failures.slice(0, 3), [], `${failures.length} of ${quotes} quotes failed or went back`);
+    assert.ok(balancer.lagged() > 5, `${balancer.lagged()} answers came from a lagging backend`);
+    const metrics = (await service.app.inject({ method: "GET", url: "/metrics" })).body;
+    assert.match(metrics, /^quoter_chain_head_moved_back_total\{chain_id="31337"\} 0$/m);
+  } finally {
+    clearInterval(mining);
+    await service.close();
+    await balancer.close();
+    await devchain.close();
+  }
+});
