@@ -4,7 +4,7 @@ import type { FastifyPluginAsync } from "fastify";
 import { DEPTH_MAX_LEVELS, parseDepthRequest } from "../quote/depthRequest.ts";
 import { MAX_PARAMETER_LENGTH } from "../quote/params.ts";
 import type { Quoter } from "../service/api.ts";
-import { quoteDepth } from "../service/depth.ts";
+import { quoteDepth } from "../service/depthLadder.ts";
 import { depthJson } from "./batchAnswer.ts";
 import { errorResponseSchema, quoteErrorResponses } from "./errorSchemas.ts";
 import { DEPTH_PATH } from "./paths.ts";
