@@ -1,16 +1,19 @@
 // `npm run batches [-- --rounds N] [-- --delay MS]`: what searching together saves, on a fresh embedded chain.
 // Gas, as a node charges it (measured by contracts/test/GasMeter.sol, since the searchers always revert): a batch of
 // 10 quotes over the demo markets in its one call, beside the same quotes each in its own call; a 10-level depth
-// ladder in its one call, beside its 10 exact quotes alone and beside one exact quote (goal: under 3 times one).
+// ladder in its one call, beside its 10 exact quotes alone and beside one exact quote (goal: under 3 times one);
+// the same ladder spaced from the price (to and levels), the price read in its call, beside the price read apart.
 // Latency at MS ms per JSON-RPC request (default 50; an in-process proxy in front of the chain), every request with
-// Cache-Control: no-cache so that each is searched, N rounds (default 20), the two sides alternating: the batch's
-// p50 beside one quote's (goal: within 1.5 times), the ladder's beside one exact quote's and its 10 exact GETs at once.
+// Cache-Control: no-cache so that each is searched, N rounds (default 20), the kinds alternating: the batch's p50
+// beside one quote's (goal: within 1.5 times), the ladder's beside one exact quote's and its 10 exact GETs at once,
+// and the spaced ladder's, with its eth_calls.
 import { parseArgs } from "node:util";
 import { request } from "undici";
 import { DEVCHAIN_ID } from "../src/devchain/chain.ts";
 import { DEMO_MARKET_GROUP_ADDRESS, DEMO_USDC_MARKET_GROUP_ADDRESS } from "../src/devchain/demo.ts";
 import { startDevchain } from "../src/devchain/devchain.ts";
-import { encodeBatchSearch } from "../src/chain/batchSearcher.ts";
+import { encodeBatchSearch, encodeLadderSearch } from "../src/chain/batchSearcher.ts";
+import { encodeGetReferencePrice } from "../src/chain/marketGroup.ts";
 import { encodeSearch } from "../src/chain/searcher.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES } from "../src/quote/exactSearch.ts";
 import { parseQuoteRequest, type QuoteRequest } from "../src/quote/request.ts";
@@ -61,12 +64,18 @@ const aloneGas = await Promise.all(BATCH.map((quote) => gasOf(encodeSearch(parse
 const ladderGas = await gasOf(encodeBatchSearch(ladderItems.map(parse), DEFAULT_EXACT_MAX_CANDIDATES));
 const levelGas = await Promise.all(ladderItems.map((quote) => gasOf(encodeSearch(parse(quote)))));
 const oneExact = levelGas[levelGas.length - 1]!;
+const spacedGas = await gasOf(encodeLadderSearch({ farthest: parse(ladderItems.at(-1)!), levels: LADDER.length }, DEFAULT_EXACT_MAX_CANDIDATES));
+const priceReadGas = await client.estimateGas({ to: DEMO_MARKET_GROUP_ADDRESS, data: encodeGetReferencePrice(2n) });
 console.log("gas (intrinsic + execution, as a node charges a deployless call):");
 console.log(`  batch of ${BATCH.length} quotes: ${thousands(batchGas)} in one call; alone ${thousands(sum(aloneGas))} in ${BATCH.length} calls (${(Number(batchGas) / Number(sum(aloneGas))).toFixed(2)}x)`);
 console.log(
   `  ladder of ${LADDER.length} levels: ${thousands(ladderGas)} in one call; its exact quotes alone ${thousands(sum(levelGas))} ` +
     `(${(Number(ladderGas) / Number(sum(levelGas))).toFixed(2)}x); one exact quote (the farthest level) ${thousands(oneExact)}: ` +
     `the ladder is ${(Number(ladderGas) / Number(oneExact)).toFixed(2)}x (goal < 3x); levels alone ${levelGas.map(thousands).join(" ")}`,
+);
+console.log(
+  `  the ladder as to=${LADDER.at(-1)}&levels=${LADDER.length}: ${thousands(spacedGas)} in one call, the price read and the levels planned on chain; ` +
+    `the price read apart, then the ladder: ${thousands(priceReadGas)} + ${thousands(ladderGas)} in two calls`,
 );
 
 const proxy = await startRpcProxy(devchain.endpoint.url, { delayMs: DELAY_MS, keepRequests: false });
@@ -82,14 +91,20 @@ const timed = async (send: () => Promise<{ statusCode: number; body: { text(): P
 const getOf = ({ marketAddress, marketId, ...query }: Item) => () => request(`${service.base}/quoter/${DEVCHAIN_ID}/${marketAddress}/${marketId}?${new URLSearchParams(query)}`, { headers: noCache });
 const postBatch = () => request(`${service.base}/quoter/${DEVCHAIN_ID}/batch`, { method: "POST", headers: { ...noCache, "content-type": "application/json" }, body: JSON.stringify({ quotes: BATCH }) });
 const getLadder = () => request(`${service.base}/quoter/${DEVCHAIN_ID}/${DEMO_MARKET_GROUP_ADDRESS}/2/depth?collateralAvailable=${BUDGET}&prices=${LADDER.join(",")}`, { headers: noCache });
+const getSpaced = () => request(`${service.base}/quoter/${DEVCHAIN_ID}/${DEMO_MARKET_GROUP_ADDRESS}/2/depth?collateralAvailable=${BUDGET}&to=${LADDER.at(-1)}&levels=${LADDER.length}`, { headers: noCache });
+const ethCalls = () => proxy.counters().methods.eth_call ?? 0;
 
-const times: Record<string, number[]> = { batch: [], one: [], ladder: [], oneExact: [], tenExact: [] };
+const times: Record<string, number[]> = { batch: [], one: [], ladder: [], spaced: [], oneExact: [], tenExact: [] };
+let spacedCalls = 0;
 await timed(getOf(BATCH[0]!)); // the endpoint's probe, once
 proxy.clear();
 for (let round = 0; round < ROUNDS; round++) {
   times.batch!.push(await timed(postBatch));
   times.one!.push(await timed(getOf(BATCH[round % BATCH.length]!)));
   times.ladder!.push(await timed(getLadder));
+  const callsBefore = ethCalls();
+  times.spaced!.push(await timed(getSpaced));
+  spacedCalls += ethCalls() - callsBefore;
   times.oneExact!.push(await timed(getOf(ladderItems[round % ladderItems.length]!)));
   const start = performance.now();
   await Promise.all(ladderItems.map((quote) => timed(getOf(quote))));
@@ -102,6 +117,7 @@ console.log(
   `  ladder of ${LADDER.length}: ${p50("ladder").toFixed(1)} ms; one exact quote ${p50("oneExact").toFixed(1)} ms (${(p50("ladder") / p50("oneExact")).toFixed(2)}x); ` +
     `its ${LADDER.length} exact GETs at once ${p50("tenExact").toFixed(1)} ms`,
 );
+console.log(`  ladder to=${LADDER.at(-1)}&levels=${LADDER.length} (the same levels): ${p50("spaced").toFixed(1)} ms, ${(spacedCalls / ROUNDS).toFixed(1)} eth_calls per ladder`);
 const { methods } = proxy.counters();
 console.log(`  JSON-RPC requests over the run: ${Object.entries(methods).map(([method, count]) => `${method} ${count}`).join(", ")}`);
 await service.close();

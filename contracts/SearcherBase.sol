@@ -134,10 +134,18 @@ abstract contract SearcherBase {
         facts.priceRead = true;
         facts.price = _call(marketGroup, abi.encodeCall(IMarketGroup.getReferencePrice, (marketId)));
         bool hasPrice;
-        (hasPrice, price) = _readWord(facts.price.data, 0);
-        if (!facts.price.success || !hasPrice || price == 0 || price == expectedPrice) return (false, false, 0);
+        (hasPrice, price) = _priceOf(facts.price);
+        if (!hasPrice || price == expectedPrice) return (false, false, 0);
         _readCollateral(facts, marketGroup);
         return (true, expectedPrice > price, price);
+    }
+
+    /// @notice The D18 reference price a `getReferencePrice` answer gives, as the service reads it: none when the
+    /// call reverted, answered less than a word, or answered 0.
+    function _priceOf(Call memory answer) internal pure returns (bool hasPrice, uint256 price) {
+        bool hasWord;
+        (hasWord, price) = _readWord(answer.data, 0);
+        hasPrice = answer.success && hasWord && price != 0;
     }
 
     /// @notice The group's collateral token and its decimals (semantics section 10): the token is the second word

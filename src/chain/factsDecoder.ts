@@ -1,5 +1,5 @@
-// The searchers' answers read by hand: the one ABI type they revert with (SearcherBase's Facts, and the batch's
-// Facts[]), word by word from the hex, every offset, length and flag checked against the data as viem checks them.
+// The searchers' answers read by hand: the one ABI type they revert with (SearcherBase's Facts, the batch's
+// Facts[], and the depth ladder's price, prices and Facts[]), word by word from the hex, every offset, length and flag checked against the data as viem checks them.
 // viem's decodeAbiParameters reads any type and stays the reference: test/chain/factsDecoder.test.ts decodes random
 // facts with both. On the hot path of every quote, the general decoder was the largest part of the CPU of a quote
 // after the transport (bench/cpu.ts).
@@ -20,6 +20,9 @@ export type Facts = {
   collateralDecimals: RawCall;
   candidates: readonly Candidate[];
 };
+
+/** A depth ladder's answer: the block, the price read there, the prices planned from it, the facts of the levels started. */
+export type LadderFacts = { blockNumber: bigint; price: RawCall; prices: bigint[]; facts: Facts[] };
 
 /** The data is not an ABI encoding of the type read (the caller then says the endpoint does not run the searcher). */
 export class FactsDecodingError extends QuoterError {
@@ -95,6 +98,13 @@ function candidate(words: Words, at: number): Candidate {
   return { size: words.int(at), success: words.bool(at + 32), data: words.bytesAt(at + words.position(at + 64)), gasUsed: words.uint(at + 96) };
 }
 
+/** An array of words whose length word is at `at`. */
+function uints(words: Words, at: number): bigint[] {
+  const length = words.position(at);
+  if (at + 32 * (1 + length) > words.bytes) throw new FactsDecodingError(`an array of ${length} past the end at byte ${at}`);
+  return Array.from({ length }, (_, i) => words.uint(at + 32 * (1 + i)));
+}
+
 /** An array of dynamic tuples whose length word is at `at`, each read by `read` at its offset. */
 function array<T>(words: Words, at: number, read: (words: Words, at: number) => T): T[] {
   const length = words.position(at);
@@ -129,4 +139,15 @@ export function decodeSearchFacts(encoded: string): Facts {
 export function decodeBatchSearchFacts(encoded: string): Facts[] {
   const words = new Words(encoded.toLowerCase());
   return array(words, words.position(0), facts);
+}
+
+/** `LadderFacts(uint256, Call, uint256[], Facts[])`'s arguments from their encoding (the data after the selector). */
+export function decodeLadderFacts(encoded: string): LadderFacts {
+  const words = new Words(encoded.toLowerCase());
+  return {
+    blockNumber: words.uint(0),
+    price: call(words, words.position(32)),
+    prices: uints(words, words.position(64)),
+    facts: array(words, words.position(96), facts),
+  };
 }

@@ -31,7 +31,7 @@ switch (command) {
     }
     process.exit(await (await import("./quote.ts")).runQuote(rest));
   case "depth":
-    process.exit(await (await import("./depth.ts")).runDepth(rest));
+    process.exit(await (await import("./depthCommand.ts")).runDepth(rest));
   default:
     if (isHelp(command)) {
       console.log(HELP);

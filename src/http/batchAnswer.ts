@@ -6,7 +6,7 @@ import type { QuoteResponseBody } from "../quote/quoteAnswer.ts";
 import type { QuoteError } from "../quote/quoteErrors.ts";
 import type { Result } from "../quote/result.ts";
 import type { BatchAnswer } from "../service/api.ts";
-import type { DepthAnswer } from "../service/depth.ts";
+import type { DepthAnswer } from "../service/depthLadder.ts";
 import { formatD18 } from "../quote/fixedPoint.ts";
 import { errorWithStatus, toHttpError } from "./httpErrors.ts";
 

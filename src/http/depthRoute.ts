@@ -4,7 +4,7 @@ import type { FastifyPluginAsync } from "fastify";
 import { DEPTH_MAX_LEVELS, parseDepthRequest } from "../quote/depthRequest.ts";
 import { MAX_PARAMETER_LENGTH } from "../quote/params.ts";
 import type { Quoter } from "../service/api.ts";
-import { quoteDepth } from "../service/depth.ts";
+import { quoteDepth } from "../service/depthLadder.ts";
 import { depthJson } from "./batchAnswer.ts";
 import { errorResponseSchema, quoteErrorResponses } from "./errorSchemas.ts";
 import { DEPTH_PATH } from "./paths.ts";
@@ -78,8 +78,8 @@ export const depthRoute: FastifyPluginAsync<DepthRouteOptions> = async (app, { q
         "Each level is the exact quote (search=exact) at that expectedPrice with the same budget, as the quote GET " +
         "answers it at the same block. Give the prices (`prices=0.55,0.6,0.65`, all on one side of the current " +
         "price), or `to` and `levels` (that many prices evenly spaced from the current price, excluded, to `to`, " +
-        "included). Listed prices are searched in one eth_call where the endpoint runs the searcher; spaced ones " +
-        "read the current price first. A market that cannot be quoted (not found, settled, no price) is the " +
+        "included). Either is searched in one eth_call where the endpoint runs the searcher (spaced levels are " +
+        "placed from the current price in that same call). A market that cannot be quoted (not found, settled, no price) is the " +
         "request's error, as on the GET; a level that fails on its own is that level's error. Each level counts " +
         "in the rate limit, as a GET.",
       params: quoteParamsSchema,

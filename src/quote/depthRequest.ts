@@ -5,7 +5,7 @@ import { parseCount } from "./decimal.ts";
 import { parseDecimalD18, type Parsed } from "./fixedPoint.ts";
 import { MAX_PARAMETER_LENGTH, QUOTE_PARAMS } from "./params.ts";
 import { invalidQueryParameters, type ErrorDetail, type QuoteError } from "./quoteErrors.ts";
-import { parsePathParams, shapeRule, type PathParams } from "./request.ts";
+import { parsePathParams, shapeRule, type PathParams, type QuoteRequest } from "./request.ts";
 import { err, ok, type Result } from "./result.ts";
 
 /** The most levels one ladder has. */
@@ -91,14 +91,29 @@ function parsePrices(text: string): Parsed<readonly bigint[]> {
   return ok(prices);
 }
 
+/** A spaced ladder's quotes: `farthest` (its expectedPrice is `to`) at each price ladderPrices plans from the market's price. */
+export type SpacedLadder = { readonly farthest: QuoteRequest; readonly levels: number };
+
+/** The quotes of a ladder, made from the market's price at its block: the ones listed, or a spaced ladder's. */
+export type LadderPlan = { readonly requests: readonly QuoteRequest[] } | SpacedLadder;
+
+/** The quotes `plan` makes at the market's price `current` (undefined: it has none). */
+export function plannedRequests(plan: LadderPlan, current: bigint | undefined): readonly QuoteRequest[] {
+  if ("requests" in plan) return plan.requests;
+  return ladderPrices(current, plan.farthest.expectedPrice, plan.levels).map((expectedPrice) => ({ ...plan.farthest, expectedPrice }));
+}
+
 /**
- * `levels` prices evenly spaced from `current` (excluded) to `to` (included): level i of n is
- * current + (to - current) * i / n, the division rounded toward the current price (down above it, up below it),
- * so that the last level is `to` exactly and no level passes it.
+ * The prices of `levels` levels from the market's price `current` (excluded) to `to` (included): `to` alone when
+ * the market has no price (the quote there says why), none when `current` is `to`, else level i of n at
+ * current + (to - current) * i / n, the division rounded toward the current price (down above it, up below it), so
+ * that the last level is `to` exactly and no level passes it. contracts/DepthLadderRule.sol is the same rule, which
+ * the searcher plans a ladder by.
  */
-export function spacedPrices(current: bigint, to: bigint, levels: number): bigint[] {
+export function ladderPrices(current: bigint | undefined, to: bigint, levels: number): bigint[] {
+  if (current === undefined) return [to];
   const distance = to > current ? to - current : current - to;
-  return Array.from({ length: levels }, (_, i) => {
+  return Array.from({ length: current === to ? 0 : levels }, (_, i) => {
     const step = (distance * BigInt(i + 1)) / BigInt(levels);
     return to > current ? current + step : current - step;
   });

@@ -3,6 +3,7 @@
 import type { Hex } from "viem";
 import type { RpcTally } from "../chain/call.ts";
 import type { HeadFollower, HeadStatus } from "../chain/headFollower.ts";
+import type { LadderPlan } from "../quote/depthRequest.ts";
 import type { Direction } from "../quote/search.ts";
 import type { QuoteError } from "../quote/quoteErrors.ts";
 import type { Result } from "../quote/result.ts";
@@ -53,10 +54,10 @@ export interface Quoter {
   /** Quotes of one chain, all at one block (a thrown QuoteError only when none can be answered: the chain's). */
   quoteBatch?(requests: readonly QuoteRequest[], options?: QuoteOptions): Promise<BatchAnswer>;
   /**
-   * At the chain's head: the market's reference price (undefined when it has none), then the quotes `plan` makes of
-   * it, all answered at that block.
+   * At the chain's head: the market's reference price (undefined when it has none) and the quotes `plan` makes of
+   * it (plannedRequests), all answered at that block.
    */
-  quoteAtPrice?(market: MarketAt, plan: (price: bigint | undefined) => readonly QuoteRequest[], options?: QuoteOptions): Promise<PricedAnswer>;
+  quoteAtPrice?(market: MarketAt, plan: LadderPlan, options?: QuoteOptions): Promise<PricedAnswer>;
 }
 
 /** The market of a quote, and the block its answer must be at or after. */

@@ -1,5 +1,6 @@
 // Reads at the chain's head: which head a quote is answered at, how a read there waits out an endpoint that does
-// not have that block yet, and a market's reference price read alone (a depth ladder spaced from it needs it first).
+// not have that block yet, and a market's reference price read alone (a depth ladder spaced from it, where the
+// endpoint does not run the ladder searcher, which reads the price in its own call).
 import type { BlockHeader } from "../chain/blocks.ts";
 import type { ChainClient } from "../chain/client.ts";
 import { EndpointsFailedError } from "../chain/chainErrors.ts";

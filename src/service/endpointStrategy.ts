@@ -10,7 +10,8 @@ import type { MarketReader } from "../chain/marketReader.ts";
 import { sequentialReader } from "../chain/sequential.ts";
 import { SearcherUnsupportedError, probeDeployless, type Facts } from "../chain/searcher.ts";
 import { replayingReader, singleCallReader } from "../chain/singleCall.ts";
-import { runBatchSearcher } from "../chain/batchSearcher.ts";
+import { runBatchSearcher, runLadderSearcher, type LadderSearched } from "../chain/batchSearcher.ts";
+import type { SpacedLadder } from "../quote/depthRequest.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import type { Warn } from "./warnings.ts";
 
@@ -36,6 +37,11 @@ export interface EndpointStrategy {
    * endpoint is not quoted in single calls, fewer when the rest must be searched alone.
    */
   batchFacts(endpoint: ChainEndpoint, requests: readonly QuoteRequest[], context: ReadContext): Promise<readonly Facts[]>;
+  /**
+   * A spaced ladder at the context's block from the endpoint's ladder searcher: the market's price, the levels
+   * planned from it and their facts; undefined when the endpoint is not quoted in single calls.
+   */
+  ladderFacts(endpoint: ChainEndpoint, ladder: SpacedLadder, context: ReadContext): Promise<LadderSearched | undefined>;
   /** A single call's answer was not the searcher's after all (a resumed call): quote `endpoint` call by call from now on. */
   notSearcher(endpoint: ChainEndpoint, error: Error): void;
   /** Probes each endpoint not yet known; one that cannot be reached or is overloaded stays unknown. */
@@ -82,7 +88,11 @@ export function createEndpointStrategy({ singleCall, searchGasCap, exactMaxCandi
     },
     async batchFacts(endpoint, requests, context) {
       if (!(await canRunSingleCall(endpoint, context.tally))) return [];
-      return runBatchSearcher(endpoint, requests, limits, context).catch(noneIfUnsupported);
+      return runBatchSearcher(endpoint, requests, limits, context).catch(unlessUnsupported<Facts[]>([]));
+    },
+    async ladderFacts(endpoint, ladder, context) {
+      if (!(await canRunSingleCall(endpoint, context.tally))) return undefined;
+      return runLadderSearcher(endpoint, ladder, limits, context).catch(unlessUnsupported(undefined));
     },
     notSearcher(endpoint, error) {
       quoteSequentially(endpoint, "a quote's answer", error);
@@ -99,8 +109,13 @@ export function createEndpointStrategy({ singleCall, searchGasCap, exactMaxCandi
   };
 }
 
-/** No facts from an endpoint that does not run the batch searcher: each request then finds out alone whether it runs the one-quote searcher. */
-function noneIfUnsupported(error: unknown): Facts[] {
-  if (error instanceof SearcherUnsupportedError) return [];
-  throw error;
+/**
+ * `none` from an endpoint that does not run the batch or ladder searcher: the quotes are then searched as without
+ * it, each finding out alone whether the endpoint runs the one-quote searcher.
+ */
+function unlessUnsupported<T>(none: T): (error: unknown) => T {
+  return (error) => {
+    if (error instanceof SearcherUnsupportedError) return none;
+    throw error;
+  };
 }

@@ -17,6 +17,7 @@ import { err, ok, type Result } from "../quote/result.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES } from "../quote/exactSearch.ts";
 import { unconfiguredChainDetail } from "../quote/explain.ts";
 import type { QuoteRequest } from "../quote/request.ts";
+import { plannedRequests, type LadderPlan } from "../quote/depthRequest.ts";
 import { createAnswerCache, type AnswerCache } from "./answerCache.ts";
 import type { BatchAnswer, MarketAt, PricedAnswer, QuoteOptions, QuoterService } from "./api.ts";
 import { followChains, type QuoterOptions } from "./quoterOptions.ts";
@@ -24,7 +25,7 @@ import { quoteKey } from "./coalescer.ts";
 import { withDeadline } from "./deadline.ts";
 import { toQuoteError, type Progress } from "./unavailable.ts";
 import { createEndpointStrategy, type EndpointStrategy } from "./endpointStrategy.ts";
-import { searchTogether } from "./searchTogether.ts";
+import { searchLadder, searchTogether, type Presearched } from "./searchTogether.ts";
 import { headFor, readPriceAt } from "./atHead.ts";
 import { recordCacheLookup, recordSearch } from "./quoteRecording.ts";
 import { warningsTo, type Warn } from "./warnings.ts";
@@ -161,15 +162,20 @@ class Quoter implements QuoterService {
   }
 
   /**
-   * At the chain's head (at least `market.minBlock`): the market's reference price, then the quotes `plan` makes of
-   * it (a ladder's levels), all answered at that block; a block replaced meanwhile starts again at the new head.
+   * At the chain's head (at least `market.minBlock`): the market's reference price and the quotes `plan` makes of it
+   * (a ladder's levels), all answered at that block; a block replaced meanwhile starts again at the new head. A
+   * spaced ladder is read and searched in one call where the endpoint runs the ladder searcher; else the price is
+   * read first.
    */
-  async quoteAtPrice(market: MarketAt, plan: (price: bigint | undefined) => readonly QuoteRequest[], options: QuoteOptions = {}): Promise<PricedAnswer> {
+  async quoteAtPrice(market: MarketAt, plan: LadderPlan, options: QuoteOptions = {}): Promise<PricedAnswer> {
     return this.onChain(market.chainId, market.minBlock, options, async (on, signal, progress) => {
       for (let attempt = 0; ; attempt++) {
         const head = await headFor(on, market.minBlock, options.noCache === true && attempt === 0, signal, progress);
-        const read = await readPriceAt(on, market, head, signal, attempt, progress);
-        const settled = read && (await this.settleAll(on, plan(read.price), head, options, signal, progress));
+        const tally: RpcTally = { rpcRequests: 0 };
+        progress.stage = "search";
+        const together = "levels" in plan ? await searchLadder(this.endpoints, on.chain, plan, { block: head, signal, tally }) : undefined;
+        const read = together ?? (await readPriceAt(on, market, head, signal, attempt, progress));
+        const settled = read && (await this.settleAll(on, plannedRequests(plan, read.price), head, options, signal, progress, together && { searched: together.searched, tally }));
         if (settled !== undefined) return { head, price: read!.price, ...settled };
       }
     });
@@ -177,21 +183,34 @@ class Quoter implements QuoterService {
 
   /**
    * Every request answered at exactly `head`, those that need a search searched together (with the gas of their
-   * candidates there); undefined once it is replaced.
+   * candidates there), or from the facts a ladder's call `presearched`; undefined once it is replaced.
    */
-  private async settleAll(on: Pick<ChainQuote, "chain" | "follower" | "warn">, requests: readonly QuoteRequest[], head: BlockHeader, options: QuoteOptions, signal: AbortSignal, progress: Progress) {
+  private async settleAll(
+    on: Pick<ChainQuote, "chain" | "follower" | "warn">,
+    requests: readonly QuoteRequest[],
+    head: BlockHeader,
+    options: QuoteOptions,
+    signal: AbortSignal,
+    progress: Progress,
+    presearched?: { readonly searched: ReadonlyMap<string, Presearched>; readonly tally: RpcTally },
+  ) {
     // Every quote here, and each of its requests, listens to the one signal: no bound to warn at (it lives as long as
     // the request).
     setMaxListeners(0, signal);
     const quotes = requests.map((request) => ({ ...on, request, key: quoteKey(request), record: undefined }));
-    const unanswered = quotes.filter(({ request, key }) => !checkExpectedPrice(request.expectedPrice) && (options.noCache === true || !this.answers.has(on.chain.chainId, head.hash, key)));
-    // Answers another replica kept are read, not searched again (a fresh request takes none of them).
-    const unkept = options.noCache === true ? unanswered : await this.searches.unkept(on.chain.chainId, head, unanswered);
-    const tally: RpcTally = { rpcRequests: 0 };
-    const searched = await searchTogether(this.endpoints, on.chain, unkept, { block: head, signal, tally });
+    const tally = presearched?.tally ?? { rpcRequests: 0 };
+    const searched = presearched?.searched ?? (await this.searchUnanswered(on, quotes, head, options, signal, tally));
     const answers = await Promise.all(quotes.map((quote) => this.settleAt({ ...quote, searched: searched.get(quote.key) }, head, options, signal, progress)));
     if (answers.includes(undefined) || on.follower.isReplaced(head.hash)) return undefined;
     return { answers: answers as Result<QuoteResponseBody, QuoteError>[], ...(tally.searchGas === undefined ? {} : { searchGas: tally.searchGas }) };
+  }
+
+  /** The quotes with no answer kept at `head` (here or by another replica), searched together. */
+  private async searchUnanswered(on: Pick<ChainQuote, "chain">, quotes: readonly ChainQuote[], head: BlockHeader, options: QuoteOptions, signal: AbortSignal, tally: RpcTally) {
+    const unanswered = quotes.filter(({ request, key }) => !checkExpectedPrice(request.expectedPrice) && (options.noCache === true || !this.answers.has(on.chain.chainId, head.hash, key)));
+    // Answers another replica kept are read, not searched again (a fresh request takes none of them).
+    const unkept = options.noCache === true ? unanswered : await this.searches.unkept(on.chain.chainId, head, unanswered);
+    return searchTogether(this.endpoints, on.chain, unkept, { block: head, signal, tally });
   }
 
   /** One quote's answer at exactly `head` (asked again there while an endpoint lags); undefined once it is replaced. */

@@ -1,12 +1,12 @@
 // The hand-written reader of the searchers' answers against viem's general ABI decoder: the same values from random
-// facts (single and batch), the same verdict (a value or a refusal) on corrupted and truncated encodings, and the
+// facts (single, batch and depth ladder), the same verdict (a value or a refusal) on corrupted and truncated encodings, and the
 // same values from real searcher answers on the embedded chain.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { decodeAbiParameters, encodeAbiParameters, getAbiItem, maxInt256, minInt256, numberToHex, type Hex } from "viem";
-import { batchQuoteSearcherAbi, quoteSearcherAbi } from "../../src/generated/contracts.ts";
-import { decodeBatchSearchFacts, decodeSearchFacts, type Facts } from "../../src/chain/factsDecoder.ts";
-import { encodeBatchSearch } from "../../src/chain/batchSearcher.ts";
+import { batchQuoteSearcherAbi, depthLadderSearcherAbi, quoteSearcherAbi } from "../../src/generated/contracts.ts";
+import { decodeBatchSearchFacts, decodeLadderFacts, decodeSearchFacts, type Facts } from "../../src/chain/factsDecoder.ts";
+import { encodeBatchSearch, encodeLadderSearch } from "../../src/chain/batchSearcher.ts";
 import { encodeSearch } from "../../src/chain/searcher.ts";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
@@ -14,6 +14,7 @@ import { parseQuoteRequest } from "../../src/quote/request.ts";
 
 const single = getAbiItem({ abi: quoteSearcherAbi, name: "SearchFacts" }).inputs;
 const batch = getAbiItem({ abi: batchQuoteSearcherAbi, name: "BatchSearchFacts" }).inputs;
+const ladder = getAbiItem({ abi: depthLadderSearcherAbi, name: "LadderFacts" }).inputs;
 
 /** A seeded generator (xorshift), so that a failure names its case and repeats. */
 function random(seed: number) {
@@ -40,11 +41,18 @@ function random(seed: number) {
     collateralDecimals: call(),
     candidates: Array.from({ length: below(12) }, () => ({ size: size(), success: below(2) === 1, data: bytes(), gasUsed: below(2) ? BigInt(below(30_000_000)) : word() })),
   });
-  return { below, facts };
+  const ladderFacts = () => ({ blockNumber: word(), price: call(), prices: Array.from({ length: below(6) }, word), facts: Array.from({ length: below(4) }, facts) });
+  return { below, facts, ladderFacts };
 }
 
+const kinds = {
+  single: { inputs: single, decode: decodeSearchFacts },
+  batch: { inputs: batch, decode: decodeBatchSearchFacts },
+  ladder: { inputs: ladder, decode: decodeLadderFacts },
+};
+
 /** Both decoders' verdict on an encoding: the value, or that it refused. */
-function both(encoded: Hex, kind: "single" | "batch") {
+function both(encoded: Hex, kind: keyof typeof kinds) {
   const verdict = (decode: () => unknown) => {
     try {
       return { value: decode() };
@@ -52,14 +60,20 @@ function both(encoded: Hex, kind: "single" | "batch") {
       return { refused: true };
     }
   };
-  const mine = verdict(() => (kind === "single" ? decodeSearchFacts(encoded.slice(2)) : decodeBatchSearchFacts(encoded.slice(2))));
-  const viems = verdict(() => decodeAbiParameters(kind === "single" ? single : batch, encoded)[0]);
+  const mine = verdict(() => kinds[kind].decode(encoded.slice(2)));
+  // The ladder's answer is four values, which viem reads as a list; the hand reader names them.
+  const viems = verdict(() => {
+    const values = decodeAbiParameters(kinds[kind].inputs, encoded) as readonly unknown[];
+    if (kind !== "ladder") return values[0];
+    const [blockNumber, price, prices, facts] = values;
+    return { blockNumber, price, prices, facts };
+  });
   return { mine, viems };
 }
 
 describe("the searchers' answers read by hand", () => {
-  test("300 random facts and 100 random batches: the values viem reads, and the values encoded", () => {
-    const { facts, below } = random(2026);
+  test("300 random facts, 100 random batches and 100 random ladders: the values viem reads, and the values encoded", () => {
+    const { facts, below, ladderFacts } = random(2026);
     for (let i = 0; i < 300; i++) {
       const value = facts();
       const encoded = encodeAbiParameters(single, [value]);
@@ -72,14 +86,26 @@ describe("the searchers' answers read by hand", () => {
       const encoded = encodeAbiParameters(batch, [value]);
       assert.deepEqual(decodeBatchSearchFacts(encoded.slice(2)), value, `batch ${i}`);
     }
+    for (let i = 0; i < 100; i++) {
+      const value = ladderFacts();
+      const encoded = encodeAbiParameters(ladder, [value.blockNumber, value.price, value.prices, value.facts]);
+      assert.deepEqual(decodeLadderFacts(encoded.slice(2)), value, `ladder ${i}`);
+      assert.deepEqual(both(encoded, "ladder").mine, both(encoded, "ladder").viems, `ladder ${i}`);
+    }
   });
 
   test("corrupted and truncated encodings: each refused where viem refuses, read alike where viem reads", () => {
-    const { facts, below } = random(7);
+    const { facts, below, ladderFacts } = random(7);
     let refused = 0;
     for (let i = 0; i < 400; i++) {
-      const kind = i % 4 === 0 ? "batch" : "single";
-      const encoded = kind === "single" ? encodeAbiParameters(single, [facts()]) : encodeAbiParameters(batch, [[facts(), facts()]]);
+      const kind = i % 4 === 0 ? "batch" : i % 4 === 1 ? "ladder" : "single";
+      const { blockNumber, price, prices } = ladderFacts();
+      const encoded =
+        kind === "single"
+          ? encodeAbiParameters(single, [facts()])
+          : kind === "batch"
+            ? encodeAbiParameters(batch, [[facts(), facts()]])
+            : encodeAbiParameters(ladder, [blockNumber, price, prices, [facts(), facts()]]);
       const hex = encoded.slice(2);
       const cut = below(3) === 0;
       // A word set to a small number (an offset, a length or a flag gone wrong), or the data cut short.
@@ -125,6 +151,14 @@ describe("the searchers' answers read by hand", () => {
       const { mine, viems } = both(`0x${data.slice(10)}`, "batch");
       assert.equal((mine as { value: Facts[] }).value.length, requests.length);
       assert.deepEqual(mine, viems);
+      // Market 2's ladder of 5 levels to 1030, exact searches planned from its price on chain.
+      const farthest = requests.find((request) => request.marketId === 2n && request.search === "exact")!;
+      const ladderData = await revertData(encodeLadderSearch({ farthest, levels: 5 }, 32));
+      const read = both(`0x${ladderData.slice(10)}`, "ladder");
+      assert.deepEqual(read.mine, read.viems);
+      const value = (read.mine as { value: { prices: bigint[]; facts: Facts[] } }).value;
+      assert.deepEqual(value.prices, [1006n, 1012n, 1018n, 1024n, 1030n].map((price) => price * 10n ** 18n));
+      assert.equal(value.facts.length, 5);
     });
   });
 });

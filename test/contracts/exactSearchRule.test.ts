@@ -2,30 +2,18 @@
 // answer, and in Solidity (contracts/ExactSearchRule.sol), which lets the searcher quote the same candidates on
 // chain. Both are asked the same questions here, on random states that reach every bound (sizes to 2^255-1,
 // prices and budgets to 2^256-1, streaks of any length), and must answer alike to the wei.
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { createPublicClient, decodeFunctionResult, encodeFunctionData, http, type Hex, type PublicClient, maxInt256, maxUint256 } from "viem";
+import { maxInt256, maxUint256 } from "viem";
 import { exactStateArgs } from "../../src/chain/searcher.ts";
-import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { exactRuleHarnessAbi, exactRuleHarnessBytecode } from "../../src/generated/contracts.ts";
 import { isClosed, nextExactCandidate, rangeEndFromBound, type ExactRuleInput, type ExactState, type Known } from "../../src/quote/exactRule.ts";
+import { pureHarness } from "../support/pureHarness.ts";
 
 const DUST = 10n ** 6n;
 
-let devchain: Devchain;
-let client: PublicClient;
-before(async () => {
-  devchain = await startDevchain();
-  client = createPublicClient({ transport: http(devchain.endpoint.url) });
-});
-after(() => devchain.close());
-
-async function onChain<F extends "next" | "closed" | "rangeEndOf">(functionName: F, args: readonly unknown[]) {
-  const data = encodeFunctionData({ abi: exactRuleHarnessAbi, functionName, args } as never);
-  const { data: returned } = await client.call({ code: exactRuleHarnessBytecode, data });
-  return decodeFunctionResult({ abi: exactRuleHarnessAbi, functionName, data: returned as Hex } as never) as unknown;
-}
+const onChain = pureHarness(exactRuleHarnessAbi, exactRuleHarnessBytecode);
 
 /** Values spread over every magnitude up to `max` (log-uniform), with the bounds themselves. */
 function magnitude(min: bigint, max: bigint): fc.Arbitrary<bigint> {

@@ -1,6 +1,7 @@
 // GET …/depth on the embedded chain over real HTTP: every level is the exact GET at that price and block, byte for
-// byte; listed prices cost one eth_call (counted at a proxy); spaced levels follow the stated rounding; the rules of
-// the request are 400s naming the parameter; a market that cannot be quoted is the request's error.
+// byte; listed prices cost one eth_call, and so do spaced ones, the price read in the same call (counted at a proxy);
+// spaced levels follow the stated rounding; the rules of the request are 400s naming the parameter; a market that
+// cannot be quoted is the request's error.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { request } from "undici";
@@ -8,7 +9,9 @@ import { parseUnits } from "viem";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { DEMO_USDC_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
 import type { Devchain } from "../../src/devchain/devchain.ts";
-import { probedServiceBehindProxy, type LiveService } from "../support/liveService.ts";
+import { encodeGetReferencePrice } from "../../src/chain/marketGroup.ts";
+import { liveService, probedServiceBehindProxy, type LiveService } from "../support/liveService.ts";
+import { deployPricelessMarketGroup } from "../support/pricelessMarketGroup.ts";
 import { quoteRequests, type RpcProxy } from "../support/rpcProxy.ts";
 
 const ONE = 10n ** 18n;
@@ -88,12 +91,12 @@ describe("a depth ladder", () => {
     }
   });
 
-  test("to and levels: prices evenly spaced from the current price (excluded) to `to`, rounded toward it; the price read and the ladder", async () => {
+  test("to and levels: prices evenly spaced from the current price (excluded) to `to`, rounded toward it; the price read and the ladder in one eth_call", async () => {
     const budget = (5n * ONE).toString();
     proxy.clear();
     const ladder = await get(depthPath(devchain.marketGroup, "2", { collateralAvailable: budget, to: "1000.0000000000000001", levels: "3" }));
     assert.equal(ladder.status, 200, ladder.text);
-    assert.deepEqual(quoteRequests(proxy.methods), ["eth_call", "eth_call"], "the price, then the ladder");
+    assert.deepEqual(quoteRequests(proxy.methods), ["eth_call"], "the price read and the levels searched in one call");
     const current = parseUnits(ladder.json.currentPrice, 18);
     const to = parseUnits("1000.0000000000000001", 18);
     // The rule as docs/api.md states it: current + (to - current) * i / levels, rounded toward the current price.
@@ -103,12 +106,90 @@ describe("a depth ladder", () => {
     for (const [i, level] of ladder.json.levels.entries()) if (level.expectedPrice !== undefined) assert.equal(level.expectedPrice, prices[i]);
     await assertLevelsAreGets(ladder.json, devchain.marketGroup, "2", budget, prices);
 
+    proxy.clear();
     const wide = await get(depthPath(devchain.marketGroup, "1", { collateralAvailable: THOUSAND.toString(), to: "0.2", levels: "10" }));
     assert.equal(wide.status, 200, wide.text);
+    assert.deepEqual(quoteRequests(proxy.methods), ["eth_call"], "10 levels in one call");
     assert.equal(wide.json.direction, "SHORT");
     const start = parseUnits(wide.json.currentPrice, 18);
     const wider = Array.from({ length: 10 }, (_, i) => d18(start - ((start - parseUnits("0.2", 18)) * BigInt(i + 1)) / 10n));
     await assertLevelsAreGets(wide.json, devchain.marketGroup, "1", THOUSAND.toString(), wider);
+  });
+
+  test("to and levels on a market that cannot be quoted: the GET's error at `to`, in one eth_call; one level; `to` at the price", async () => {
+    const budget = THOUSAND.toString();
+    const { address: priceless, blockNumber } = await deployPricelessMarketGroup(devchain.chain);
+    const cases: [string, string, string, Record<string, string>][] = [
+      ["not found", devchain.marketGroup, "99", {}],
+      ["settled", devchain.marketGroup, "3", {}],
+      ["no contract", "0x000000000000000000000000000000000000dead", "1", {}],
+      ["no price", priceless, "1", { minBlock: blockNumber.toString() }],
+    ];
+    const errors: string[] = [];
+    for (const [name, group, marketId, extra] of cases) {
+      proxy.clear();
+      const ladder = await get(depthPath(group, marketId, { collateralAvailable: budget, to: "0.9", levels: "5", ...extra }));
+      assert.deepEqual(quoteRequests(proxy.methods), ["eth_call"], `${name}: one call`);
+      const single = await get(`/quoter/${DEVCHAIN_ID}/${group}/${marketId}?${new URLSearchParams({ expectedPrice: "0.9", collateralAvailable: budget, search: "exact", ...extra })}`);
+      assert.equal(ladder.status, single.status, `${name}: ${ladder.text}`);
+      assert.equal(ladder.text, single.text, name);
+      errors.push(`${ladder.status} ${ladder.json.error}`);
+    }
+    assert.deepEqual(errors, ["404 Market not found", "400 Market is settled", "404 Market not found", "404 Current price not found"]);
+
+    proxy.clear();
+    const atPrice = await get(depthPath(devchain.marketGroup, "1", { collateralAvailable: budget, to: "0.5", levels: "4" }));
+    assert.equal(atPrice.status, 400, atPrice.text);
+    assert.deepEqual(atPrice.json.details, [{ param: "to", message: "must differ from the current price (0.5)" }]);
+    assert.deepEqual(quoteRequests(proxy.methods), ["eth_call"], "`to` at the price: one call");
+
+    proxy.clear();
+    const one = await get(depthPath(devchain.marketGroup, "2", { collateralAvailable: budget, to: "1020", levels: "1" }));
+    assert.equal(one.status, 200, one.text);
+    assert.deepEqual(quoteRequests(proxy.methods), ["eth_call"], "one level: one call");
+    await assertLevelsAreGets(one.json, devchain.marketGroup, "2", budget, ["1020"]);
+  });
+
+  test("to and levels heavier than the gas cap: the levels the first call left go in further calls at its block, the same answer", async () => {
+    const small = await liveService({ rpc: proxy.url, searchGasCap: 3_000_000n });
+    try {
+      const budget = `${THOUSAND}000`;
+      const path = depthPath(devchain.marketGroup, "1", { collateralAvailable: budget, to: "0.8", levels: "10" });
+      // The endpoint's probe, made by a first quote.
+      await request(`${small.base}/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/1?expectedPrice=0.7&collateralAvailable=${ONE}`).then((response) => response.body.dump());
+      proxy.clear();
+      const response = await request(`${small.base}${path}`);
+      const text = await response.body.text();
+      assert.equal(response.statusCode, 200, text);
+      const calls = quoteRequests(proxy.methods);
+      assert.ok(calls.length > 1 && calls.length < 10, `a 3M gas cap holds a few exact searches per call (${calls.length} calls)`);
+      const ladder = await get(`${path}&minBlock=${JSON.parse(text).blockNumber}`);
+      assert.equal(text, ladder.text, "the same answer as under the default gas cap, at the same block");
+      const current = parseUnits(ladder.json.currentPrice, 18);
+      const prices = Array.from({ length: 10 }, (_, i) => d18(current + ((parseUnits("0.8", 18) - current) * BigInt(i + 1)) / 10n));
+      await assertLevelsAreGets(ladder.json, devchain.marketGroup, "1", budget, prices);
+    } finally {
+      await small.close();
+    }
+  });
+
+  test("an endpoint quoted call by call (the sequential strategy): to and levels read the price first, then each level; the same answer", async () => {
+    const sequential = await liveService({ rpc: proxy.url, strategy: "sequential" });
+    try {
+      const path = depthPath(devchain.marketGroup, "2", { collateralAvailable: THOUSAND.toString(), to: "1050", levels: "4" });
+      proxy.clear();
+      const response = await request(`${sequential.base}${path}`);
+      const text = await response.body.text();
+      assert.equal(response.statusCode, 200, text);
+      const calls = proxy.requests.filter((call) => call.method === "eth_call").map((call) => (call.params as { to?: string; data?: string }[])[0]!);
+      assert.deepEqual(calls[0], { to: devchain.marketGroup, data: encodeGetReferencePrice(2n) }, "the price first, alone");
+      assert.ok(calls.length > 1 + 4, `then call by call (${calls.length})`);
+      assert.ok(calls.every((call) => call.to !== undefined), "no deployless call");
+      const searched = await get(`${path}&minBlock=${JSON.parse(text).blockNumber}`);
+      assert.equal(text, searched.text, "byte for byte the single call's answer, at the same block");
+    } finally {
+      await sequential.close();
+    }
   });
 
   test("the request's rules: each a 400 naming the parameter; a market that cannot be quoted is the request's error", async () => {

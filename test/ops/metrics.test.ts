@@ -134,6 +134,14 @@ test("a batch and a ladder: quotes per batch, levels per ladder, and the gas of 
       // Each candidate is a call of the market group (more than a cold account's 2,600), all within one gas cap.
       assert.ok(gas > 2_600 * 3 && gas < 30_000_000, `${route}: ${gas}`);
     }
+    // A ladder spaced from the price, read and searched in one call: its levels and its candidates' gas count alike.
+    const depthGas = total(samples, `${METRIC_NAMES.searchGas}_sum`, { route: "depth" });
+    const spaced = await app.inject(`/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/2/depth?collateralAvailable=${THOUSAND}&to=1040&levels=3`);
+    assert.equal(spaced.statusCode, 200, spaced.body);
+    const after = await scrape(app);
+    assert.equal(total(after, `${METRIC_NAMES.depthLevels}_sum`), 2 + 3);
+    assert.equal(total(after, `${METRIC_NAMES.searchGas}_count`, { route: "depth" }), 2);
+    assert.ok(total(after, `${METRIC_NAMES.searchGas}_sum`, { route: "depth" }) - depthGas > 2_600 * 3);
   } finally {
     await close();
   }

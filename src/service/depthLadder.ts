@@ -1,10 +1,11 @@
 // A depth ladder: the exact quote (semantics §4b) at each level's price, all at one block, with the market's
 // direction and price there. Listed prices are searched together at once (the price comes with the answers);
-// spaced ones need the price first, read at the same block. A market that cannot be quoted at all (not found,
-// settled, no price) is the request's error; prices on both sides of the current price are a 400.
+// spaced ones are planned from the price at that block (by the ladder searcher in the same call, where the endpoint
+// runs it). A market that cannot be quoted at all (not found, settled, no price) is the request's error; prices on
+// both sides of the current price are a 400.
 import { MAX_ITERATIONS } from "../quote/limits.ts";
 import type { DepthRequest } from "../quote/depthRequest.ts";
-import { spacedPrices } from "../quote/depthRequest.ts";
+import { ladderPrices } from "../quote/depthRequest.ts";
 import { formatD18, parseDecimalD18 } from "../quote/fixedPoint.ts";
 import type { QuoteResponseBody } from "../quote/quoteAnswer.ts";
 import { currentPriceNotFound, invalidQueryParameters, type QuoteError, type QuoteErrorKind } from "../quote/quoteErrors.ts";
@@ -45,14 +46,15 @@ export async function quoteDepth(quoter: Ladder, request: DepthRequest, options:
     throwMarketError(batch.answers);
     const price = priceOf(batch.answers);
     // No level answered (each its own 400): the price is read, with the levels again, at one block.
-    const answered = price === undefined ? await quoter.quoteAtPrice(request, () => levels, options) : { ...batch, price };
+    const answered = price === undefined ? await quoter.quoteAtPrice(request, { requests: levels }, options) : { ...batch, price };
     return ladderAnswer(request, ladder.prices, answered);
   }
-  const priced = await quoter.quoteAtPrice(request, (price) => (price === undefined ? [levelAt(ladder.to)] : price === ladder.to ? [] : spacedPrices(price, ladder.to, ladder.levels).map(levelAt)), options);
+  // Without a price the one level is at `to`, whose quote says why the market cannot be quoted.
+  const priced = await quoter.quoteAtPrice(request, { farthest: levelAt(ladder.to), levels: ladder.levels }, options);
   throwMarketError(priced.answers);
   if (priced.price === undefined) throw currentPriceNotFound();
   if (priced.price === ladder.to) throw invalidQueryParameters([{ param: "to", message: `must differ from the current price (${formatD18(priced.price)})` }]);
-  return ladderAnswer(request, spacedPrices(priced.price, ladder.to, ladder.levels), priced);
+  return ladderAnswer(request, ladderPrices(priced.price, ladder.to, ladder.levels), priced);
 }
 
 /** Every level failed alike for a reason of the market's: that is the answer to the whole request. */

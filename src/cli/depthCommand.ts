@@ -3,7 +3,7 @@
 import { parseArgs } from "node:util";
 import { depthJson } from "../http/batchAnswer.ts";
 import { parseDepthRequest } from "../quote/depthRequest.ts";
-import { quoteDepth } from "../service/depth.ts";
+import { quoteDepth } from "../service/depthLadder.ts";
 import { DEPTH_HELP } from "./help.ts";
 import { answerError, EXIT, print, readSetup, usageError, withQuoter } from "./session.ts";
 
