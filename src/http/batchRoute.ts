@@ -7,7 +7,8 @@ import { parseBatchBody, unreadableBody } from "../quote/batchRequest.ts";
 import { invalidPathParameters } from "../quote/quoteErrors.ts";
 import type { Quoter } from "../service/api.ts";
 import { BATCH_BODY_MAX_BYTES } from "../quote/limits.ts";
-import { batchErrorResponses, errorResponseSchema } from "./errorSchemas.ts";
+import { errorResponse, errorResponseSchema, example, quoteErrorResponses, routeErrorResponses } from "./errorSchemas.ts";
+import { bodyTooLarge, unsupportedMediaType } from "./httpErrors.ts";
 import { batchJson } from "./batchAnswer.ts";
 import type { LiveStreams } from "./liveStreams.ts";
 import { asksNoCache } from "./quoteRoute.ts";
@@ -58,11 +59,27 @@ const batchResponseSchema = {
   },
 } as const;
 
+/** What a batch answers besides a 200: the quote's errors of the request as a whole, and those of its body. */
+const batchErrorResponses = {
+  400: errorResponse(
+    "A body that is not a batch (details name where: `body` with the line and column where its JSON breaks, `quotes`, " +
+      "`quotes[3].expectedPrice`), or a malformed chain id",
+    {
+      notJson: example(unreadableBody('{"quotes": [1,]}').toBody(), 'the body {"quotes": [1,]}'),
+    },
+  ),
+  404: quoteErrorResponses[404],
+  413: errorResponse("A body over the route's limit of bytes", { bodyTooLarge: example(bodyTooLarge(BATCH_BODY_MAX_BYTES).toBody()) }),
+  415: errorResponse("A body that is not application/json", { unsupportedMediaType: example(unsupportedMediaType("text/plain").toBody()) }),
+  503: quoteErrorResponses[503],
+  ...routeErrorResponses,
+} as const;
+
 export const batchRoute: FastifyPluginAsync<BatchRouteOptions> = async (app, { quoter, maxQuotes, observe, streams }) => {
   const charge = quoteCharge(app);
   // A batch is JSON and nothing else: a body of another type is Fastify's 415. JSON is parsed as Fastify parses it
-  // (its defaults: a "__proto__" or "constructor" key refused); a body it refuses is the batch's own 400, which
-  // says where the JSON breaks.
+  // (its defaults: a "__proto__" key, or a "constructor" holding a "prototype", refused); a body it refuses is the
+  // batch's own 400, which says where the JSON breaks.
   app.removeAllContentTypeParsers();
   const parseJson = app.getDefaultJsonParser("error", "error");
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, text, done) => {

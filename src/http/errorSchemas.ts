@@ -1,14 +1,12 @@
 // The error answers of the routes as the OpenAPI document states them: the one error shape, and per status its
 // description, headers and named examples (interface §7, semantics §6). Annotations only; the examples without a
 // request are the bodies the errors' own constructors make.
-import { unreadableBody } from "../quote/batchRequest.ts";
 import { MESSAGES, currentPriceNotFound, expectedPriceNotPositive, internalError, marketSettled, rpcUnavailable, type ErrorBody } from "../quote/quoteErrors.ts";
 import { ADDRESS_CHECKSUM_RULE, ADDRESS_FORMAT_RULE, DEMO_MARKET_GROUP } from "../quote/params.ts";
 import { MAX_ITERATIONS_RULE, WEI_RULE } from "../quote/decimal.ts";
-import { BATCH_BODY_MAX_BYTES } from "../quote/limits.ts";
 import { ONE, THOUSAND, demoRequest } from "./docExamples.ts";
 import { SETTINGS } from "../config.ts";
-import { HTTP_MESSAGES, bodyNotAccepted, bodyTooLarge, headersTooLarge, malformedUrl, methodNotAllowed, routeNotFound, tooManyRequests, unsupportedMediaType, uriTooLong } from "./httpErrors.ts";
+import { HTTP_MESSAGES, bodyNotAccepted, headersTooLarge, methodNotAllowed, routeNotFound, tooManyRequests, uriTooLong } from "./httpErrors.ts";
 import { BASE_PATH } from "./paths.ts";
 import { traceSchema } from "./responseSchemas.ts";
 
@@ -43,12 +41,12 @@ const retryAfter = {
 } as const;
 
 /** The error shape of one status, with its description, named examples and headers, for the docs. */
-function errorResponse(description: string, examples: Record<string, Example>, headers?: Record<string, object>) {
+export function errorResponse(description: string, examples: Record<string, Example>, headers?: Record<string, object>) {
   return { ...errorResponseSchema, description, ...(headers ? { headers } : {}), "x-examples": examples } as const;
 }
 
 /** An example whose value is `body`; `description` names its request (replayed on the demo chain) or its case. */
-function example(body: ErrorBody, description?: string, summary: string = body.error): Example {
+export function example(body: ErrorBody, description?: string, summary: string = body.error): Example {
   return { summary, ...(description ? { description } : {}), value: body };
 }
 
@@ -244,19 +242,3 @@ export const routeErrorResponses = {
 
 /** Per status, what the quote operation can answer besides a 200 (interface §7, semantics §6). */
 export const quoteErrorResponses = { ...quoteOwnErrorResponses, ...routeErrorResponses } as const;
-
-/** What a batch answers besides a 200: the quote's errors of the request as a whole, and those of its body. */
-export const batchErrorResponses = {
-  400: errorResponse(
-    "A body that is not a batch (details name where: `body` with the line and column where its JSON breaks, `quotes`, " +
-      "`quotes[3].expectedPrice`), or a malformed chain id",
-    {
-      notJson: example(unreadableBody('{"quotes": [1,]}').toBody(), 'the body {"quotes": [1,]}'),
-    },
-  ),
-  404: quoteOwnErrorResponses[404],
-  413: errorResponse("A body over the route's limit of bytes", { bodyTooLarge: example(bodyTooLarge(BATCH_BODY_MAX_BYTES).toBody()) }),
-  415: errorResponse("A body that is not application/json", { unsupportedMediaType: example(unsupportedMediaType("text/plain").toBody()) }),
-  503: quoteOwnErrorResponses[503],
-  ...routeErrorResponses,
-} as const;

@@ -25,7 +25,7 @@ export function unreadableBody(text: string): QuoteError {
     text.trim() === ""
       ? `is empty: it ${SHAPE}`
       : broken === undefined
-        ? 'has a "__proto__" or "constructor" key, which the service refuses (it could change the objects built from it): leave it out'
+        ? 'has a "__proto__" key, or a "constructor" key holding a "prototype", which the service refuses (it could change the objects built from it): leave it out'
         : `is not valid JSON at line ${broken.line}, column ${broken.column} (offset ${broken.position}${broken.position === text.length ? ", its end" : ""}): ` +
           `expected ${broken.expected}; the body ${SHAPE}`;
   return invalidRequestBody([{ param: "body", message }]);
