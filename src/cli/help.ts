@@ -28,7 +28,7 @@ export const QUOTE_HELP = `Usage: quoter quote <chainId> <marketAddress> <market
                     [--rpc URL[,URL...]] [--trace] [--watch]
 
 Quotes once, as GET ${BASE_PATH}/<chainId>/<marketAddress>/<marketId> would, without starting an HTTP server, and
-prints the API's JSON body on stdout (one line): the 200 body, or the error body {"error", "details"?} of the
+prints the API's JSON body on stdout (one line): the 200 body, or the error body {"error", "details"} of the
 status the API would answer. Values are read by the API's rules (docs/semantics.md: exact decimals, wei).
 
   --expected-price P   expectedPrice: the price expected after the trade (e.g. 1030, 0.55, 1e-7)

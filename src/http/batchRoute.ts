@@ -3,10 +3,12 @@
 // the others are answered; a body that is not a batch is one 400 for the request.
 import type { FastifyPluginAsync } from "fastify";
 import { QUOTE_PARAMS } from "../quote/params.ts";
-import { parseBatchBody } from "../quote/batchRequest.ts";
+import { parseBatchBody, unreadableBody } from "../quote/batchRequest.ts";
 import { invalidPathParameters } from "../quote/quoteErrors.ts";
 import type { Quoter } from "../service/api.ts";
-import { errorResponseSchema, quoteErrorResponses } from "./errorSchemas.ts";
+import { BATCH_BODY_MAX_BYTES } from "../quote/limits.ts";
+import { errorResponse, errorResponseSchema, example, quoteErrorResponses, routeErrorResponses } from "./errorSchemas.ts";
+import { bodyTooLarge, unsupportedMediaType } from "./httpErrors.ts";
 import { batchJson } from "./batchAnswer.ts";
 import type { LiveStreams } from "./liveStreams.ts";
 import { asksNoCache } from "./quoteRoute.ts";
@@ -57,8 +59,32 @@ const batchResponseSchema = {
   },
 } as const;
 
+/** What a batch answers besides a 200: the quote's errors of the request as a whole, and those of its body. */
+const batchErrorResponses = {
+  400: errorResponse(
+    "A body that is not a batch (details name where: `body` with the line and column where its JSON breaks, `quotes`, " +
+      "`quotes[3].expectedPrice`), or a malformed chain id",
+    {
+      notJson: example(unreadableBody('{"quotes": [1,]}').toBody(), 'the body {"quotes": [1,]}'),
+    },
+  ),
+  404: quoteErrorResponses[404],
+  413: errorResponse("A body over the route's limit of bytes", { bodyTooLarge: example(bodyTooLarge(BATCH_BODY_MAX_BYTES).toBody()) }),
+  415: errorResponse("A body that is not application/json", { unsupportedMediaType: example(unsupportedMediaType("text/plain").toBody()) }),
+  503: quoteErrorResponses[503],
+  ...routeErrorResponses,
+} as const;
+
 export const batchRoute: FastifyPluginAsync<BatchRouteOptions> = async (app, { quoter, maxQuotes, observe, streams }) => {
   const charge = quoteCharge(app);
+  // A batch is JSON and nothing else: a body of another type is Fastify's 415. JSON is parsed as Fastify parses it
+  // (its defaults: a "__proto__" key, or a "constructor" holding a "prototype", refused); a body it refuses is the
+  // batch's own 400, which says where the JSON breaks.
+  app.removeAllContentTypeParsers();
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, text, done) => {
+    parseJson(request, text as string, (error, value) => (error ? done(unreadableBody(text as string), undefined) : done(null, value)));
+  });
   app.post(BATCH_PATH, {
     schema: {
       operationId: "quoteBatch",
@@ -68,14 +94,16 @@ export const batchRoute: FastifyPluginAsync<BatchRouteOptions> = async (app, { q
         `Body: {"quotes": [{…}, …]}, 1 to BATCH_MAX_QUOTES (${maxQuotes} here) quotes, each the GET's parameters but ` +
         "chainId, every value a string, read by exactly the GET's rules. Answer: the block, and per quote, in the order " +
         "asked, {status, body}: what a GET of it answers at that block. A bad quote is its own 400; a body that is " +
-        "not such an object (bad JSON, a wrong type, an unknown field, too many quotes) is one 400 for the request. " +
+        "not such an object (bad JSON, a wrong type, an unknown field, too many quotes) is one 400 for the request; " +
+        `a body of another type than application/json is a 415, one over ${BATCH_BODY_MAX_BYTES} bytes a 413. ` +
         "Each quote counts in the rate limit, as a GET. " +
         "With `Accept: text/event-stream` the batch is a live stream: a `quote` event whose data is this whole answer " +
         "at once, then at each block that changes any result (as the GET's stream).",
       params: { type: "object", required: ["chainId"], properties: { chainId: quoteParamsSchema.properties.chainId } },
       body: { type: "object", required: ["quotes"], additionalProperties: false, properties: { quotes: { type: "array", minItems: 1, maxItems: maxQuotes, items: itemSchema } } },
-      response: { 200: batchResponseSchema, 400: quoteErrorResponses[400], 404: quoteErrorResponses[404], 429: quoteErrorResponses[429], 503: quoteErrorResponses[503] },
+      response: { 200: batchResponseSchema, ...batchErrorResponses },
     },
+    bodyLimit: BATCH_BODY_MAX_BYTES,
     // The schemas document; the parsers judge, once: the chain id as the GET's, the body by the batch's rules.
     validatorCompiler: ({ httpPart }) => (data) => {
       if (httpPart !== "params") return { value: data };

@@ -1,10 +1,11 @@
 // CORS: browser apps on other origins call the read-only API. Preflights are answered 204 by @fastify/cors before
-// routing; an OPTIONS that is not a preflight is a 405 in the API's error shape, like any method a path does not take.
+// routing; an OPTIONS that is not a preflight is a 405 in the API's error shape, like any method a path does not take
+// (a 404 on a path that takes none).
 import cors from "@fastify/cors";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import type { CorsOrigins } from "../config.ts";
-import { methodNotAllowed } from "./httpErrors.ts";
+import { noRouteFor } from "./errorHandling.ts";
 
 export interface CorsOptions {
   readonly origins: CorsOrigins;
@@ -22,7 +23,7 @@ export const corsPlugin = fp(
     app.addHook("onRequest", async (request) => {
       if (request.method !== "OPTIONS") return;
       if (request.headers.origin !== undefined && request.headers["access-control-request-method"] !== undefined) return;
-      throw methodNotAllowed();
+      throw noRouteFor(request);
     });
     await app.register(cors, {
       origin: origins === "*" ? "*" : [...origins],

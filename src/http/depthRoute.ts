@@ -84,7 +84,7 @@ export const depthRoute: FastifyPluginAsync<DepthRouteOptions> = async (app, { q
         "in the rate limit, as a GET.",
       params: quoteParamsSchema,
       querystring: depthQuerySchema,
-      response: { 200: depthResponseSchema, 400: quoteErrorResponses[400], 404: quoteErrorResponses[404], 429: quoteErrorResponses[429], 503: quoteErrorResponses[503] },
+      response: { 200: depthResponseSchema, ...quoteErrorResponses },
     },
     // The schemas document; the parser judges, once, in the handler (the path's rules before the query's).
     validatorCompiler: () => (data) => ({ value: data }),

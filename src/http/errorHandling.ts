@@ -1,10 +1,11 @@
-// One error shape for every answer that is not a 200: `{ error, details? }` (semantics §6), those Fastify and
-// Node's HTTP parser give before any route runs included.
+// One error shape for every answer that is not a 200: `{ error, details }` (semantics §6), those Fastify and
+// Node's HTTP parser give before any route runs included, and a request no route takes (404, or 405 when its
+// path takes other methods).
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { QuoteError, errorBody, internalError } from "../quote/quoteErrors.ts";
-import { HTTP_MESSAGES, HttpError, toHttpError } from "./httpErrors.ts";
+import { HTTP_MESSAGES, HttpError, bodyTooLarge, headersTooLarge, malformedUrl, methodNotAllowed, routeNotFound, toHttpError, unsupportedMediaType } from "./httpErrors.ts";
 import { noteOutcome } from "./observability.ts";
 
 export function sendQuoteError(reply: FastifyReply, error: QuoteError | HttpError): FastifyReply {
@@ -18,24 +19,42 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof QuoteError || error instanceof HttpError) return sendQuoteError(reply, error);
     const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      // Fastify's own client errors (a malformed request, a body where none belongs): their message is safe.
-      return sendQuoteError(reply, new HttpError(status, error.message));
-    }
+    if (status >= 400 && status < 500) return sendQuoteError(reply, fastifyClientError(error, request));
     request.log.error({ err: error }, "unhandled error");
     return sendQuoteError(reply, internalError());
   });
 }
 
+/**
+ * Fastify's own client errors, which it words for a developer: a body over the route's limit (413), of a type the
+ * route does not read (415), anything else a 400 whose detail is Fastify's message, which is safe to show.
+ */
+function fastifyClientError(error: FastifyError, request: FastifyRequest): HttpError {
+  if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") return bodyTooLarge(request.routeOptions.bodyLimit);
+  if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") return unsupportedMediaType(request.headers["content-type"]);
+  const status = error.statusCode ?? 400;
+  const message = status === 400 ? HTTP_MESSAGES.badRequest : (STATUS_CODES[status] ?? HTTP_MESSAGES.badRequest);
+  return new HttpError(status, message, [{ param: "request", message: error.message }]);
+}
+
+/** The methods a route may take; OPTIONS is CORS's preflight, answered for every path (cors.ts). */
+const ROUTED_METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH"] as const;
+
+/** A request no route takes: 405 with the methods its path takes, when it takes any (Fastify's router says); else 404. */
+export function noRouteFor(request: FastifyRequest): HttpError {
+  const url = request.raw.url ?? "/";
+  const path = url.split("?")[0] ?? "/";
+  const allowed = ROUTED_METHODS.filter((method) => method !== request.method && request.server.findRoute({ method, url }) !== null);
+  return allowed.length > 0 ? methodNotAllowed(request.method, path, allowed) : routeNotFound(request.method, path);
+}
+
 /** Fastify's errors before routing: a URL whose percent-encoding does not decode (and the like) is a 400. */
 export function badUrl(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  const malformed = error.code === "FST_ERR_BAD_URL";
-  const body = malformed
-    ? errorBody(HTTP_MESSAGES.badRequest, [
-        { param: "url", message: "the URL is not valid percent-encoding: write each reserved or non-ASCII character as %XX (UTF-8 bytes)" },
-      ])
-    : errorBody(HTTP_MESSAGES.badRequest);
-  void reply.code(400).type("application/json; charset=utf-8").send(body);
+  const answer =
+    error.code === "FST_ERR_BAD_URL"
+      ? malformedUrl()
+      : new HttpError(400, HTTP_MESSAGES.badRequest, [{ param: "url", message: `the URL could not be routed (${error.message}): check its path` }]);
+  void reply.code(400).type("application/json; charset=utf-8").send(answer.toBody());
 }
 
 /**
@@ -46,9 +65,9 @@ export function clientError(error: NodeJS.ErrnoException, socket: Socket): void 
   if (error.code === "ECONNRESET" || socket.destroyed) return;
   const [status, body] =
     error.code === "HPE_HEADER_OVERFLOW"
-      ? [431, errorBody(HTTP_MESSAGES.headersTooLarge, [{ param: "headers", message: "the request's headers are over 16 KiB: send fewer or shorter headers (cookies, tokens)" }])]
+      ? [431, headersTooLarge().toBody()]
       : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
-        ? [408, errorBody(HTTP_MESSAGES.requestTimeout)]
+        ? [408, errorBody(HTTP_MESSAGES.requestTimeout, [{ param: "request", message: "the request did not arrive whole in time: send it again, in one go" }])]
         : [400, errorBody(HTTP_MESSAGES.badRequest, [{ param: "request", message: "not a valid HTTP/1.1 request" }])];
   const text = JSON.stringify(body);
   if (socket.writable) {

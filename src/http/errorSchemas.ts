@@ -1,22 +1,25 @@
-// The error answers of the quote operation as the OpenAPI document states them: the one error shape, and per
-// status its description, headers and named examples (interface §7, semantics §6). Annotations only.
-import { MESSAGES, type ErrorBody } from "../quote/quoteErrors.ts";
+// The error answers of the routes as the OpenAPI document states them: the one error shape, and per status its
+// description, headers and named examples (interface §7, semantics §6). Annotations only; the examples without a
+// request are the bodies the errors' own constructors make.
+import { MESSAGES, currentPriceNotFound, expectedPriceNotPositive, internalError, marketSettled, rpcUnavailable, type ErrorBody } from "../quote/quoteErrors.ts";
 import { ADDRESS_CHECKSUM_RULE, ADDRESS_FORMAT_RULE, DEMO_MARKET_GROUP } from "../quote/params.ts";
 import { MAX_ITERATIONS_RULE, WEI_RULE } from "../quote/decimal.ts";
 import { ONE, THOUSAND, demoRequest } from "./docExamples.ts";
-import { HTTP_MESSAGES } from "./httpErrors.ts";
+import { SETTINGS } from "../config.ts";
+import { HTTP_MESSAGES, bodyNotAccepted, headersTooLarge, methodNotAllowed, routeNotFound, tooManyRequests, uriTooLong } from "./httpErrors.ts";
 import { BASE_PATH } from "./paths.ts";
 import { traceSchema } from "./responseSchemas.ts";
 
 export const errorResponseSchema = {
   type: "object",
-  required: ["error"],
+  required: ["error", "details"],
   additionalProperties: false,
   properties: {
     error: { type: "string", description: "The message: one of the fixed messages of the interface" },
     details: {
       type: "array",
-      description: "Where there is more to say: one entry per failing parameter (always for validation)",
+      minItems: 1,
+      description: "What to change, always at least one entry: one per failing parameter for a validation error",
       items: {
         type: "object",
         required: ["param", "message"],
@@ -38,16 +41,17 @@ const retryAfter = {
 } as const;
 
 /** The error shape of one status, with its description, named examples and headers, for the docs. */
-function errorResponse(description: string, examples: Record<string, Example>, headers?: Record<string, object>) {
+export function errorResponse(description: string, examples: Record<string, Example>, headers?: Record<string, object>) {
   return { ...errorResponseSchema, description, ...(headers ? { headers } : {}), "x-examples": examples } as const;
 }
 
-function message(error: string, description?: string): Example {
-  return { summary: error, ...(description ? { description } : {}), value: { error } };
+/** An example whose value is `body`; `description` names its request (replayed on the demo chain) or its case. */
+export function example(body: ErrorBody, description?: string, summary: string = body.error): Example {
+  return { summary, ...(description ? { description } : {}), value: body };
 }
 
-/** Per status, what the quote operation can answer besides a 200 (interface §7, semantics §6). */
-export const quoteErrorResponses = {
+/** The quote's own errors, which a batch and a depth ladder answer too. */
+const quoteOwnErrorResponses = {
   400: errorResponse(
     "A malformed request (details name each failing parameter, with the checksummed address or the parameter a " +
       "misspelt name was probably meant as), a request the market cannot answer (for an expectedPrice equal to the " +
@@ -71,10 +75,7 @@ export const quoteErrorResponses = {
         description: `GET ${BASE_PATH}/31337/0x1234/1?expectedPrice=0.6&collateralAvailable=${ONE}`,
         value: { error: MESSAGES.invalidPath, details: [{ param: "marketAddress", message: ADDRESS_FORMAT_RULE }] },
       },
-      expectedPriceNotPositive: message(
-        MESSAGES.expectedPriceNotPositive,
-        demoRequest(1, { expectedPrice: "0", collateralAvailable: ONE }),
-      ),
+      expectedPriceNotPositive: example(expectedPriceNotPositive().toBody(), demoRequest(1, { expectedPrice: "0", collateralAvailable: ONE })),
       badChecksum: {
         summary: `${MESSAGES.invalidPath}: an address failing its checksum, with the checksummed form`,
         description: `GET ${BASE_PATH}/31337/0x5fbdb2315678afecb367f032d93F642f64180aa3/1?expectedPrice=0.6&collateralAvailable=${ONE}`,
@@ -104,7 +105,7 @@ export const quoteErrorResponses = {
           details: [{ param: "expectedPrice", message: "equals the current price 0.5: set it above 0.5 to quote a LONG, below 0.5 to quote a SHORT" }],
         },
       },
-      marketSettled: message(MESSAGES.marketSettled, demoRequest(3, { expectedPrice: "0.6", collateralAvailable: ONE })),
+      marketSettled: example(marketSettled().toBody(), demoRequest(3, { expectedPrice: "0.6", collateralAvailable: ONE })),
       noValidSize: {
         summary: MESSAGES.noValidSize,
         description: demoRequest(1, { expectedPrice: "0.500000000000000001", collateralAvailable: THOUSAND, maxIterations: "1", trace: "true" }),
@@ -196,33 +197,48 @@ export const quoteErrorResponses = {
           ],
         },
       },
-      currentPriceNotFound: message(MESSAGES.currentPriceNotFound, "getReferencePrice reverted or returned 0"),
+      currentPriceNotFound: example(currentPriceNotFound().toBody(), "getReferencePrice reverted or returned 0"),
+      routeNotFound: example(routeNotFound("GET", `${BASE_PATH}/31337`).toBody(), `GET ${BASE_PATH}/31337`, `${HTTP_MESSAGES.notFound}: a path no route takes`),
     },
   ),
-  429: errorResponse(
-    "Too many requests from this client; try again after Retry-After seconds",
-    { tooManyRequests: message(HTTP_MESSAGES.tooManyRequests) },
-    retryAfter,
-  ),
-  500: errorResponse("A bug; never a stack trace or an RPC URL", { internal: message(MESSAGES.internal) }),
   503: errorResponse(
     "The chain could not be reached or did not answer in time; never a partial answer",
-    { rpcUnavailable: message(MESSAGES.rpcUnavailable) },
+    {
+      rpcUnavailable: example(
+        rpcUnavailable(5, [
+          {
+            param: "chainId",
+            message: "RPC_URL_31337: request failed (ECONNREFUSED): nothing listens at that host and port; check that the node runs and the URL",
+          },
+        ]).toBody(),
+        "the chain's one endpoint refuses connections",
+      ),
+    },
     retryAfter,
   ),
-  "4xx": errorResponse("Any other client error, in the same shape", {
-    methodNotAllowed: message(HTTP_MESSAGES.methodNotAllowed, "405: POST, PUT, DELETE, PATCH or OPTIONS on the quote path, with Allow: GET, HEAD"),
-    uriTooLong: message(HTTP_MESSAGES.uriTooLong, "414: a URL longer than MAX_URL_LENGTH"),
-    bodyNotAccepted: message(HTTP_MESSAGES.bodyNotAccepted, "413: a GET or HEAD carrying a body"),
-  }),
-  "5xx": errorResponse("Any other server error, in the same shape", { internal: message(MESSAGES.internal) }),
 } as const;
 
-/** The answer on the quote path to any method other than GET and HEAD. */
-export const methodNotAllowedResponses = {
-  405: errorResponse(
-    "Only GET and HEAD are served on the quote path",
-    { methodNotAllowed: message(HTTP_MESSAGES.methodNotAllowed) },
-    { Allow: { type: "string", description: "The methods the path serves: GET, HEAD" } },
+const PATH_EXAMPLE = `${BASE_PATH}/31337/${DEMO_MARKET_GROUP}/1`;
+
+/** What every route can answer besides its own errors: the rate limit, a bug, and the HTTP layer's refusals. */
+export const routeErrorResponses = {
+  429: errorResponse(
+    "Too many requests from this client; try again after Retry-After seconds",
+    { tooManyRequests: example(tooManyRequests(42, SETTINGS.RATE_LIMIT_MAX.default).toBody(), "past RATE_LIMIT_MAX requests in the window") },
+    retryAfter,
   ),
+  500: errorResponse("A bug; never a stack trace or an RPC URL", { internal: example(internalError().toBody()) }),
+  "4xx": errorResponse("Any other client error, in the same shape", {
+    methodNotAllowed: example(
+      methodNotAllowed("POST", PATH_EXAMPLE, ["GET", "HEAD"]).toBody(),
+      "405: a method the path does not take, with Allow naming those it takes",
+    ),
+    uriTooLong: example(uriTooLong(3072, SETTINGS.MAX_URL_LENGTH.default).toBody(), "414: a URL longer than MAX_URL_LENGTH"),
+    bodyNotAccepted: example(bodyNotAccepted("GET").toBody(), "413: a GET or HEAD carrying a body"),
+    headersTooLarge: example(headersTooLarge().toBody(), "431: headers over Node's 16 KiB, answered before any route"),
+  }),
+  "5xx": errorResponse("Any other server error, in the same shape", { internal: example(internalError().toBody()) }),
 } as const;
+
+/** Per status, what the quote operation can answer besides a 200 (interface §7, semantics §6). */
+export const quoteErrorResponses = { ...quoteOwnErrorResponses, ...routeErrorResponses } as const;

@@ -1,6 +1,7 @@
 // GET /quoter: where to start. A newcomer who opens the base URL the banner prints gets the links to the docs,
 // the explorer and the operations endpoints, the version, the chains served and the quote path, not a 404.
 import type { FastifyPluginAsync } from "fastify";
+import { routeErrorResponses } from "./errorSchemas.ts";
 import { PACKAGE_VERSION } from "./openapi.ts";
 import { BASE_PATH, DOCS_PATH, EXPLORER_PATH, HEALTH_PATH, METRICS_PATH, OPENAPI_PATH, READY_PATH } from "./paths.ts";
 
@@ -54,7 +55,10 @@ export const indexRoute: FastifyPluginAsync<{ chainIds: readonly number[] }> = a
       tags: ["service"],
       summary: "Where to start: links, version, configured chains and the quote path",
       description: "Also served at /quoter/ (a trailing slash is accepted everywhere).",
-      response: { 200: { ...indexSchema, description: "The index", "x-examples": { demo: { summary: "On the embedded demo chain", value: { ...body, chains: [31337] } } } } },
+      response: {
+        200: { ...indexSchema, description: "The index", "x-examples": { demo: { summary: "On the embedded demo chain", value: { ...body, chains: [31337] } } } },
+        ...routeErrorResponses,
+      },
     },
     // A browser that opens the base URL is shown the explorer; a client that asks for JSON gets the index.
     handler: async (request, reply) => (prefersHtml(request.headers.accept) ? reply.redirect(EXPLORER_PATH, 302) : body),

@@ -6,8 +6,8 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import helmet from "helmet";
 import { SETTINGS } from "../config.ts";
-import { sendQuoteError } from "./errorHandling.ts";
-import { bodyNotAccepted, routeNotFound, tooManyRequests, uriTooLong, type HttpError } from "./httpErrors.ts";
+import { noRouteFor, sendQuoteError } from "./errorHandling.ts";
+import { bodyNotAccepted, tooManyRequests, uriTooLong, type HttpError } from "./httpErrors.ts";
 
 export interface ProtectionOptions {
   /** Requests per client (IP) per window; 0 turns rate limiting off. */
@@ -56,9 +56,10 @@ export const protectionPlugin = fp(protection, { name: "protection" });
 async function protection(app: FastifyInstance, options: ProtectionOptions): Promise<void> {
   // Before anything else reads the request: a long URL is refused unparsed, a GET carrying a body too.
   app.addHook("onRequest", async (request) => {
-    if ((request.raw.url ?? "").length > options.maxUrlLength) throw uriTooLong();
+    const { length } = request.raw.url ?? "";
+    if (length > options.maxUrlLength) throw uriTooLong(length, options.maxUrlLength);
     const hasBody = Number(request.headers["content-length"] ?? 0) > 0 || request.headers["transfer-encoding"] !== undefined;
-    if (hasBody && BODYLESS_METHODS.has(request.method)) throw bodyNotAccepted();
+    if (hasBody && BODYLESS_METHODS.has(request.method)) throw bodyNotAccepted(request.method);
   });
   const headers = SECURITY_HEADERS;
   app.addHook("onRequest", async (_request, reply) => {
@@ -69,13 +70,13 @@ async function protection(app: FastifyInstance, options: ProtectionOptions): Pro
       max: options.rateLimitMax,
       timeWindow: options.rateLimitWindowMs,
       ...(options.rateLimitStore === undefined ? {} : { store: options.rateLimitStore as never }),
-      errorResponseBuilder: (_request, context) => tooManyRequests(Math.max(1, Math.ceil(context.ttl / 1000))),
+      errorResponseBuilder: (_request, context) => tooManyRequests(Math.max(1, Math.ceil(context.ttl / 1000)), context.max),
     });
   }
   // An unknown path counts against the rate limit too: a scanner is limited like any client.
   app.setNotFoundHandler(
     options.rateLimitMax > 0 ? { preHandler: app.rateLimit() } : {},
-    (_request, reply) => sendQuoteError(reply, routeNotFound()),
+    (request, reply) => sendQuoteError(reply, noRouteFor(request)),
   );
 }
 
@@ -94,6 +95,6 @@ export function quoteCharge(app: FastifyInstance): QuoteCharge {
     let last: Awaited<ReturnType<typeof count>> | undefined;
     for (let extra = 1; extra < quotes; extra++) last = await count(request);
     if (last === undefined || last.isAllowed || !last.isExceeded) return undefined;
-    return tooManyRequests(Math.max(1, last.ttlInSeconds));
+    return tooManyRequests(Math.max(1, last.ttlInSeconds), last.max);
   };
 }

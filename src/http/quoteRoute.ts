@@ -4,9 +4,7 @@ import { parsePathParams, parseQueryParams, type PathParams, type QueryParams, t
 import type { Quoter } from "../service/api.ts";
 import { checkExpectedPrice } from "../quote/quoteAnswer.ts";
 import type { LiveStreams } from "./liveStreams.ts";
-import { methodNotAllowedResponses, quoteErrorResponses, quoteParamsSchema, quoteQuerySchema, quoteResponseSchema } from "./schemas.ts";
-import { sendQuoteError } from "./errorHandling.ts";
-import { methodNotAllowed } from "./httpErrors.ts";
+import { quoteErrorResponses, quoteParamsSchema, quoteQuerySchema, quoteResponseSchema } from "./schemas.ts";
 import { quoteRecordOf } from "./observability.ts";
 import { QUOTE_PATH } from "./paths.ts";
 
@@ -68,12 +66,5 @@ export const quoteRoute: FastifyPluginAsync<{ quoter: Quoter; streams?: LiveStre
       varyOnAccept(reply);
       return reply.send(await quoter.quote(quote, { noCache, record: quoteRecordOf(request), log: request.log }));
     },
-  });
-  app.route({
-    method: ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"],
-    url: QUOTE_PATH,
-    // Described on the GET operation instead: five operations that only refuse would crowd the docs page.
-    schema: { hide: true, response: methodNotAllowedResponses },
-    handler: async (_request, reply) => sendQuoteError(reply, methodNotAllowed()),
   });
 };

@@ -4,7 +4,7 @@
 import { MAX_PARAMETER_LENGTH, paramsIn, type ParamLocation } from "../quote/params.ts";
 
 export { quoteResponseSchema } from "./responseSchemas.ts";
-export { methodNotAllowedResponses, quoteErrorResponses } from "./errorSchemas.ts";
+export { quoteErrorResponses } from "./errorSchemas.ts";
 
 /** Each parameter at one place as a text of at most MAX_PARAMETER_LENGTH characters, with its shape, docs and example. */
 function paramsSchema(location: ParamLocation) {

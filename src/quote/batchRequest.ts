@@ -1,6 +1,7 @@
 // A batch of quotes (POST /quoter/:chainId/batch): the body `{"quotes": [{…}, …]}`, each item the GET's parameters
 // but the chain id (the path's) as strings. A body that is not that shape is one 400 for the request, naming what
 // is wrong; an item that breaks a parameter's rule is that item's 400, worded as the GET's, and the others stand.
+import { jsonBreak } from "./jsonSyntax.ts";
 import { paramsIn } from "./params.ts";
 import { invalidRequestBody, type ErrorDetail, type QuoteError } from "./quoteErrors.ts";
 import type { QuoteRequest } from "./quoteRequest.ts";
@@ -15,12 +16,26 @@ export type BatchItem = Result<QuoteRequest, QuoteError>;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
+const SHAPE = 'must be a JSON object {"quotes": [{"marketAddress", "marketId", "expectedPrice", "collateralAvailable", …}]}';
+
+/** The request's 400 for a body the JSON parser refused: where its JSON breaks, or why JSON that parses was refused. */
+export function unreadableBody(text: string): QuoteError {
+  const broken = jsonBreak(text);
+  const message =
+    text.trim() === ""
+      ? `is empty: it ${SHAPE}`
+      : broken === undefined
+        ? 'has a "__proto__" key, or a "constructor" key holding a "prototype", which the service refuses (it could change the objects built from it): leave it out'
+        : `is not valid JSON at line ${broken.line}, column ${broken.column} (offset ${broken.position}${broken.position === text.length ? ", its end" : ""}): ` +
+          `expected ${broken.expected}; the body ${SHAPE}`;
+  return invalidRequestBody([{ param: "body", message }]);
+}
+
 /** Each item's request or its own 400, in the order asked; or the request's 400 when the body is not a batch. */
 export function parseBatchBody(chainId: string, body: unknown, maxQuotes: number): Result<readonly BatchItem[], QuoteError> {
-  const shape = 'must be a JSON object {"quotes": [{"marketAddress", "marketId", "expectedPrice", "collateralAvailable", …}]}';
-  if (!isObject(body)) return err(invalidRequestBody([{ param: "body", message: shape }]));
+  if (!isObject(body)) return err(invalidRequestBody([{ param: "body", message: SHAPE }]));
   const extra = Object.keys(body).filter((key) => key !== "quotes");
-  if (extra.length > 0) return err(invalidRequestBody(extra.map((key) => ({ param: key, message: `is not a field of a batch: the body ${shape}` }))));
+  if (extra.length > 0) return err(invalidRequestBody(extra.map((key) => ({ param: key, message: `is not a field of a batch: the body ${SHAPE}` }))));
   const { quotes } = body;
   if (!Array.isArray(quotes) || quotes.length < 1 || quotes.length > maxQuotes) {
     return err(invalidRequestBody([{ param: "quotes", message: `must be an array of 1 to ${maxQuotes} quotes (BATCH_MAX_QUOTES)` }]));

@@ -1,11 +1,12 @@
 // The errors a quote can end in (interface §7, semantics §6): a stable kind, the interface's fixed message, and
-// details that say what to do. Which status and headers each kind answers with is the HTTP layer's
+// details that say what to do, never none. Which status and headers each kind answers with is the HTTP layer's
 // (src/http/httpErrors.ts): the domain knows what went wrong, not how a transport says it.
 import { QuoterError, type ErrorDetail } from "./quoterError.ts";
 
 export type { ErrorDetail };
 
-export type ErrorBody = { error: string; details?: ErrorDetail[] } & Record<string, unknown>;
+/** Every error answer's body: `details` always, with at least one entry, so that a client never finds it missing. */
+export type ErrorBody = { error: string; details: ErrorDetail[] } & Record<string, unknown>;
 
 /** The interface's error strings, by kind: they never change. */
 export const MESSAGES = {
@@ -26,6 +27,43 @@ export const MESSAGES = {
 /** The stable name of each error a quote can end in. */
 export type QuoteErrorKind = keyof typeof MESSAGES;
 
+/** What each kind says when the code that found it has nothing more precise to say: what to change. */
+const GENERAL_DETAILS: Record<QuoteErrorKind, ErrorDetail> = {
+  invalidQuery: { param: "query", message: "a query parameter breaks its rule: /quoter/docs gives each parameter's rule" },
+  invalidPath: { param: "path", message: "a path parameter breaks its rule: /quoter/docs gives each parameter's rule" },
+  invalidBody: { param: "body", message: 'must be a JSON object {"quotes": [{"marketAddress", "marketId", "expectedPrice", "collateralAvailable", …}]}' },
+  expectedPriceNotPositive: {
+    param: "expectedPrice",
+    message: "is 0 or negative: set it to the price you expect after the trade, above the current price for a LONG, below it for a SHORT",
+  },
+  expectedPriceEqualsCurrent: {
+    param: "expectedPrice",
+    message: "equals the current price: set it above the current price to quote a LONG, below it to quote a SHORT",
+  },
+  noValidSize: {
+    param: "expectedPrice",
+    message: "no size the search tried meets the price rules: set expectedPrice further from the current price, or priceLimit nearer to it",
+  },
+  insufficientLiquidity: {
+    param: "collateralAvailable",
+    message: "every size the search tried reverted (the market cannot fill it): a smaller collateralAvailable searches smaller sizes",
+  },
+  marketNotFound: {
+    param: "marketId",
+    message: "no such market at this address on this chain: check the chain id, the market group's address and the market id",
+  },
+  currentPriceNotFound: {
+    param: "marketId",
+    message: "the market group gives this market no reference price (getReferencePrice reverted or answered 0): it cannot be quoted until it has one",
+  },
+  marketSettled: { param: "marketId", message: "the market has settled: no position can be opened on it; quote a market that still trades" },
+  rpcUnavailable: { param: "chainId", message: "no RPC endpoint of the chain answered in time: ask again after Retry-After seconds" },
+  internal: {
+    param: "request",
+    message: "the service failed on a bug, not on anything in the request: ask again, and if it fails again report this answer's X-Request-Id",
+  },
+};
+
 /** Seconds a client is asked to wait after the chain was unavailable, when the caller names no other value. */
 export const DEFAULT_RETRY_AFTER_SECONDS = 5;
 
@@ -37,10 +75,9 @@ type QuoteErrorOptions = {
   retryAfterSeconds?: number;
 };
 
-/** The one error body of the interface: `error`, then `details` when there are any, then any extra fields. */
-export function errorBody(message: string, details?: readonly ErrorDetail[], extra?: Record<string, unknown>): ErrorBody {
-  const body: ErrorBody = { error: message };
-  if (details !== undefined) body.details = details.map((d) => ({ param: d.param, message: d.message }));
+/** The one error body of the interface: `error`, then `details`, then any extra fields. */
+export function errorBody(message: string, details: readonly ErrorDetail[], extra?: Record<string, unknown>): ErrorBody {
+  const body: ErrorBody = { error: message, details: details.map((d) => ({ param: d.param, message: d.message })) };
   for (const [key, value] of Object.entries(extra ?? {})) {
     if (key !== "error" && key !== "details") body[key] = value;
   }
@@ -48,20 +85,21 @@ export function errorBody(message: string, details?: readonly ErrorDetail[], ext
 }
 
 export class QuoteError extends QuoterError {
+  declare readonly details: readonly [ErrorDetail, ...ErrorDetail[]];
   readonly kind: QuoteErrorKind;
   readonly extra?: Record<string, unknown>;
   readonly retryAfterSeconds?: number;
 
   constructor(kind: QuoteErrorKind, options: QuoteErrorOptions = {}) {
-    super(kind, MESSAGES[kind], options.details === undefined ? {} : { details: options.details });
+    const [first = GENERAL_DETAILS[kind], ...more] = options.details ?? [];
+    super(kind, MESSAGES[kind], { details: [first, ...more] });
     this.kind = kind;
     if (options.extra !== undefined) this.extra = options.extra;
     if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
   }
 
-  /** The interface's body; an empty list of details says nothing, so the body then has none. */
   toBody(): ErrorBody {
-    return errorBody(this.message, this.details.length > 0 ? this.details : undefined, this.extra);
+    return errorBody(this.message, this.details, this.extra);
   }
 }
 

@@ -131,24 +131,69 @@ describe("errors before routing, in the API's shape", () => {
     assert.equal(answer.body.details[0].param, "url");
   });
 
-  test("OPTIONS that is not a preflight: 405 with Allow, on /health as on the quote path", async () => {
-    for (const path of ["/health", "/quoter/1/0x5FbDB2315678afecb367f032d93F642f64180aa3/1"]) {
-      const answer = await send(service.base, path, { method: "OPTIONS" });
-      assert.equal(answer.status, 405, path);
-      assert.deepEqual(answer.body, { error: "Method not allowed" });
-      assert.equal(answer.headers.allow, "GET, HEAD");
-    }
-  });
-
   test("an unknown path is 404 in the shape, and counts against the rate limit like /openapi.json does", async () => {
     const statuses: number[] = [];
     for (const path of ["/nope", "/openapi-not", "/quoter/openapi.json", "/nope"]) statuses.push((await send(service.base, path)).status);
     assert.deepEqual(statuses, [404, 404, 200, 404]);
     const limited = await send(service.base, "/nope");
     assert.equal(limited.status, 429);
-    assert.deepEqual(limited.body, { error: "Too many requests" });
+    assert.equal(limited.body.error, "Too many requests");
+    assert.match(limited.body.details[0].message, /^this client passed its limit of 4 requests a window \(RATE_LIMIT_MAX; .*\): ask again after \d+ s \(Retry-After\)$/);
     assert.equal((await send(service.base, "/quoter/openapi.json")).status, 429);
     assert.equal((await send(service.base, "/health")).status, 200, "the operations routes stay exempt");
+  });
+});
+
+describe("a request no route takes: 405 naming the methods its path takes, else 404 leading to the routes", () => {
+  let service: { app: FastifyInstance; base: string };
+  before(async () => {
+    service = await listening({ quoter: standIn });
+  });
+  after(() => service.app.close());
+
+  test("OPTIONS that is not a preflight: 405 with Allow and details naming the methods the path takes; 404 where it takes none", async () => {
+    const paths: [string, string][] = [
+      ["/health", "GET, HEAD"],
+      ["/quoter/1/0x5FbDB2315678afecb367f032d93F642f64180aa3/1", "GET, HEAD"],
+      ["/quoter/1/batch", "POST"],
+    ];
+    for (const [path, allow] of paths) {
+      const answer = await send(service.base, path, { method: "OPTIONS" });
+      assert.equal(answer.status, 405, path);
+      assert.equal(answer.headers.allow, allow);
+      assert.deepEqual(answer.body, {
+        error: "Method not allowed",
+        details: [{ param: "method", message: `${path} takes ${allow}, not OPTIONS (a CORS preflight is an OPTIONS with Origin and Access-Control-Request-Method headers)` }],
+      });
+    }
+    assert.equal((await send(service.base, "/nope", { method: "OPTIONS" })).status, 404);
+  });
+
+  test("another method on a path that has a route: 405 naming the methods it takes; GET on the batch's path names POST", async () => {
+    const health = await request(`${service.base}/health`, { method: "DELETE" });
+    assert.equal(health.statusCode, 405);
+    assert.equal(health.headers.allow, "GET, HEAD");
+    assert.deepEqual(await health.body.json(), { error: "Method not allowed", details: [{ param: "method", message: "/health takes GET, HEAD, not DELETE" }] });
+    const batch = await send(service.base, "/quoter/1/batch?x=1");
+    assert.equal(batch.status, 405);
+    assert.equal(batch.headers.allow, "POST");
+    assert.deepEqual(batch.body.details, [{ param: "method", message: "/quoter/1/batch takes POST, not GET" }]);
+  });
+
+  test("an unknown path: 404 whose details name the route asked and lead to the quote route, the index and the docs", async () => {
+    const answer = await send(service.base, "/nope?a=1");
+    assert.equal(answer.status, 404);
+    assert.deepEqual(answer.body, {
+      error: "Not found",
+      details: [
+        {
+          param: "url",
+          message:
+            "no route GET /nope: quotes are at GET /quoter/{chainId}/{marketAddress}/{marketId}?expectedPrice=…&collateralAvailable=…, " +
+            "batches at POST /quoter/{chainId}/batch; /quoter lists the routes and /quoter/docs describes each",
+        },
+      ],
+    });
   });
 });
 
@@ -173,7 +218,9 @@ describe("the rate limit counts each quote of a batch and each level of a ladder
       assert.equal((await send(service.base, quote)).status, 200, "the sixth quote");
       const limited = await batch();
       assert.equal(limited.statusCode, 429);
-      assert.deepEqual(await limited.body.json(), { error: "Too many requests" });
+      const body = (await limited.body.json()) as { error: string; details: { param: string; message: string }[] };
+      assert.equal(body.error, "Too many requests");
+      assert.match(body.details[0]!.message, /limit of 6 requests a window/, "the batch's quotes counted against the limit it names");
       assert.match(String(limited.headers["retry-after"]), /^\d+$/);
       assert.equal((await send(service.base, ladder)).status, 429);
       assert.equal((await send(service.base, quote)).status, 429);

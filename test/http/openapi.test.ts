@@ -10,7 +10,7 @@ import { quoterApp, startQuoterHarness, type QuoterAppOptions, type QuoterHarnes
 import { closedPort } from "../support/closedPort.ts";
 import { deployPricelessMarketGroup } from "../support/pricelessMarketGroup.ts";
 import { MESSAGES } from "../../src/quote/quoteErrors.ts";
-import { HTTP_MESSAGES } from "../../src/http/httpErrors.ts";
+import { HTTP_MESSAGES, methodNotAllowed } from "../../src/http/httpErrors.ts";
 import { quoteParamsSchema, quoteQuerySchema } from "../../src/http/schemas.ts";
 
 const ONE = "1000000000000000000";
@@ -79,8 +79,9 @@ async function answerOfOwnApp(options: QuoterAppOptions, count = 1): Promise<Ans
   }
 }
 
+/** Every named example of every operation (a quote's errors are also the batch's and the ladder's). */
 function* namedExamples(): Generator<{ method: string; status: string; name: string; example: Json; schema: Json }> {
-  for (const [method, op] of Object.entries<Json>(doc.paths[QUOTE_PATH])) {
+  for (const [method, op] of Object.values<Json>(doc.paths).flatMap((path) => Object.entries<Json>(path))) {
     for (const [status, response] of Object.entries<Json>(op.responses)) {
       const media = response.content?.["application/json"];
       for (const [name, example] of Object.entries<Json>(media?.examples ?? {})) {
@@ -154,6 +155,18 @@ describe("the document", () => {
     assert.match(operation("get").description, /POST, PUT, DELETE, PATCH, OPTIONS\) answers 405 `Method not allowed` with `Allow: GET, HEAD`/);
     assert.ok(operation("get").responses["503"].headers["Retry-After"]);
     assert.ok(operation("get").responses["429"].headers["Retry-After"]);
+    // Every operation states what any route answers (the rate limit, a bug, the HTTP layer's refusals); the batch,
+    // the one route with a body, its 413 and 415 too.
+    for (const [path, methods] of Object.entries<Json>(doc.paths)) {
+      for (const [method, op] of Object.entries<Json>(methods)) {
+        for (const status of ["429", "500", "4XX"]) assert.ok(op.responses[status], `${method.toUpperCase()} ${path} documents ${status}`);
+      }
+    }
+    const batch = doc.paths["/quoter/{chainId}/batch"].post.responses;
+    assert.deepEqual([batch["413"], batch["415"]].map((response: Json) => Object.values<Json>(response.content["application/json"].examples)[0].value.error), [
+      HTTP_MESSAGES.bodyTooLarge,
+      HTTP_MESSAGES.unsupportedMediaType,
+    ]);
   });
 
   test("every example is valid against its own response schema", () => {
@@ -226,7 +239,10 @@ describe("what the server really answers matches the document", () => {
       assert.equal(answer.status, 405, method);
       assert.equal(answer.headers.allow, "GET, HEAD");
       assertDocumented("get", answer);
-      assert.deepEqual(answer.body, operation("get").responses["4XX"].content["application/json"].examples.methodNotAllowed.value);
+      const path = h.quotePath(1, {}).split("?")[0]!;
+      assert.deepEqual(answer.body, methodNotAllowed(method, path, ["GET", "HEAD"]).toBody());
+      const documented = operation("get").responses["4XX"].content["application/json"].examples.methodNotAllowed.value;
+      if (method === "POST") assert.deepEqual(answer.body, documented, "the documented example is the answer to a POST");
     }
   });
 
@@ -245,7 +261,7 @@ describe("what the server really answers matches the document", () => {
   test("429 Too many requests, with Retry-After", async () => {
     const answer = await answerOfOwnApp({ quoter: failing, protection: { rateLimitMax: 1 } }, 2);
     assert.equal(answer.status, 429, JSON.stringify(answer.body));
-    assert.deepEqual(answer.body, { error: HTTP_MESSAGES.tooManyRequests });
+    assert.equal(answer.body.error, HTTP_MESSAGES.tooManyRequests);
     assertDocumented("get", answer);
   });
 
@@ -265,7 +281,9 @@ describe("what the server really answers matches the document", () => {
     const success = ajv.compile(documentedResponse("get", 200).content["application/json"].schema);
     assert.equal(success({ direction: "LONG" }), false, "missing fields");
     const error = ajv.compile(documentedResponse("get", 400).content["application/json"].schema);
-    assert.equal(error({ error: "x", statusCode: 400 }), false, "an undocumented field");
-    assert.equal(error({ message: "x" }), false, "no error field");
+    assert.equal(error({ error: "x", details: [{ param: "p", message: "m" }], statusCode: 400 }), false, "an undocumented field");
+    assert.equal(error({ message: "x", details: [{ param: "p", message: "m" }] }), false, "no error field");
+    assert.equal(error({ error: "x" }), false, "no details");
+    assert.equal(error({ error: "x", details: [] }), false, "no detail in details");
   });
 });

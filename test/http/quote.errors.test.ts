@@ -6,6 +6,7 @@ import { zeroAddress } from "viem";
 import { closedPort } from "../support/closedPort.ts";
 import { quoterApp, startQuoterHarness, type QuoterHarness } from "../support/quoterHarness.ts";
 import { deployPricelessMarketGroup } from "../support/pricelessMarketGroup.ts";
+import { internalError } from "../../src/quote/quoteErrors.ts";
 
 const ONE = "1000000000000000000";
 const THOUSAND = "1000000000000000000000";
@@ -179,7 +180,8 @@ describe("500 Internal server error (semantics §6)", () => {
     const app = await quoterApp({ quoter: { quote: async () => { throw new TypeError("secret at http://rpc.example/key"); } } });
     const response = await app.inject({ url: h.quotePath(1, { expectedPrice: "0.6", collateralAvailable: ONE }) });
     assert.equal(response.statusCode, 500);
-    assert.deepEqual(response.json(), { error: "Internal server error" });
+    assert.deepEqual(response.json(), internalError().toBody());
+    assert.doesNotMatch(response.body, /secret|rpc\.example/, "nothing of the bug's own message");
     await app.close();
   });
 });
@@ -192,8 +194,8 @@ describe("404 and 405 in the same shape (semantics §6)", () => {
   test("POST on the quote path is 405 with Allow", async () => {
     const response = await h.app.inject({ method: "POST", url: h.quotePath(1, { expectedPrice: "0.6", collateralAvailable: ONE }) });
     assert.equal(response.statusCode, 405);
-    assert.deepEqual(response.json(), { error: "Method not allowed" });
-    assert.match(String(response.headers.allow), /GET/);
+    assert.equal(response.json().error, "Method not allowed");
+    assert.equal(response.headers.allow, "GET, HEAD");
   });
   test("HEAD on the quote path answers like GET, without a body", async () => {
     const response = await h.app.inject({ method: "HEAD", url: h.quotePath(1, { expectedPrice: "0.6", collateralAvailable: ONE }) });

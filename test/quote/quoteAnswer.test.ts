@@ -9,7 +9,7 @@ import {
   planSearch,
   serializeTrace,
 } from "../../src/quote/quoteAnswer.ts";
-import { MESSAGES } from "../../src/quote/quoteErrors.ts";
+import { MESSAGES, marketSettled, noValidSize } from "../../src/quote/quoteErrors.ts";
 import { statusOf } from "../../src/http/httpErrors.ts";
 import { explainSearchFailure } from "../../src/quote/explain.ts";
 import type { QuoteRequest } from "../../src/quote/request.ts";
@@ -148,10 +148,12 @@ test("§5 no best otherwise (including cap = 0): 400 \"Could not find a valid po
   const plain = buildAnswer(request, currentPrice, BLOCK_1, "LONG", empty, 18);
   assert.ok(!plain.ok);
   assert.equal(statusOf(plain.error), 400);
-  assert.deepEqual(plain.error.toBody(), { error: MESSAGES.noValidSize });
+  // Nothing was quoted, so nothing decided: the general detail of the message (semantics §6: never none).
+  const { details } = noValidSize().toBody();
+  assert.deepEqual(plain.error.toBody(), { error: MESSAGES.noValidSize, details });
   const traced = buildAnswer({ ...request, trace: true }, currentPrice, BLOCK_1, "LONG", empty, 18);
   assert.ok(!traced.ok);
-  assert.deepEqual(traced.error.toBody(), { error: MESSAGES.noValidSize, trace: [] });
+  assert.deepEqual(traced.error.toBody(), { error: MESSAGES.noValidSize, details, trace: [] });
 });
 
 test("§10 maxCollateral: requiredCollateral in the token's units, rounded up", () => {
@@ -228,5 +230,6 @@ test("§4 MarketSettled/EpochSettled during the search: 400 \"Market is settled\
   const answer = buildAnswer({ ...request, trace: true }, currentPrice, BLOCK_1, "LONG", result, 18);
   assert.ok(!answer.ok);
   assert.equal(statusOf(answer.error), 400);
-  assert.deepEqual(answer.error.toBody(), { error: "Market is settled" });
+  assert.deepEqual(answer.error.toBody(), marketSettled().toBody());
+  assert.equal(answer.error.toBody().error, "Market is settled");
 });

@@ -19,7 +19,7 @@ import {
   type QuoteErrorKind,
 } from "../../src/quote/quoteErrors.ts";
 
-test("§6 / interface §7: every error of a quote has its stable kind and exact message; the body is { error }", () => {
+test("§6 / interface §7: every error of a quote has its stable kind and exact message; the body is { error, details }", () => {
   const cases: [QuoteError, QuoteErrorKind, string][] = [
     [invalidQueryParameters([]), "invalidQuery", "Invalid query parameters"],
     [invalidPathParameters([]), "invalidPath", "Invalid path parameters"],
@@ -42,7 +42,9 @@ test("§6 / interface §7: every error of a quote has its stable kind and exact 
     assert.equal(error.message, message);
     const body = error.toBody();
     assert.equal(body.error, message);
-    if (!message.startsWith("Invalid")) assert.deepEqual(body, { error: message });
+    // Made with no details, an error still says what to change (semantics §6).
+    assert.deepEqual(Object.keys(body), ["error", "details"], message);
+    assert.ok(body.details.length === 1 && body.details[0]!.param !== "" && body.details[0]!.message !== "", message);
   }
 });
 

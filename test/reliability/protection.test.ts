@@ -4,6 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Quoter } from "../../src/service/api.ts";
 import { marketNotFound } from "../../src/quote/quoteErrors.ts";
+import { uriTooLong } from "../../src/http/httpErrors.ts";
 import { quoterApp } from "../support/quoterHarness.ts";
 
 // These limits act before any quote: a quoter that never reaches a chain is enough to show them.
@@ -16,7 +17,8 @@ test("per-client rate limit: past the limit, 429 Too many requests with Retry-Af
   for (let i = 0; i < 7; i++) statuses.push((await app.inject({ url })).statusCode);
   assert.deepEqual(statuses, [404, 404, 404, 404, 404, 429, 429]);
   const limited = await app.inject({ url });
-  assert.deepEqual(limited.json(), { error: "Too many requests" });
+  assert.equal(limited.json().error, "Too many requests");
+  assert.match(limited.json().details[0].message, /limit of 5 requests a window/);
   assert.ok(Number(limited.headers["retry-after"]) >= 1);
   const other = await app.inject({ url, remoteAddress: "10.1.2.3" });
   assert.equal(other.statusCode, 404, "another client has its own budget");
@@ -27,7 +29,7 @@ test("a URL longer than the limit is 414 URI too long, unparsed", async () => {
   const app = await quoterApp({ quoter, protection: { maxUrlLength: 512 } });
   const response = await app.inject({ url: `${url}&pad=${"x".repeat(600)}` });
   assert.equal(response.statusCode, 414);
-  assert.deepEqual(response.json(), { error: "URI too long" });
+  assert.deepEqual(response.json(), uriTooLong(url.length + 605, 512).toBody(), "details name the URL's length and the limit");
   await app.close();
 });
 
@@ -43,7 +45,10 @@ test("no request body is accepted on GET: 413", async () => {
   const app = await quoterApp({ quoter });
   const response = await app.inject({ method: "GET", url, payload: "{}", headers: { "content-type": "application/json" } });
   assert.equal(response.statusCode, 413);
-  assert.deepEqual(response.json(), { error: "Request body not accepted" });
+  assert.deepEqual(response.json(), {
+    error: "Request body not accepted",
+    details: [{ param: "body", message: "a GET takes no body: send the parameters in the URL's query" }],
+  });
   await app.close();
 });
 
