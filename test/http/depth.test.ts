@@ -8,7 +8,7 @@ import { parseUnits } from "viem";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { DEMO_USDC_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
 import type { Devchain } from "../../src/devchain/devchain.ts";
-import { probedServiceBehindProxy, type LiveService } from "../support/liveService.ts";
+import { serviceBehindProxy, type LiveService, type ServiceBehindProxy } from "../support/liveService.ts";
 import { quoteRequests, type RpcProxy } from "../support/rpcProxy.ts";
 
 const ONE = 10n ** 18n;
@@ -17,12 +17,12 @@ const THOUSAND = 1000n * ONE;
 let devchain: Devchain;
 let proxy: RpcProxy;
 let service: LiveService;
-let close: () => Promise<void>;
+let setup: ServiceBehindProxy;
 before(async () => {
-  // The endpoint's probe (its first quote) is made first: not a ladder's cost.
-  ({ devchain, proxy, service, close } = await probedServiceBehindProxy());
+  // The endpoint is probed before the service answers: the probe is not a ladder's cost.
+  ({ devchain, proxy, service } = setup = await serviceBehindProxy({ probe: true }));
 });
-after(() => close());
+after(() => setup.close());
 
 async function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string; json: any }> {
   const response = await request(`${service.base}${path}`, { headers });
