@@ -7,12 +7,10 @@ import { request } from "undici";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { DEMO_USDC_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
 import type { Devchain } from "../../src/devchain/devchain.ts";
+import { ONE, THOUSAND } from "../../src/http/docExamples.ts";
 import { onWireEvents } from "../support/eventStream.ts";
 import { serviceBehindProxy, trade, type LiveService, type ServiceBehindProxy } from "../support/liveService.ts";
 import { quoteRequests, type RpcProxy } from "../support/rpcProxy.ts";
-
-const ONE = "1000000000000000000";
-const THOUSAND = `${ONE}000`;
 
 let devchain: Devchain;
 let proxy: RpcProxy;

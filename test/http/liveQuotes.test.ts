@@ -11,10 +11,10 @@ import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import type { Devchain } from "../../src/devchain/devchain.ts";
 import { STREAM_EXAMPLE } from "../../src/http/openapi.ts";
 import { METRIC_NAMES } from "../../src/observability/metrics.ts";
+import { ONE } from "../../src/http/docExamples.ts";
 import { openEventStream, type EventStream } from "../support/eventStream.ts";
 import { chainBehindProxy, trade, type ChainBehindProxy, type LiveService, type ServeOptions } from "../support/liveService.ts";
 
-const ONE = "1000000000000000000";
 /** The README's example request. */
 const QUERY = { expectedPrice: "1030", collateralAvailable: `${ONE}000` };
 

@@ -3,12 +3,10 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { zeroAddress } from "viem";
+import { ONE, THOUSAND } from "../../src/http/docExamples.ts";
 import { closedPort } from "../support/closedPort.ts";
 import { quoterApp, startQuoterHarness, type QuoterHarness } from "../support/quoterHarness.ts";
 import { deployPricelessMarketGroup } from "../support/pricelessMarketGroup.ts";
-
-const ONE = "1000000000000000000";
-const THOUSAND = "1000000000000000000000";
 
 let h: QuoterHarness;
 before(async () => {

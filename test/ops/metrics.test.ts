@@ -8,11 +8,9 @@ import { DEMO_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
 import { QUOTE_ROUTE } from "../../src/http/observability.ts";
 import { METRIC_NAMES } from "../../src/observability/metrics.ts";
 import type { SearchStrategy } from "../../src/service/quoter.ts";
+import { ONE, THOUSAND } from "../../src/http/docExamples.ts";
 import { serviceBehindProxy } from "../support/liveService.ts";
 import { parseSamples, total, type Sample } from "../support/prometheus.ts";
-
-const THOUSAND = "1000000000000000000000";
-const ONE = "1000000000000000000";
 
 /**
  * A service behind a counting proxy, on a demo chain of its own, whose chain client reports to the app's metrics;

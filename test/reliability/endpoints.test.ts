@@ -9,6 +9,7 @@ import { request as httpRequest } from "undici";
 import { numberToHex } from "viem";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import type { Devchain } from "../../src/devchain/devchain.ts";
+import { THOUSAND } from "../../src/http/docExamples.ts";
 import { chainBehindProxy, type ChainBehindProxy } from "../support/liveService.ts";
 import { startProcess } from "../support/processes.ts";
 import { rpcError, type JsonRpcRequest, type RpcProxy } from "../support/rpcProxy.ts";
@@ -20,7 +21,6 @@ after(() => setup.close());
 
 const path = (marketId: number, query: Record<string, string>, chainId = DEVCHAIN_ID) =>
   `/quoter/${chainId}/${devchain.marketGroup}/${marketId}?${new URLSearchParams(query)}`;
-const THOUSAND = "1000000000000000000000";
 const node = (method: string, params: unknown[] = []) => devchain.chain.provider.request({ method, params } as never) as Promise<any>;
 
 /**
