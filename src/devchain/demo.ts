@@ -61,16 +61,15 @@ export interface DemoMarket {
   readonly example: { readonly expectedPrice: string; readonly collateralAvailable: string };
 }
 
+/** The pool of the deep yes/no markets: price 0.5 in [0.01, 0.99], liquidity 10^24, 1% fee. */
+const DEEP_YES_NO = { priceD18: E18 / 2n, minPriceD18: E18 / 100n, maxPriceD18: (E18 * 99n) / 100n, liquidity: 10n ** 24n, feeRate: 10_000 } as const;
+
 export const DEMO_MARKETS: readonly DemoMarket[] = [
   {
     group: DEMO_MARKET_GROUP_ADDRESS,
     id: 1n,
     role: "yes/no market with deep liquidity: ordinary LONG and SHORT quotes succeed",
-    priceD18: E18 / 2n,
-    minPriceD18: E18 / 100n,
-    maxPriceD18: (E18 * 99n) / 100n,
-    liquidity: 10n ** 24n,
-    feeRate: 10_000,
+    ...DEEP_YES_NO,
     claim: "Will it rain in Lisbon on 1 January?",
     example: { expectedPrice: "0.55", collateralAvailable: "1000000000000000000000" },
   },
@@ -90,11 +89,7 @@ export const DEMO_MARKETS: readonly DemoMarket[] = [
     group: DEMO_MARKET_GROUP_ADDRESS,
     id: 3n,
     role: "settled yes/no market (resolved YES): quotes answer 400 Market is settled",
-    priceD18: E18 / 2n,
-    minPriceD18: E18 / 100n,
-    maxPriceD18: (E18 * 99n) / 100n,
-    liquidity: 10n ** 24n,
-    feeRate: 10_000,
+    ...DEEP_YES_NO,
     claim: "Did it snow in Lisbon last winter?",
     settlementPriceD18: E18,
     example: { expectedPrice: "0.6", collateralAvailable: "1000000000000000000" },
@@ -115,11 +110,7 @@ export const DEMO_MARKETS: readonly DemoMarket[] = [
     group: DEMO_MARKET_GROUP_ADDRESS,
     id: 5n,
     role: "ended an hour before the deployment and never settled: every quote reverts ExpiredMarketNotSettled(endTime), no size can be quoted",
-    priceD18: E18 / 2n,
-    minPriceD18: E18 / 100n,
-    maxPriceD18: (E18 * 99n) / 100n,
-    liquidity: 10n ** 24n,
-    feeRate: 10_000,
+    ...DEEP_YES_NO,
     claim: "Was the result announced before the deadline?",
     ended: true,
     example: { expectedPrice: "0.55", collateralAvailable: "1000000000000000000" },
@@ -128,11 +119,7 @@ export const DEMO_MARKETS: readonly DemoMarket[] = [
     group: DEMO_USDC_MARKET_GROUP_ADDRESS,
     id: 1n,
     role: "yes/no market on the 6-decimal (USDC) group: a budget of 1000 USDC is 1000000000000000000000 wei, maxCollateral is in USDC units",
-    priceD18: E18 / 2n,
-    minPriceD18: E18 / 100n,
-    maxPriceD18: (E18 * 99n) / 100n,
-    liquidity: 10n ** 24n,
-    feeRate: 10_000,
+    ...DEEP_YES_NO,
     claim: "Will the stablecoin keep its peg all year?",
     example: { expectedPrice: "0.55", collateralAvailable: "1000000000000000000000" },
   },

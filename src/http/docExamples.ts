@@ -3,6 +3,7 @@
 import { DEMO_MARKET_GROUP } from "../quote/params.ts";
 import { BASE_PATH } from "./paths.ts";
 
+/** One token and a thousand, in wei (18 decimals): the examples' amounts, which the tests quote with too. */
 export const ONE = "1000000000000000000";
 export const THOUSAND = "1000000000000000000000";
 

@@ -19,45 +19,40 @@ const FOLLOW_MODES: readonly FollowMode[] = ["subscription", "polling", "idle"];
 /** Registers the head metrics in `registry`; `observe` names where the heads are read from (none until then). */
 export function registerHeadMetrics(registry: Registry): { observe(source: () => readonly HeadStatus[]): void } {
   let heads: () => readonly HeadStatus[] = () => [];
-  /** Each chain's label and its value now, chains without one left out. */
-  const perChainValues = (value: (head: HeadStatus) => number | undefined) =>
-    heads().flatMap((head) => {
-      const read = value(head);
-      return read === undefined ? [] : [[{ chain_id: String(head.chainId) }, read] as const];
-    });
-  const perChain = (name: string, help: string, value: (head: HeadStatus) => number | undefined) =>
-    new Gauge({
-      name,
-      help,
-      labelNames: ["chain_id"] as const,
-      registers: [registry],
-      collect() {
-        this.reset();
-        for (const [labels, read] of perChainValues(value)) this.set(labels, read);
-      },
-    });
-  perChain(METRIC_NAMES.headBlock, "The newest head of each chain the service has seen (the block new quotes are answered at)", (head) =>
-    head.head === undefined ? undefined : Number(head.head.blockNumber),
+  /**
+   * A metric's options by chain, its value read from the head followers at each scrape (chains without one left
+   * out): a gauge is set to it, a counter (reset) counts up to it, a count the followers keep.
+   */
+  const perChain = (name: string, help: string, value: (head: HeadStatus) => number | undefined) => ({
+    name,
+    help,
+    labelNames: ["chain_id"] as const,
+    registers: [registry],
+    collect(this: Gauge<"chain_id"> | Counter<"chain_id">) {
+      this.reset();
+      for (const head of heads()) {
+        const read = value(head);
+        if (read === undefined) continue;
+        const labels = { chain_id: String(head.chainId) };
+        if (this instanceof Gauge) this.set(labels, read);
+        else this.inc(labels, read);
+      }
+    },
+  });
+  new Gauge(
+    perChain(METRIC_NAMES.headBlock, "The newest head of each chain the service has seen (the block new quotes are answered at)", (head) =>
+      head.head === undefined ? undefined : Number(head.head.blockNumber),
+    ),
   );
-  perChain(METRIC_NAMES.headAge, "Seconds since that head was last seen (pushed, polled, or read by a quote)", (head) =>
-    head.head === undefined ? undefined : head.head.ageMs / 1000,
+  new Gauge(
+    perChain(METRIC_NAMES.headAge, "Seconds since that head was last seen (pushed, polled, or read by a quote)", (head) =>
+      head.head === undefined ? undefined : head.head.ageMs / 1000,
+    ),
   );
-  /** A count the head followers keep, exposed as a counter read at each scrape. */
-  const perChainCount = (name: string, help: string, value: (head: HeadStatus) => number) =>
-    new Counter({
-      name,
-      help,
-      labelNames: ["chain_id"] as const,
-      registers: [registry],
-      collect() {
-        this.reset();
-        for (const [labels, read] of perChainValues(value)) this.inc(labels, read);
-      },
-    });
-  perChainCount(METRIC_NAMES.newHeads, "New heads followed since start", (head) => head.newHeads);
-  perChainCount(METRIC_NAMES.reorgs, "Reorgs seen since start: a head whose block is not on the recorded chain", (head) => head.reorgs);
-  perChainCount(METRIC_NAMES.replacedBlocks, "Blocks found replaced since start: their answers are dropped", (head) => head.replacedBlocks);
-  perChainCount(METRIC_NAMES.movedBack, "Times the head moved back since start: every endpoint kept reporting an older head", (head) => head.movedBack);
+  new Counter(perChain(METRIC_NAMES.newHeads, "New heads followed since start", (head) => head.newHeads));
+  new Counter(perChain(METRIC_NAMES.reorgs, "Reorgs seen since start: a head whose block is not on the recorded chain", (head) => head.reorgs));
+  new Counter(perChain(METRIC_NAMES.replacedBlocks, "Blocks found replaced since start: their answers are dropped", (head) => head.replacedBlocks));
+  new Counter(perChain(METRIC_NAMES.movedBack, "Times the head moved back since start: every endpoint kept reporting an older head", (head) => head.movedBack));
   new Gauge({
     name: METRIC_NAMES.followMode,
     help: "How each chain's head is followed now: 1 for the mode in use (subscription: pushed over WebSocket; polling; idle: nobody asked lately)",

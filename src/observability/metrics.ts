@@ -59,38 +59,32 @@ export function createMetrics({ processMetrics = false }: MetricsOptions = {}): 
   if (processMetrics) collectDefaultMetrics({ register: registry });
   const registers = [registry];
 
-  const httpRequests = new Counter({
-    name: METRIC_NAMES.httpRequests,
-    help: "HTTP requests answered, by method, route pattern and status code",
-    labelNames: ["method", "route", "status_code"] as const,
+  const httpRequests = counterIn(registers, METRIC_NAMES.httpRequests, "HTTP requests answered, by method, route pattern and status code", ["method", "route", "status_code"]);
+  const quoteDuration = histogramIn(
     registers,
-  });
-  const quoteDuration = new Histogram({
-    name: METRIC_NAMES.quoteDuration,
-    help: "Time to answer a quote request (GET or HEAD on the quote route), by status code",
-    labelNames: ["status_code"] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    METRIC_NAMES.quoteDuration,
+    "Time to answer a quote request (GET or HEAD on the quote route), by status code",
+    [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    ["status_code"],
+  );
+  const quoteCandidates = histogramIn(
     registers,
-  });
-  const quoteCandidates = new Histogram({
-    name: METRIC_NAMES.quoteCandidates,
-    help: "Candidate sizes quoted per quote that ran a search (a quote that joined an identical running one is not counted)",
-    buckets: linearBuckets(0, 1, 11),
+    METRIC_NAMES.quoteCandidates,
+    "Candidate sizes quoted per quote that ran a search (a quote that joined an identical running one is not counted)",
+    linearBuckets(0, 1, 11),
+  );
+  const rpcRequests = counterIn(
     registers,
-  });
-  const rpcRequests = new Counter({
-    name: METRIC_NAMES.rpcRequests,
-    help: "JSON-RPC requests sent, by chain, method and outcome (ok, reverted, refused, transport_failure)",
-    labelNames: ["chain_id", "method", "outcome"] as const,
+    METRIC_NAMES.rpcRequests,
+    "JSON-RPC requests sent, by chain, method and outcome (ok, reverted, refused, transport_failure)",
+    ["chain_id", "method", "outcome"],
+  );
+  const answerCache = counterIn(
     registers,
-  });
-
-  const answerCache = new Counter({
-    name: METRIC_NAMES.answerCache,
-    help: "Quotes that reached the chain stage, by whether an identical request's answer at the chain's head was kept (hit) or not (miss)",
-    labelNames: ["result"] as const,
-    registers,
-  });
+    METRIC_NAMES.answerCache,
+    "Quotes that reached the chain stage, by whether an identical request's answer at the chain's head was kept (hit) or not (miss)",
+    ["result"],
+  );
 
   const heads = registerHeadMetrics(registry);
   const streams = streamMetrics(registers);
@@ -116,22 +110,17 @@ export function createMetrics({ processMetrics = false }: MetricsOptions = {}): 
 
 function streamMetrics(registers: Registry[]): StreamObserver {
   const open = new Gauge({ name: METRIC_NAMES.streamsOpen, help: "Live quote streams open now", registers });
-  const events = new Counter({
-    name: METRIC_NAMES.streamEvents,
-    help: "Events sent on live quote streams, by event (quote, error, end)",
-    labelNames: ["event"] as const,
+  const events = counterIn(registers, METRIC_NAMES.streamEvents, "Events sent on live quote streams, by event (quote, error, end)", ["event"]);
+  const searches = counterIn(
     registers,
-  });
-  const searches = new Counter({
-    name: METRIC_NAMES.streamSearches,
-    help: "Searches for live quote streams: one per distinct watched quote and head, however many streams watch it",
+    METRIC_NAMES.streamSearches,
+    "Searches for live quote streams: one per distinct watched quote and head, however many streams watch it",
+  );
+  const heads = counterIn(
     registers,
-  });
-  const heads = new Counter({
-    name: METRIC_NAMES.streamHeads,
-    help: "New heads that started the searches of live quote streams (searches per head: the ratio of the two)",
-    registers,
-  });
+    METRIC_NAMES.streamHeads,
+    "New heads that started the searches of live quote streams (searches per head: the ratio of the two)",
+  );
   return {
     opened: () => open.inc(),
     closed: () => open.dec(),
@@ -152,19 +141,29 @@ function manyQuoteMetrics(registers: Registry[]): Pick<Metrics, "observeBatch" |
 
 /** A histogram of counts per request (quotes per batch, levels per ladder). */
 function countMetric(registers: Registry[], name: string, help: string): (count: number) => void {
-  const histogram = new Histogram({ name, help, buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000], registers });
+  const histogram = histogramIn(registers, name, help, [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]);
   return (count) => histogram.observe(count);
 }
 
 /** Gas per request of the searchers' candidates: the chain's bill for a request, its call data and reads aside. */
 function searchGasMetric(registers: Registry[]): Metrics["observeSearchGas"] {
-  const histogram = new Histogram({
-    name: METRIC_NAMES.searchGas,
-    help: "Gas the candidates of a request's searches used, as the deployless searchers measured it (call data and reads not included), by route",
-    labelNames: ["route"] as const,
-    buckets: [1e4, 3e4, 1e5, 3e5, 1e6, 3e6, 1e7, 3e7, 1e8],
+  const histogram = histogramIn(
     registers,
-  });
+    METRIC_NAMES.searchGas,
+    "Gas the candidates of a request's searches used, as the deployless searchers measured it (call data and reads not included), by route",
+    [1e4, 3e4, 1e5, 3e5, 1e6, 3e6, 1e7, 3e7, 1e8],
+    ["route"],
+  );
   // A gas figure, not a price or an amount: a Number is exact up to 2^53.
   return (route, gas) => histogram.observe({ route }, Number(gas));
+}
+
+/** A counter in `registers`, each count labelled by `labelNames`. */
+export function counterIn<L extends string>(registers: Registry[], name: string, help: string, labelNames: readonly L[] = []): Counter<L> {
+  return new Counter({ name, help, labelNames, registers });
+}
+
+/** A histogram over `buckets` in `registers`, each observation labelled by `labelNames`. */
+function histogramIn<L extends string>(registers: Registry[], name: string, help: string, buckets: number[], labelNames: readonly L[] = []): Histogram<L> {
+  return new Histogram({ name, help, buckets, labelNames, registers });
 }

@@ -1,6 +1,7 @@
 // What sharing work with other replicas through Redis (REDIS_URL) does: whether Redis is up now, and where each
 // search's answer came from. Registered only when Redis is configured.
-import { Counter, Gauge, type Registry } from "prom-client";
+import { Gauge, type Registry } from "prom-client";
+import { counterIn } from "./metrics.ts";
 import type { RedisStatus } from "../service/replicas/redisLink.ts";
 import type { SharedFrom } from "../service/replicas/sharedSearches.ts";
 
@@ -23,12 +24,12 @@ export function registerReplicaMetrics(registry: Registry, status: () => RedisSt
       this.set(status().state === "up" ? 1 : 0);
     },
   });
-  const searches = new Counter({
-    name: REPLICA_METRIC_NAMES.sharedSearches,
-    help: "Searches a quote needed, by where the answer came from: searched (here, then shared), replica (another replica's, through Redis), alone (here, Redis down or its claim expired)",
-    labelNames: ["from"] as const,
-    registers: [registry],
-  });
+  const searches = counterIn(
+    [registry],
+    REPLICA_METRIC_NAMES.sharedSearches,
+    "Searches a quote needed, by where the answer came from: searched (here, then shared), replica (another replica's, through Redis), alone (here, Redis down or its claim expired)",
+    ["from"],
+  );
   for (const from of ["searched", "replica", "alone"] as const) searches.inc({ from }, 0);
   return { shared: (from) => searches.inc({ from }) };
 }

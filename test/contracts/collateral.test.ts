@@ -7,15 +7,9 @@ import fc from "fast-check";
 import { getAddress, getContractAddress, maxUint256, parseEventLogs, zeroAddress } from "viem";
 import { collateralTokenAbi, marketGroupAbi } from "../../src/generated/contracts.ts";
 import { configOf, MarketGroupHarness, reverted } from "./marketGroupHarness.ts";
-import { E18, type MarketParamsModel } from "./poolModel.ts";
+import { E18, YES_NO, type MarketParamsModel } from "./poolModel.ts";
 
-const YES_NO: MarketParamsModel = {
-  priceD18: E18 / 2n,
-  minPriceD18: E18 / 100n,
-  maxPriceD18: (E18 * 99n) / 100n,
-  liquidity: 10n ** 22n,
-  feeRate: 10_000n,
-};
+const DEEP_YES_NO: MarketParamsModel = { ...YES_NO, liquidity: 10n ** 22n };
 
 /** 10^(18-d): one token unit in 18-decimal units. */
 const scaleOf = (decimals: number) => 10n ** BigInt(18 - decimals);
@@ -85,7 +79,7 @@ describe("MarketGroup: the trade's collateral limit, in token units", () => {
     for (const h of [wsteth, usdc]) {
       const decimals = await h.collateralDecimals();
       const scale = scaleOf(decimals);
-      const id = await h.createMarket(configOf(YES_NO));
+      const id = await h.createMarket(configOf(DEEP_YES_NO));
       for (const size of [10n ** 18n, -(3n * 10n ** 17n), 123_456_789n]) {
         const { requiredCollateral } = await h.quote(id, size);
         assert.ok(requiredCollateral > 0n);
@@ -106,13 +100,13 @@ describe("MarketGroup: the trade's collateral limit, in token units", () => {
   });
 
   test("a limit whose normalisation passes 2^256 - 1 saturates instead of overflowing: no limit at all", async () => {
-    const id = await usdc.createMarket(configOf(YES_NO));
+    const id = await usdc.createMarket(configOf(DEEP_YES_NO));
     const { result } = await usdc.simulateTrade(id, 10n ** 18n, maxUint256 / 10n ** 12n + 1n);
     assert.ok(result[0] > 0n);
   });
 
   test("the collateral check comes after the quote's: an out-of-range size reverts PoolPriceOutOfRange even with a limit of 0", async () => {
-    const id = await usdc.createMarket(configOf(YES_NO));
+    const id = await usdc.createMarket(configOf(DEEP_YES_NO));
     assert.equal((await reverted(usdc.simulateTrade(id, (1n << 255n) - 1n, 0n))).errorName, "PoolPriceOutOfRange");
     assert.deepEqual(await reverted(usdc.simulateTrade(id, 0n, 0n)), { errorName: "InvalidData", args: ["size is zero"] });
   });

@@ -14,6 +14,7 @@ import {
   minus,
   outOfRangeSqrtPrice,
   quoteModel,
+  YES_NO,
   type MarketParamsModel,
   type ModelQuote,
   type PoolState,
@@ -69,7 +70,7 @@ function inRange(q: ModelQuote | "out-of-range"): ModelQuote {
 }
 
 const FIXED_MARKETS: Record<string, MarketParamsModel> = {
-  "yes/no 0.5 in [0.01, 0.99], 1% fee": { priceD18: E18 / 2n, minPriceD18: E18 / 100n, maxPriceD18: (E18 * 99n) / 100n, liquidity: 10n ** 20n, feeRate: 10_000n },
+  "yes/no 0.5 in [0.01, 0.99], 1% fee": YES_NO,
   "extreme bounds [1e-6, 1e6], liquidity 2^80, 10% fee": { priceD18: 3n * E18, minPriceD18: 10n ** 12n, maxPriceD18: 10n ** 24n, liquidity: 1n << 80n, feeRate: 100_000n },
   "numeric 1500 in [1000, 2000], 0.3% fee": { priceD18: 1500n * E18, minPriceD18: 1000n * E18, maxPriceD18: 2000n * E18, liquidity: 10n ** 18n, feeRate: 3_000n },
   // Just above the min price (LONG) or below the max price (SHORT), without fee, the collateral grows by

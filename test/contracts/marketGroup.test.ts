@@ -3,18 +3,9 @@ import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
 import { getAddress, maxInt256 } from "viem";
 import { configOf, MarketGroupHarness, reverted, type MarketConfig } from "./marketGroupHarness.ts";
-import { E18, initialPool, MAX_UINT160, maxFillableSize, outOfRangeSqrtPrice, quoteModel, type MarketParamsModel } from "./poolModel.ts";
+import { E18, initialPool, MAX_UINT160, maxFillableSize, outOfRangeSqrtPrice, quoteModel, YES_NO } from "./poolModel.ts";
 
 const MIN_INT256 = -(1n << 255n);
-
-/** A yes/no market: price 0.5 in [0.01, 0.99], 1% fee. */
-const YES_NO: MarketParamsModel = {
-  priceD18: E18 / 2n,
-  minPriceD18: E18 / 100n,
-  maxPriceD18: (E18 * 99n) / 100n,
-  liquidity: 10n ** 20n,
-  feeRate: 10_000n,
-};
 
 let h: MarketGroupHarness;
 before(async () => {

@@ -61,6 +61,15 @@ export interface MarketParamsModel {
   readonly feeRate: bigint;
 }
 
+/** A yes/no market: price 0.5 in [0.01, 0.99], liquidity 10^20, 1% fee. */
+export const YES_NO: MarketParamsModel = {
+  priceD18: E18 / 2n,
+  minPriceD18: E18 / 100n,
+  maxPriceD18: (E18 * 99n) / 100n,
+  liquidity: 10n ** 20n,
+  feeRate: 10_000n,
+};
+
 export interface PoolState {
   readonly liquidity: bigint;
   readonly feeRate: bigint;

@@ -5,60 +5,35 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { FastifyInstance } from "fastify";
-import { maxUint256, parseUnits } from "viem";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
-import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
-import { marketGroupAbi } from "../../src/generated/contracts.ts";
-import { startRpcProxy, type RpcProxy } from "../support/rpcProxy.ts";
-import { quoterApp } from "../support/quoterHarness.ts";
+import { chainBehindProxy, trade, waitFor, type ChainBehindProxy, type ServeOptions } from "../support/liveService.ts";
 
 const CACHE = { maxEntries: 1000, maxBytes: 1 << 20 };
 
-let devchain: Devchain;
-let proxy: RpcProxy;
+let setup: ChainBehindProxy;
 before(async () => {
-  devchain = await startDevchain();
-  proxy = await startRpcProxy(devchain.endpoint.url);
+  setup = await chainBehindProxy();
 });
-after(async () => {
-  await proxy.close();
-  await devchain.close();
-});
+after(() => setup.close());
 
 const path = (marketId: number, query: Record<string, string>) =>
-  `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/${marketId}?${new URLSearchParams(query)}`;
+  `/quoter/${DEVCHAIN_ID}/${setup.devchain.marketGroup}/${marketId}?${new URLSearchParams(query)}`;
 const QUOTE = { expectedPrice: "1030", collateralAvailable: "1000000000000000000000", trace: "true" };
 
-async function withApp<T>(options: Parameters<typeof quoterApp>[0], run: (app: FastifyInstance) => Promise<T>): Promise<T> {
-  const app = await quoterApp({ probe: true, webSocketUrls: new Map([[DEVCHAIN_ID, devchain.endpoint.webSocketUrl]]), ...options });
-  try {
-    return await run(app);
-  } finally {
-    await app.close();
-  }
-}
+/** `run` with an app on the proxy, probed, its heads pushed over the node's WebSocket; `options` for the rest. */
+const withApp = <T>(options: ServeOptions, run: (app: FastifyInstance) => Promise<T>): Promise<T> =>
+  setup.withService({ probe: true, webSocket: true, ...options }, (service) => run(service.app));
 
 /** The quotes' requests: what the proxy saw but the endpoint's chain id, asked once before its first use. */
-const quoteMethods = () => proxy.methods.filter((method) => method !== "eth_chainId");
-
-async function trade(): Promise<void> {
-  const { traderClient, publicClient } = devchain.chain;
-  const hash = await traderClient.writeContract({
-    address: devchain.marketGroup,
-    abi: marketGroupAbi,
-    functionName: "executeTrade",
-    args: [2n, parseUnits("0.01", 18), maxUint256],
-  });
-  assert.equal((await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 10 })).status, "success");
-}
+const quoteMethods = () => setup.proxy.methods.filter((method) => method !== "eth_chainId");
 
 describe("answers cached per block", () => {
   for (const strategy of ["single-call", "sequential"] as const) {
     test(`${strategy}: 20 identical requests within one block reach the node as one quote's requests, each answer byte for byte a search's`, async () => {
       const url = path(2, QUOTE);
-      const searched = await withApp({ rpc: devchain.endpoint.url, strategy }, (app) => app.inject({ url }));
-      await withApp({ rpc: proxy.url, strategy, answerCache: CACHE }, async (app) => {
-        proxy.clear();
+      const searched = await withApp({ rpc: setup.devchain.endpoint.url, strategy }, (app) => app.inject({ url }));
+      await withApp({ strategy, answerCache: CACHE }, async (app) => {
+        setup.proxy.clear();
         const one = await app.inject({ url });
         const requestsOfOne = quoteMethods().length;
         const answers = [one];
@@ -74,8 +49,8 @@ describe("answers cached per block", () => {
   }
 
   test("concurrent identical requests share one search, later ones the cache; another request is its own search", async () => {
-    await withApp({ rpc: proxy.url, answerCache: CACHE }, async (app) => {
-      proxy.clear();
+    await withApp({ answerCache: CACHE }, async (app) => {
+      setup.proxy.clear();
       const url = path(1, { expectedPrice: "0.55", collateralAvailable: "1000000000000000000000" });
       const first = await Promise.all(Array.from({ length: 10 }, () => app.inject({ url })));
       const again = await Promise.all(Array.from({ length: 10 }, () => app.inject({ url })));
@@ -90,10 +65,10 @@ describe("answers cached per block", () => {
   });
 
   test("a trade moves the head: the next quote is a new search at the new block, never the kept answer of the old one", async () => {
-    await withApp({ rpc: proxy.url, answerCache: CACHE }, async (app) => {
+    await withApp({ answerCache: CACHE }, async (app) => {
       const url = path(2, QUOTE);
       const before = (await app.inject({ url })).json();
-      await trade();
+      await trade(setup.devchain);
       await waitFor(async () => BigInt((await app.inject({ url: "/health" })).json().chains[0].head.blockNumber) > BigInt(before.blockNumber));
       const after = (await app.inject({ url })).json();
       assert.ok(BigInt(after.blockNumber) > BigInt(before.blockNumber));
@@ -103,10 +78,10 @@ describe("answers cached per block", () => {
   });
 
   test("Cache-Control: no-cache: never the kept answer; the endpoint's latest block is read, then one search", async () => {
-    await withApp({ rpc: proxy.url, answerCache: CACHE }, async (app) => {
+    await withApp({ answerCache: CACHE }, async (app) => {
       const url = path(2, QUOTE);
       const kept = await app.inject({ url });
-      proxy.clear();
+      setup.proxy.clear();
       for (let i = 0; i < 3; i++) {
         const fresh = await app.inject({ url, headers: { "cache-control": "no-cache" } });
         assert.equal(fresh.body, kept.body, "the same block: the same answer, searched again");
@@ -117,11 +92,3 @@ describe("answers cached per block", () => {
     });
   });
 });
-
-async function waitFor(condition: () => Promise<boolean>, ms = 5_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) assert.fail("timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

@@ -7,22 +7,20 @@ import { request } from "undici";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { DEMO_USDC_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
 import type { Devchain } from "../../src/devchain/devchain.ts";
+import { ONE, THOUSAND } from "../../src/http/docExamples.ts";
 import { onWireEvents } from "../support/eventStream.ts";
-import { liveService, probedServiceBehindProxy, trade, type LiveService } from "../support/liveService.ts";
+import { serviceBehindProxy, trade, type LiveService, type ServiceBehindProxy } from "../support/liveService.ts";
 import { quoteRequests, type RpcProxy } from "../support/rpcProxy.ts";
-
-const ONE = "1000000000000000000";
-const THOUSAND = `${ONE}000`;
 
 let devchain: Devchain;
 let proxy: RpcProxy;
 let service: LiveService;
-let close: () => Promise<void>;
+let setup: ServiceBehindProxy;
 before(async () => {
-  // The endpoint's probe (its first quote) is made first: not a batch's cost.
-  ({ devchain, proxy, service, close } = await probedServiceBehindProxy({ batchMaxQuotes: 8 }));
+  // The endpoint is probed before the service answers: the probe is not a batch's cost.
+  ({ devchain, proxy, service } = setup = await serviceBehindProxy({ batchMaxQuotes: 8, probe: true }));
 });
-after(() => close());
+after(() => setup.close());
 
 async function post(body: unknown, raw?: string): Promise<{ status: number; text: string; json: any }> {
   const response = await request(`${service.base}/quoter/${DEVCHAIN_ID}/batch`, {
@@ -140,8 +138,7 @@ describe("a batch", () => {
   });
 
   test("a batch heavier than the gas cap: as few calls as fit (fewer than alone), all at one block, each result the GET's bytes", async () => {
-    const small = await liveService({ rpc: proxy.url, searchGasCap: 3_000_000n });
-    try {
+    await setup.withService({ searchGasCap: 3_000_000n }, async (small) => {
       const items = ["0.3", "0.4", "0.45", "0.55", "0.6", "0.7"].map((expectedPrice) => ({
         marketAddress: group(),
         marketId: "1",
@@ -173,14 +170,11 @@ describe("a batch", () => {
         const get = await getOf(item, answer.blockNumber);
         assert.equal(JSON.stringify(answer.results[i]!.body), get.text, JSON.stringify(item));
       }
-    } finally {
-      await small.close();
-    }
+    });
   });
 
   test("an endpoint quoted call by call (the sequential strategy): the batch's quotes are searched alone, each result the GET's bytes", async () => {
-    const sequential = await liveService({ rpc: proxy.url, strategy: "sequential" });
-    try {
+    await setup.withService({ strategy: "sequential" }, async (sequential) => {
       const items: Record<string, string>[] = [
         { marketAddress: group(), marketId: "1", expectedPrice: "0.55", collateralAvailable: THOUSAND },
         { marketAddress: group(), marketId: "2", expectedPrice: "990", collateralAvailable: THOUSAND, search: "exact" },
@@ -197,9 +191,7 @@ describe("a batch", () => {
         const get = await getOf(item, answer.blockNumber);
         assert.equal(JSON.stringify(answer.results[i]!.body), get.text, JSON.stringify(item));
       }
-    } finally {
-      await sequential.close();
-    }
+    });
   });
 
   test("with Accept: text/event-stream: a `quote` event with the whole answer at once, then at the block of a trade", async () => {

@@ -10,7 +10,7 @@ import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { DEMO_USDC_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
 import type { Devchain } from "../../src/devchain/devchain.ts";
 import { encodeGetReferencePrice } from "../../src/chain/marketGroup.ts";
-import { liveService, probedServiceBehindProxy, type LiveService } from "../support/liveService.ts";
+import { serviceBehindProxy, type LiveService, type ServiceBehindProxy } from "../support/liveService.ts";
 import { deployPricelessMarketGroup } from "../support/pricelessMarketGroup.ts";
 import { quoteRequests, type RpcProxy } from "../support/rpcProxy.ts";
 
@@ -20,12 +20,12 @@ const THOUSAND = 1000n * ONE;
 let devchain: Devchain;
 let proxy: RpcProxy;
 let service: LiveService;
-let close: () => Promise<void>;
+let setup: ServiceBehindProxy;
 before(async () => {
-  // The endpoint's probe (its first quote) is made first: not a ladder's cost.
-  ({ devchain, proxy, service, close } = await probedServiceBehindProxy());
+  // The endpoint is probed before the service answers: the probe is not a ladder's cost.
+  ({ devchain, proxy, service } = setup = await serviceBehindProxy({ probe: true }));
 });
-after(() => close());
+after(() => setup.close());
 
 async function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string; json: any }> {
   const response = await request(`${service.base}${path}`, { headers });
@@ -151,7 +151,7 @@ describe("a depth ladder", () => {
   });
 
   test("to and levels heavier than the gas cap: the levels the first call left go in further calls at its block, the same answer", async () => {
-    const small = await liveService({ rpc: proxy.url, searchGasCap: 3_000_000n });
+    const small = await setup.serve({ searchGasCap: 3_000_000n });
     try {
       const budget = `${THOUSAND}000`;
       const path = depthPath(devchain.marketGroup, "1", { collateralAvailable: budget, to: "0.8", levels: "10" });
@@ -174,7 +174,7 @@ describe("a depth ladder", () => {
   });
 
   test("an endpoint quoted call by call (the sequential strategy): to and levels read the price first, then each level; the same answer", async () => {
-    const sequential = await liveService({ rpc: proxy.url, strategy: "sequential" });
+    const sequential = await setup.serve({ strategy: "sequential" });
     try {
       const path = depthPath(devchain.marketGroup, "2", { collateralAvailable: THOUSAND.toString(), to: "1050", levels: "4" });
       proxy.clear();

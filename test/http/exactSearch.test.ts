@@ -9,40 +9,30 @@ import fc from "fast-check";
 import { createPublicClient, decodeFunctionResult, encodeFunctionData, formatUnits, http } from "viem";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { DEMO_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
-import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { marketGroupAbi } from "../../src/generated/contracts.ts";
-import { quoteRequests, startRpcProxy, type RpcProxy } from "../support/rpcProxy.ts";
-import { quoterApp } from "../support/quoterHarness.ts";
+import { serviceBehindProxy, type ServiceBehindProxy } from "../support/liveService.ts";
+import { quoteRequests } from "../support/rpcProxy.ts";
 
 const E18 = 10n ** 18n;
 const DUST = 10n ** 6n;
 const MAX = 2n ** 255n - 1n;
 
-let devchain: Devchain;
-/** [single-call behind `proxy`, sequential]. */
+let setup: ServiceBehindProxy;
+/** [single-call behind the proxy, sequential on the node]. */
 let apps: FastifyInstance[];
-let proxy: RpcProxy;
 before(async () => {
-  devchain = await startDevchain();
-  proxy = await startRpcProxy(devchain.endpoint.url);
-  apps = [
-    await quoterApp({ rpc: proxy.url, strategy: "single-call", timeoutMs: 10_000, probe: true }),
-    await quoterApp({ rpc: devchain.endpoint.url, strategy: "sequential", timeoutMs: 10_000, probe: true }),
-  ];
+  setup = await serviceBehindProxy({ strategy: "single-call", timeoutMs: 10_000, probe: true });
+  const sequential = await setup.serve({ rpc: setup.devchain.endpoint.url, strategy: "sequential", timeoutMs: 10_000, probe: true });
+  apps = [setup.service.app, sequential.app];
 });
-after(async () => {
-  for (const app of apps) await app.close();
-  await proxy.close();
-  await devchain.close();
-});
-
+after(() => setup.close());
 
 type Request = { marketId: bigint; expected: bigint; limit?: bigint; collateral: bigint };
 type Class = "short" | "feasible" | "too-large";
 
 /** The §4 classification of one size, quoted directly at `block`, written here again from the rules. */
 async function classify(request: Request, currentPrice: bigint, size: bigint, block: bigint): Promise<Class> {
-  const client = createPublicClient({ transport: http(devchain.endpoint.url, { retryCount: 0 }) });
+  const client = createPublicClient({ transport: http(setup.devchain.endpoint.url, { retryCount: 0 }) });
   const long = request.expected > currentPrice;
   const data = encodeFunctionData({ abi: marketGroupAbi, functionName: "quoteCreateTraderPosition", args: [request.marketId, long ? size : -size] });
   let result: readonly [bigint, bigint, bigint];
@@ -107,10 +97,10 @@ describe("search=exact (semantics §4b)", () => {
           });
           if (request.limit !== undefined) query.set("priceLimit", formatUnits(request.limit, 18));
           const url = `/quoter/${DEVCHAIN_ID}/${DEMO_MARKET_GROUP_ADDRESS}/${request.marketId}?${query}`;
-          const before = proxy.requests.length;
+          const before = setup.proxy.requests.length;
           const [single, sequential] = await Promise.all(apps.map((app) => app.inject({ url })));
           assert.equal(single!.body, sequential!.body, url);
-          const requests = quoteRequests(proxy.requests.slice(before));
+          const requests = quoteRequests(setup.proxy.requests.slice(before));
           assert.deepEqual(requests.map((r) => r.method), ["eth_call"], `${url}: one deployless eth_call`);
           const body = single!.json();
           const currentPrice = PRICES.get(request.marketId)!;

@@ -7,9 +7,7 @@ import { MESSAGES } from "../../src/quote/quoteErrors.ts";
 import { DEMO_MARKETS } from "../../src/devchain/demo.ts";
 import { bannerLines } from "../../src/banner.ts";
 import { PACKAGE_VERSION } from "../../src/http/openapi.ts";
-
-const ONE = "1000000000000000000";
-const THOUSAND = "1000000000000000000000";
+import { ONE, THOUSAND } from "../../src/http/docExamples.ts";
 
 let h: QuoterHarness;
 before(async () => {

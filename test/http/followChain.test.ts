@@ -6,36 +6,29 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parseUnits } from "viem";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
-import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
-import { liveService, trade, waitFor, type LiveService } from "../support/liveService.ts";
+import type { Devchain } from "../../src/devchain/devchain.ts";
+import { chainBehindProxy, trade, waitFor, type ChainBehindProxy, type LiveService, type ServeOptions } from "../support/liveService.ts";
 
 const CACHE = { maxEntries: 1000, maxBytes: 1 << 20 };
 const QUERY = { expectedPrice: "1030", collateralAvailable: "1000000000000000000000" };
 
+let setup: ChainBehindProxy;
 let devchain: Devchain;
-before(async () => {
-  devchain = await startDevchain();
-});
-after(() => devchain.close());
+before(async () => ({ devchain } = setup = await chainBehindProxy()));
+after(() => setup.close());
 
 const path = (query: Record<string, string> = QUERY) => `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/2?${new URLSearchParams(query)}`;
-const pushed = () => ({ webSocketUrls: new Map([[DEVCHAIN_ID, devchain.endpoint.webSocketUrl]]) });
 const request = (method: string, params: unknown[] = []) => devchain.chain.provider.request({ method, params } as never) as Promise<unknown>;
 const canonicalHash = async (blockNumber: string) => (await devchain.chain.publicClient.getBlock({ blockNumber: BigInt(blockNumber) })).hash;
 
-async function withService<T>(options: Parameters<typeof liveService>[0], run: (service: LiveService) => Promise<T>): Promise<T> {
-  const service = await liveService({ answerCache: CACHE, ...options });
-  try {
-    return await run(service);
-  } finally {
-    await service.close();
-  }
-}
+/** `run` with a service on the node itself, its answers kept by block; `options` for the rest. */
+const withService = <T>(options: ServeOptions, run: (service: LiveService) => Promise<T>): Promise<T> =>
+  setup.withService({ rpc: devchain.endpoint.url, answerCache: CACHE, ...options }, run);
 
 describe("fresh answers after a trade", () => {
   test("minBlock = the trade's block: the answer is at that block or later and sees the trade, even while polling lags", async () => {
     // Polled at most every 60 s: without minBlock the service would not see the trade for a long while.
-    await withService({ rpc: devchain.endpoint.url, headPollMs: 60_000 }, async (service) => {
+    await withService({ headPollMs: 60_000 }, async (service) => {
       const before = await service.get(path());
       assert.equal(before.status, 200);
       const traded = await trade(devchain);
@@ -49,7 +42,7 @@ describe("fresh answers after a trade", () => {
   });
 
   test("a minBlock the chain does not reach: 503 within the deadline, naming minBlock and the newest block seen", async () => {
-    await withService({ rpc: devchain.endpoint.url, deadlineMs: 600 }, async (service) => {
+    await withService({ deadlineMs: 600 }, async (service) => {
       const head = (await devchain.chain.publicClient.getBlock()).number;
       const started = Date.now();
       const answer = await service.get(path({ ...QUERY, minBlock: (head + 1000n).toString() }));
@@ -63,7 +56,7 @@ describe("fresh answers after a trade", () => {
   });
 
   test("minBlock that is not a block number is a 400 like any bad parameter, before any chain call", async () => {
-    await withService({ rpc: devchain.endpoint.url }, async (service) => {
+    await withService({}, async (service) => {
       for (const bad of ["-1", "1.5", "abc", "0x10", "", "18446744073709551616"]) {
         const answer = await service.get(path({ ...QUERY, minBlock: bad }));
         assert.equal(answer.status, 400, bad);
@@ -76,7 +69,7 @@ describe("fresh answers after a trade", () => {
   });
 
   test("with a WebSocket endpoint, a quote 250 ms after a trade sees it without minBlock", async () => {
-    await withService({ rpc: devchain.endpoint.url, ...pushed() }, async (service) => {
+    await withService({ webSocket: true }, async (service) => {
       for (let i = 0; i < 3; i++) {
         const before = await service.get(path());
         const traded = await trade(devchain);
@@ -91,7 +84,7 @@ describe("fresh answers after a trade", () => {
   });
 
   test("Cache-Control: no-cache reads the endpoint's latest block: a trade shows at once, even while polling lags", async () => {
-    await withService({ rpc: devchain.endpoint.url, headPollMs: 60_000 }, async (service) => {
+    await withService({ headPollMs: 60_000 }, async (service) => {
       await service.get(path());
       const traded = await trade(devchain);
       const fresh = await service.get(path(), { "cache-control": "no-cache" });
@@ -123,12 +116,12 @@ async function quotesThrough(service: LiveService, reorganise: () => Promise<str
 }
 
 for (const [mode, options] of [
-  ["pushed over the WebSocket", () => pushed()],
-  ["polled every 50 ms", () => ({ headPollMs: 50 })],
+  ["pushed over the WebSocket", { webSocket: true }],
+  ["polled every 50 ms", { headPollMs: 50 }],
 ] as const) {
   describe(`a reorg, the head ${mode}`, () => {
     test("evm_snapshot, a trade, evm_revert, another trade: the replaced block is never answered once it is known replaced", async () => {
-      await withService({ rpc: devchain.endpoint.url, ...options() }, async (service) => {
+      await withService(options, async (service) => {
         const snapshot = await request("evm_snapshot");
         const replaced = await trade(devchain);
         const atReplaced = await quotedAt(service, replaced.blockHash);
@@ -148,7 +141,7 @@ for (const [mode, options] of [
     });
 
     test("anvil_reorg of the head block: the replaced block is never answered once it is known replaced", async () => {
-      await withService({ rpc: devchain.endpoint.url, ...options() }, async (service) => {
+      await withService(options, async (service) => {
         const replaced = await trade(devchain);
         assert.equal((await quotedAt(service, replaced.blockHash)).body.blockHash, replaced.blockHash);
         const answers = await quotesThrough(service, async () => {

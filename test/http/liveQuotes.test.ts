@@ -8,26 +8,22 @@ import assert from "node:assert/strict";
 import { request } from "undici";
 import { parseUnits } from "viem";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
-import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
+import type { Devchain } from "../../src/devchain/devchain.ts";
 import { STREAM_EXAMPLE } from "../../src/http/openapi.ts";
 import { METRIC_NAMES } from "../../src/observability/metrics.ts";
+import { ONE } from "../../src/http/docExamples.ts";
 import { openEventStream, type EventStream } from "../support/eventStream.ts";
-import { liveService, trade, type LiveService } from "../support/liveService.ts";
-import { startRpcProxy } from "../support/rpcProxy.ts";
-import type { QuoterAppOptions } from "../support/quoterHarness.ts";
+import { chainBehindProxy, trade, type ChainBehindProxy, type LiveService, type ServeOptions } from "../support/liveService.ts";
 
-const ONE = "1000000000000000000";
 /** The README's example request. */
 const QUERY = { expectedPrice: "1030", collateralAvailable: `${ONE}000` };
 
+let setup: ChainBehindProxy;
 let devchain: Devchain;
-before(async () => {
-  devchain = await startDevchain();
-});
-after(() => devchain.close());
+before(async () => ({ devchain } = setup = await chainBehindProxy()));
+after(() => setup.close());
 
 const path = (marketId: number, query: Record<string, string> = QUERY) => `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/${marketId}?${new URLSearchParams(query)}`;
-const pushed = () => ({ webSocketUrls: new Map([[DEVCHAIN_ID, devchain.endpoint.webSocketUrl]]) });
 const rpc = (method: string, params: unknown[] = []) => devchain.chain.provider.request({ method, params } as never) as Promise<unknown>;
 
 /** The bytes a plain GET answers, and its status. */
@@ -36,19 +32,20 @@ async function plainGet(service: LiveService, target: string): Promise<{ status:
   return { status: response.statusCode, text: await response.body.text() };
 }
 
-async function withService(options: Partial<QuoterAppOptions>, run: (service: LiveService, streams: (target: string) => EventStream) => Promise<void>): Promise<void> {
-  const service = await liveService({ rpc: devchain.endpoint.url, ...pushed(), ...options });
-  const opened: EventStream[] = [];
-  try {
-    await run(service, (target) => {
-      const stream = openEventStream(`${service.base}${target}`);
-      opened.push(stream);
-      return stream;
-    });
-  } finally {
-    for (const stream of opened) stream.close();
-    await service.close();
-  }
+/** `run` with a service on the node (unless `options` say otherwise), heads pushed; the streams it opens close after it. */
+async function withService(options: ServeOptions, run: (service: LiveService, streams: (target: string) => EventStream) => Promise<void>): Promise<void> {
+  await setup.withService({ rpc: devchain.endpoint.url, webSocket: true, ...options }, async (service) => {
+    const opened: EventStream[] = [];
+    try {
+      await run(service, (target) => {
+        const stream = openEventStream(`${service.base}${target}`);
+        opened.push(stream);
+        return stream;
+      });
+    } finally {
+      for (const stream of opened) stream.close();
+    }
+  });
 }
 
 const counter = async (service: LiveService, name: string) => {
@@ -117,7 +114,7 @@ describe("a stream of one quote", () => {
 describe("streams follow the chain", () => {
   test("a trade: every stream of its market gets a quote at its block or later, equal to a GET there; one search per distinct quote; other markets and empty blocks send nothing", async () => {
     // The answers kept by block are on, as by default: a plain GET of a watched quote is answered from them.
-    const proxy = await startRpcProxy(devchain.endpoint.url);
+    const { proxy } = setup;
     await withService({ rpc: proxy.url, probe: true, answerCache: { maxEntries: 100, maxBytes: 1 << 20 } }, async (service, open) => {
       const twins = [open(path(2)), open(path(2))];
       const other = open(path(2, { expectedPrice: "1010", collateralAvailable: ONE }));
@@ -145,7 +142,7 @@ describe("streams follow the chain", () => {
       await rpc("evm_mine");
       await Promise.all([...twins, other, yesNo].map((stream) => stream.quiet(400)));
       assert.equal(await counter(service, METRIC_NAMES.streamsOpen), 4);
-    }).finally(() => proxy.close());
+    });
   });
 
   test("a trade that makes the answer an error sends `error`; a trade back sends `quote` again", async () => {
@@ -272,11 +269,6 @@ async function streamRequest(service: LiveService, target: string, headers: Reco
 }
 
 /** Demo market 2's reference price now, as the quote route reads it (a plain GET's currentPrice). */
-async function priceNow(): Promise<string> {
-  const service = await liveService({ rpc: devchain.endpoint.url });
-  try {
-    return (await service.get(path(2))).body.currentPrice as string;
-  } finally {
-    await service.close();
-  }
+function priceNow(): Promise<string> {
+  return setup.withService({ rpc: devchain.endpoint.url }, async (service) => (await service.get(path(2))).body.currentPrice as string);
 }

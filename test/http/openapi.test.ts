@@ -12,9 +12,8 @@ import { deployPricelessMarketGroup } from "../support/pricelessMarketGroup.ts";
 import { MESSAGES } from "../../src/quote/quoteErrors.ts";
 import { HTTP_MESSAGES, methodNotAllowed } from "../../src/http/httpErrors.ts";
 import { quoteParamsSchema, quoteQuerySchema } from "../../src/http/schemas.ts";
+import { ONE, THOUSAND } from "../../src/http/docExamples.ts";
 
-const ONE = "1000000000000000000";
-const THOUSAND = "1000000000000000000000";
 const QUOTE_PATH = "/quoter/{chainId}/{marketAddress}/{marketId}";
 
 type Json = any;

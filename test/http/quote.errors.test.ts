@@ -3,13 +3,11 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { zeroAddress } from "viem";
+import { ONE, THOUSAND } from "../../src/http/docExamples.ts";
 import { closedPort } from "../support/closedPort.ts";
 import { quoterApp, startQuoterHarness, type QuoterHarness } from "../support/quoterHarness.ts";
 import { deployPricelessMarketGroup } from "../support/pricelessMarketGroup.ts";
 import { internalError } from "../../src/quote/quoteErrors.ts";
-
-const ONE = "1000000000000000000";
-const THOUSAND = "1000000000000000000000";
 
 let h: QuoterHarness;
 before(async () => {

@@ -1,11 +1,9 @@
 // 200 answers on the demo markets, each checked independently against the chain (test/support/verify.ts).
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { ONE, THOUSAND } from "../../src/http/docExamples.ts";
 import { startQuoterHarness, type QuoterHarness } from "../support/quoterHarness.ts";
 import { verifyAnswer, type QuoteQuery } from "../support/verify.ts";
-
-const ONE = "1000000000000000000";
-const THOUSAND = "1000000000000000000000";
 
 let h: QuoterHarness;
 before(async () => {

@@ -5,29 +5,26 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { formatUnits } from "viem";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
-import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { DEMO_MARKETS } from "../../src/devchain/demo.ts";
 import type { SearchStrategy } from "../../src/service/quoter.ts";
-import { quoterApp } from "../support/quoterHarness.ts";
-import { startRpcProxy, type RpcProxy } from "../support/rpcProxy.ts";
+import { chainBehindProxy, type ChainBehindProxy } from "../support/liveService.ts";
 import { measureSearchGas } from "../../scripts/measure-gas.ts";
 import { DEFAULT_SEARCH_GAS_CAP } from "../../src/chain/searcher.ts";
 
 const E18 = 10n ** 18n;
-let devchain: Devchain;
+let setup: ChainBehindProxy;
 before(async () => {
-  devchain = await startDevchain();
+  setup = await chainBehindProxy();
 });
-after(() => devchain.close());
+after(() => setup.close());
 
-/** New heads come over the node's own WebSocket: an HTTP proxy in front of it sees the quotes' requests alone. */
-const appFor = (url: string, strategy: SearchStrategy) =>
-  quoterApp({ rpc: url, strategy, probe: true, webSocketUrls: new Map([[DEVCHAIN_ID, devchain.endpoint.webSocketUrl]]) });
+/** New heads come over the node's own WebSocket: the proxy in front of it sees the quotes' requests alone. */
+const appFor = async (url: string, strategy: SearchStrategy) => (await setup.serve({ rpc: url, strategy, probe: true, webSocket: true })).app;
 
 describe("single-call and sequential give byte-identical answers (semantics §5)", () => {
   test("300 random requests on the demo markets, both directions, budgets, priceLimit, maxIterations 1..10", async () => {
-    const single = await appFor(devchain.endpoint.url, "single-call");
-    const sequential = await appFor(devchain.endpoint.url, "sequential");
+    const single = await appFor(setup.devchain.endpoint.url, "single-call");
+    const sequential = await appFor(setup.devchain.endpoint.url, "sequential");
     const prices = new Map([[1n, E18 / 2n], [2n, 1000n * E18], [3n, E18 / 2n], [4n, E18 / 2n], [5n, E18]]);
     const near = (price: bigint) => fc.bigInt({ min: -600_000n, max: 600_000n }).map((ppm) => price + (price * ppm) / 1_000_000n);
     const statuses = new Map<number, number>();
@@ -53,7 +50,7 @@ describe("single-call and sequential give byte-identical answers (semantics §5)
           });
           if (limit !== undefined) query.set("priceLimit", formatUnits(limit, 18));
           if (trace) query.set("trace", "true");
-          const url = `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/${marketId}?${query}`;
+          const url = `/quoter/${DEVCHAIN_ID}/${setup.devchain.marketGroup}/${marketId}?${query}`;
           const [a, b] = await Promise.all([single.inject({ url }), sequential.inject({ url })]);
           assert.equal(a.statusCode, b.statusCode, `${url}\n${a.body}\n${b.body}`);
           assert.equal(a.body, b.body, url);
@@ -70,13 +67,8 @@ describe("single-call and sequential give byte-identical answers (semantics §5)
 });
 
 describe("one JSON-RPC request per quote (single-call)", () => {
-  let proxy: RpcProxy;
-  before(async () => {
-    proxy = await startRpcProxy(devchain.endpoint.url);
-  });
-  after(() => proxy.close());
-
   test("the default strategy sends exactly one eth_call per quote, whatever the outcome", async () => {
+    const { proxy } = setup;
     const app = await appFor(proxy.url, "single-call");
     for (const [marketId, query] of [
       [1, "expectedPrice=0.55&collateralAvailable=1000000000000000000000"],
@@ -86,7 +78,7 @@ describe("one JSON-RPC request per quote (single-call)", () => {
       [9, "expectedPrice=0.59&collateralAvailable=1"],
     ] as const) {
       proxy.clear();
-      const response = await app.inject({ url: `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/${marketId}?${query}` });
+      const response = await app.inject({ url: `/quoter/${DEVCHAIN_ID}/${setup.devchain.marketGroup}/${marketId}?${query}` });
       assert.ok([200, 400, 404].includes(response.statusCode), response.body);
       assert.deepEqual(proxy.methods, ["eth_call"], `market ${marketId}: ${proxy.methods}`);
       assert.equal(proxy.httpRequests, 1);
@@ -95,9 +87,10 @@ describe("one JSON-RPC request per quote (single-call)", () => {
   });
 
   test("the sequential strategy needs the market, the price, the collateral and one call per candidate, at the head's hash", async () => {
+    const { proxy } = setup;
     const app = await appFor(proxy.url, "sequential");
     proxy.clear();
-    const response = await app.inject({ url: `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/1?expectedPrice=0.55&collateralAvailable=1000000000000000000000` });
+    const response = await app.inject({ url: `/quoter/${DEVCHAIN_ID}/${setup.devchain.marketGroup}/1?expectedPrice=0.55&collateralAvailable=1000000000000000000000` });
     assert.equal(response.statusCode, 200);
     const selectors = proxy.requests.map((request) => ((request.params?.[0] as { data?: string; input?: string })?.data ?? "").slice(0, 10));
     const collateralReads = selectors.filter((selector) => selector === "0x4ca2b970" /* getMarketGroup() */ || selector === "0x313ce567" /* decimals() */);

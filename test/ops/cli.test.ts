@@ -3,13 +3,12 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { DEMO_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
+import { ONE, THOUSAND } from "../../src/http/docExamples.ts";
 import { trade, waitFor } from "../support/liveService.ts";
 import { runProcess, startProcess } from "../support/processes.ts";
 import { startQuoterHarness, type QuoterHarness } from "../support/quoterHarness.ts";
 
 const BIN = new URL("../../bin/quoter.js", import.meta.url).pathname;
-const THOUSAND = "1000000000000000000000";
-const ONE = "1000000000000000000";
 
 /** Runs bin/quoter.js as a user would, with no RPC_URL_* in its environment. */
 function quoter(args: string[]) {

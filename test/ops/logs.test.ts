@@ -8,12 +8,11 @@ import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { createLogger, scrubUrls } from "../../src/observability/logger.ts";
 import type { SearchStrategy } from "../../src/service/quoter.ts";
+import { ONE, THOUSAND } from "../../src/http/docExamples.ts";
 import { closedPort } from "../support/closedPort.ts";
 import { quoterApp } from "../support/quoterHarness.ts";
 import { quoteRequests, startRpcProxy, type RpcProxy } from "../support/rpcProxy.ts";
 
-const THOUSAND = "1000000000000000000000";
-const ONE = "1000000000000000000";
 const SECRET = "k3y-0f-the-rpc-provider";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

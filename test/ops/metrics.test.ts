@@ -1,35 +1,23 @@
 // /metrics: after some quotes, the named series hold the right counts; RPC requests are counted where
 // they are made, by method and outcome, and agree with what a proxy on the wire saw.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { FastifyInstance } from "fastify";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
-import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
+import { DEMO_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
 import { QUOTE_ROUTE } from "../../src/http/observability.ts";
 import { METRIC_NAMES } from "../../src/observability/metrics.ts";
 import type { SearchStrategy } from "../../src/service/quoter.ts";
-import { quoterApp } from "../support/quoterHarness.ts";
-import { startRpcProxy, type RpcProxy } from "../support/rpcProxy.ts";
+import { ONE, THOUSAND } from "../../src/http/docExamples.ts";
+import { serviceBehindProxy } from "../support/liveService.ts";
 import { parseSamples, total, type Sample } from "../support/prometheus.ts";
 
-const THOUSAND = "1000000000000000000000";
-const ONE = "1000000000000000000";
-
-let devchain: Devchain;
-before(async () => {
-  devchain = await startDevchain();
-});
-after(() => devchain.close());
-
 /**
- * An app whose chain client reports to the app's metrics, behind a counting proxy; its new heads come over the
- * node's own WebSocket, so that the proxy sees the quotes' requests and the endpoint's one eth_chainId.
+ * A service behind a counting proxy, on a demo chain of its own, whose chain client reports to the app's metrics;
+ * its new heads come over the node's own WebSocket, so that the proxy sees the quotes' requests and the endpoint's
+ * one eth_chainId.
  */
-async function observedApp(strategy: SearchStrategy): Promise<{ app: FastifyInstance; proxy: RpcProxy; close(): Promise<void> }> {
-  const proxy = await startRpcProxy(devchain.endpoint.url);
-  const app = await quoterApp({ rpc: proxy.url, strategy, webSocketUrls: new Map([[DEVCHAIN_ID, devchain.endpoint.webSocketUrl]]) });
-  return { app, proxy, close: async () => (await app.close(), await proxy.close()) };
-}
+const observedService = (strategy: SearchStrategy) => serviceBehindProxy({ strategy, webSocket: true });
 
 async function scrape(app: FastifyInstance): Promise<Sample[]> {
   const response = await app.inject("/metrics");
@@ -39,7 +27,7 @@ async function scrape(app: FastifyInstance): Promise<Sample[]> {
 }
 
 const quotePath = (marketId: number, query: Record<string, string>) =>
-  `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/${marketId}?${new URLSearchParams(query)}`;
+  `/quoter/${DEVCHAIN_ID}/${DEMO_MARKET_GROUP_ADDRESS}/${marketId}?${new URLSearchParams(query)}`;
 
 function countBy(items: readonly string[]): Map<string, number> {
   const counts = new Map<string, number>();
@@ -48,7 +36,7 @@ function countBy(items: readonly string[]): Map<string, number> {
 }
 
 test("sequential: 3 quotes (200, 400, 404) give 3 in the latency histogram, requests by route and status, candidates, and RPC requests by method and outcome as the proxy saw them", async () => {
-  const { app, proxy, close } = await observedApp("sequential");
+  const { service: { app }, proxy, close } = await observedService("sequential");
   try {
     const success = await app.inject(quotePath(2, { expectedPrice: "1030", collateralAvailable: THOUSAND, trace: "true" }));
     const thin = await app.inject(quotePath(4, { expectedPrice: "0.59", collateralAvailable: ONE, trace: "true" }));
@@ -89,7 +77,7 @@ test("sequential: 3 quotes (200, 400, 404) give 3 in the latency histogram, requ
 });
 
 test("single-call: the probe and one eth_call per quote are counted; a stopped node counts as transport_failure; unmatched paths get no route of their own", async () => {
-  const { app, proxy, close } = await observedApp("single-call");
+  const { service: { app }, proxy, close } = await observedService("single-call");
   try {
     for (const marketId of [1, 2, 1]) {
       const expectedPrice = marketId === 1 ? "0.55" : "1030";
@@ -117,13 +105,13 @@ test("single-call: the probe and one eth_call per quote are counted; a stopped n
 });
 
 test("a batch and a ladder: quotes per batch, levels per ladder, and the gas of each request's candidates by route", async () => {
-  const { app, close } = await observedApp("single-call");
+  const { service: { app }, close } = await observedService("single-call");
   try {
-    const item = (marketId: string, expectedPrice: string) => ({ marketAddress: devchain.marketGroup, marketId, expectedPrice, collateralAvailable: THOUSAND });
+    const item = (marketId: string, expectedPrice: string) => ({ marketAddress: DEMO_MARKET_GROUP_ADDRESS, marketId, expectedPrice, collateralAvailable: THOUSAND });
     assert.equal((await app.inject(quotePath(2, { expectedPrice: "1030", collateralAvailable: THOUSAND }))).statusCode, 200);
     const batch = await app.inject({ method: "POST", url: `/quoter/${DEVCHAIN_ID}/batch`, payload: { quotes: [item("1", "0.55"), item("2", "1020"), item("1", "0.45")] } });
     assert.equal(batch.statusCode, 200, batch.body);
-    const ladder = await app.inject(`/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/2/depth?collateralAvailable=${THOUSAND}&prices=1010,1040`);
+    const ladder = await app.inject(`/quoter/${DEVCHAIN_ID}/${DEMO_MARKET_GROUP_ADDRESS}/2/depth?collateralAvailable=${THOUSAND}&prices=1010,1040`);
     assert.equal(ladder.statusCode, 200, ladder.body);
     const samples = await scrape(app);
     assert.equal(total(samples, `${METRIC_NAMES.batchQuotes}_sum`), 3);
@@ -136,7 +124,7 @@ test("a batch and a ladder: quotes per batch, levels per ladder, and the gas of 
     }
     // A ladder spaced from the price, read and searched in one call: its levels and its candidates' gas count alike.
     const depthGas = total(samples, `${METRIC_NAMES.searchGas}_sum`, { route: "depth" });
-    const spaced = await app.inject(`/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/2/depth?collateralAvailable=${THOUSAND}&to=1040&levels=3`);
+    const spaced = await app.inject(`/quoter/${DEVCHAIN_ID}/${DEMO_MARKET_GROUP_ADDRESS}/2/depth?collateralAvailable=${THOUSAND}&to=1040&levels=3`);
     assert.equal(spaced.statusCode, 200, spaced.body);
     const after = await scrape(app);
     assert.equal(total(after, `${METRIC_NAMES.depthLevels}_sum`), 2 + 3);
@@ -148,12 +136,12 @@ test("a batch and a ladder: quotes per batch, levels per ladder, and the gas of 
 });
 
 test("each app has its own registry: two apps in one process count apart", async () => {
-  const first = await observedApp("single-call");
-  const second = await observedApp("single-call");
+  const first = await observedService("single-call");
+  const second = await observedService("single-call");
   try {
-    await first.app.inject(quotePath(2, { expectedPrice: "1030", collateralAvailable: THOUSAND }));
-    assert.equal(total(await scrape(first.app), `${METRIC_NAMES.quoteDuration}_count`), 1);
-    assert.equal(total(await scrape(second.app), `${METRIC_NAMES.quoteDuration}_count`), 0);
+    await first.service.app.inject(quotePath(2, { expectedPrice: "1030", collateralAvailable: THOUSAND }));
+    assert.equal(total(await scrape(first.service.app), `${METRIC_NAMES.quoteDuration}_count`), 1);
+    assert.equal(total(await scrape(second.service.app), `${METRIC_NAMES.quoteDuration}_count`), 0);
   } finally {
     await first.close();
     await second.close();

@@ -6,89 +6,30 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import { readFileSync } from "node:fs";
 import { request as httpRequest } from "undici";
-import { numberToHex } from "viem";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
-import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
-import { liveService, type LiveService } from "../support/liveService.ts";
+import type { Devchain } from "../../src/devchain/devchain.ts";
+import { THOUSAND } from "../../src/http/docExamples.ts";
+import { chainBehindProxy, type ChainBehindProxy } from "../support/liveService.ts";
 import { startProcess } from "../support/processes.ts";
-import { rpcError, startRpcProxy, type JsonRpcRequest, type RpcProxy } from "../support/rpcProxy.ts";
+import { laggingBalancer } from "../support/laggingBalancer.ts";
 
+let setup: ChainBehindProxy;
 let devchain: Devchain;
-before(async () => {
-  devchain = await startDevchain();
-});
-after(() => devchain.close());
+before(async () => ({ devchain } = setup = await chainBehindProxy()));
+after(() => setup.close());
 
 const path = (marketId: number, query: Record<string, string>, chainId = DEVCHAIN_ID) =>
   `/quoter/${chainId}/${devchain.marketGroup}/${marketId}?${new URLSearchParams(query)}`;
-const THOUSAND = "1000000000000000000000";
 const node = (method: string, params: unknown[] = []) => devchain.chain.provider.request({ method, params } as never) as Promise<any>;
-
-async function withService<T>(options: Parameters<typeof liveService>[0], run: (service: LiveService) => Promise<T>): Promise<T> {
-  const service = await liveService(options);
-  try {
-    return await run(service);
-  } finally {
-    await service.close();
-  }
-}
-
-/**
- * A load balancer of which some backends lag: each request, by a seeded draw, goes to the real node or to a backend
- * `lag` blocks behind it, which answers the latest block as that older one and "header not found" for a block it
- * does not have yet.
- */
-async function laggingBalancer(seed: number): Promise<RpcProxy & { lagged: () => number }> {
-  let state = seed;
-  const draw = () => ((state = (state * 1_103_515_245 + 12_345) % 2 ** 31), state / 2 ** 31);
-  let lagged = 0;
-  const proxy = await startRpcProxy(devchain.endpoint.url);
-  const headerNotFound = rpcError({ code: -32000, message: "header not found" });
-  // The proxy's replier is synchronous: the lagging backend's view is read from the node beforehand, each time.
-  let latest = 0n;
-  const hashes = new Map<string, bigint>();
-  const refresh = async () => {
-    const block = await node("eth_getBlockByNumber", ["latest", false]);
-    latest = BigInt(block.number);
-    hashes.set(block.hash, latest);
-  };
-  await refresh();
-  const timer = setInterval(() => void refresh().catch(() => undefined), 5);
-  proxy.reply = (request: JsonRpcRequest | undefined) => {
-    if (request === undefined) return undefined;
-    const lag = draw() < 0.4 ? (draw() < 0.5 ? 1n : 2n) : 0n;
-    if (lag === 0n) return undefined;
-    const behind = latest - lag;
-    if (request.method === "eth_getBlockByNumber" && request.params?.[0] === "latest") {
-      lagged++;
-      return { forward: { ...request, params: [numberToHex(behind), false] } }; // the older block, as that backend's latest
-    }
-    const pinned = (request.params?.[1] as { blockHash?: string } | undefined)?.blockHash;
-    if (request.method === "eth_call" && pinned !== undefined) {
-      const number = hashes.get(pinned) ?? latest;
-      if (number > behind) {
-        lagged++;
-        return headerNotFound;
-      }
-    }
-    return undefined;
-  };
-  const close = proxy.close.bind(proxy);
-  return Object.assign(proxy, { lagged: () => lagged, close: async () => (clearInterval(timer), await close()) });
-}
 
 describe("a load balancer whose backends lag a block or two", () => {
   for (const [mode, pushed] of [["polled through it", false], ["pushed by the node's WebSocket", true]] as const) {
     test(`500 quotes while blocks are mined, the head ${mode}: no 503, and never an answer older than the head seen before it was sent`, async () => {
-      const balancer = await laggingBalancer(pushed ? 7 : 3);
+      const balancer = await laggingBalancer(devchain, await setup.startProxy(), pushed ? 7 : 3);
       const mining = setInterval(() => void node("evm_mine").catch(() => undefined), 60);
       try {
-        await withService(
-          {
-            rpc: balancer.url,
-            headPollMs: 50,
-            ...(pushed ? { webSocketUrls: new Map([[DEVCHAIN_ID, devchain.endpoint.webSocketUrl]]) } : {}),
-          },
+        await setup.withService(
+          { rpc: balancer.url, headPollMs: 50, webSocket: pushed },
           async (service) => {
             const statuses = new Map<number, number>();
             let quotes = 0;
@@ -128,7 +69,7 @@ describe("an endpoint of another chain", () => {
   });
 
   test("later: never a 200; a 503 whose details name the variable and both chain ids", async () => {
-    await withService({ rpc: new Map([[10, [devchain.endpoint.url]]]) }, async (service) => {
+    await setup.withService({ rpc: new Map([[10, [devchain.endpoint.url]]]) }, async (service) => {
       for (let i = 0; i < 3; i++) {
         const answer = await service.get(path(2, { expectedPrice: "1030", collateralAvailable: THOUSAND }, 10));
         assert.equal(answer.status, 503);
@@ -140,11 +81,9 @@ describe("an endpoint of another chain", () => {
   test("an endpoint that comes back from a failure as a node of another chain is found out before it answers", async () => {
     let chainId = "0x7a69";
     let failing = false;
-    const proxy = await startRpcProxy(devchain.endpoint.url, {
-      reply: (request) => (failing ? "reset" : request?.method === "eth_chainId" ? { body: { jsonrpc: "2.0", result: chainId } } : undefined),
-    });
+    setup.proxy.reply = (request) => (failing ? "reset" : request?.method === "eth_chainId" ? { body: { jsonrpc: "2.0", result: chainId } } : undefined);
     try {
-      await withService({ rpc: proxy.url }, async (service) => {
+      await setup.withService({}, async (service) => {
         const quote = () => service.get(path(2, { expectedPrice: "1030", collateralAvailable: THOUSAND }));
         assert.equal((await quote()).status, 200);
         failing = true;
@@ -155,16 +94,16 @@ describe("an endpoint of another chain", () => {
         assert.match(after.body.details[0].message, /serves chain 1, not 31337/);
       });
     } finally {
-      await proxy.close();
+      setup.proxy.reply = undefined;
     }
   });
 });
 
 test("a quote's queued RPC requests are dropped at its deadline: never sent (counted at the proxy)", async () => {
-  const slow = await startRpcProxy(devchain.endpoint.url, { delayMs: 250 });
+  const slow = await setup.startProxy({ delayMs: 250 });
   try {
-    await withService(
-      { rpc: slow.url, maxInFlight: 1, deadlineMs: 600, probe: true, webSocketUrls: new Map([[DEVCHAIN_ID, devchain.endpoint.webSocketUrl]]) },
+    await setup.withService(
+      { rpc: slow.url, maxInFlight: 1, deadlineMs: 600, probe: true, webSocket: true },
       async (service) => {
         assert.equal((await service.get(path(2, { expectedPrice: "1030", collateralAvailable: THOUSAND }))).status, 200, "one call, 250 ms");
         slow.clear();
@@ -193,14 +132,14 @@ test("a quote's queued RPC requests are dropped at its deadline: never sent (cou
 describe("Retry-After", () => {
   test("an endpoint answering 429 rests that long: the next URL answers meanwhile; alone, it is a 503 with its Retry-After", async () => {
     let limited = true;
-    const busy = await startRpcProxy(devchain.endpoint.url, {
+    const busy = await setup.startProxy({
       reply: (request) => (limited && request?.method === "eth_call" ? { status: 429, body: { jsonrpc: "2.0", error: { code: 429, message: "Too Many Requests" } } } : undefined),
     });
     const calls = () => busy.methods.filter((method) => method === "eth_call").length;
     // Retry-After comes as a header: the proxy's replies have none, so a server of its own adds it.
     const withHeader = await retryAfterServer(busy.url, 2);
     try {
-      await withService({ rpc: new Map([[DEVCHAIN_ID, [withHeader.url, devchain.endpoint.url]]]) }, async (service) => {
+      await setup.withService({ rpc: [withHeader.url, devchain.endpoint.url] }, async (service) => {
         let limitedCalls = 0;
         for (let i = 0; i < 5; i++) {
           const answer = await service.get(path(2, { expectedPrice: "1030", collateralAvailable: `${THOUSAND}${i}` }));
@@ -217,7 +156,7 @@ describe("Retry-After", () => {
         assert.ok(busy.methods.length > answered, "and it answered the quote (the first URL, no longer limited)");
       });
       limited = true;
-      await withService({ rpc: withHeader.url }, async (service) => {
+      await setup.withService({ rpc: withHeader.url }, async (service) => {
         const first = await service.get(path(2, { expectedPrice: "1030", collateralAvailable: THOUSAND }));
         const second = await service.get(path(2, { expectedPrice: "1030", collateralAvailable: `${THOUSAND}1` }));
         for (const answer of [first, second]) {

@@ -3,24 +3,21 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
-import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
+import type { Devchain } from "../../src/devchain/devchain.ts";
 import type { SearchStrategy } from "../../src/service/quoter.ts";
 import { closedPort } from "../support/closedPort.ts";
-import { quoterApp } from "../support/quoterHarness.ts";
-import { startRpcProxy, type Fault, type RpcProxy } from "../support/rpcProxy.ts";
+import { chainBehindProxy, type ChainBehindProxy } from "../support/liveService.ts";
+import type { Fault, RpcProxy } from "../support/rpcProxy.ts";
 
+let setup: ChainBehindProxy;
 let devchain: Devchain;
 let proxy: RpcProxy;
 let closedUrl: string;
 before(async () => {
-  devchain = await startDevchain();
-  proxy = await startRpcProxy(devchain.endpoint.url);
+  ({ devchain, proxy } = setup = await chainBehindProxy());
   closedUrl = `http://127.0.0.1:${await closedPort()}`;
 });
-after(async () => {
-  await proxy.close();
-  await devchain.close();
-});
+after(() => setup.close());
 
 const QUERIES = [
   "1?expectedPrice=0.55&collateralAvailable=1000000000000000000000",
@@ -35,8 +32,8 @@ function failAfter(passes: number, fault?: Fault) {
 
 const path = (query: string) => `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/${query}`;
 
-const appOn = (urls: string[], strategy: SearchStrategy, options: { timeoutMs?: number; deadlineMs?: number } = {}) =>
-  quoterApp({ rpc: new Map([[DEVCHAIN_ID, urls]]), strategy, timeoutMs: options.timeoutMs ?? 400, deadlineMs: options.deadlineMs });
+const appOn = async (urls: string[], strategy: SearchStrategy, options: { timeoutMs?: number; deadlineMs?: number } = {}) =>
+  (await setup.serve({ rpc: urls, strategy, timeoutMs: options.timeoutMs ?? 400, deadlineMs: options.deadlineMs })).app;
 
 /** The answer a healthy endpoint gives, for comparison (the chain does not move during these tests). */
 async function reference(query: string) {
@@ -127,7 +124,7 @@ for (const strategy of ["single-call", "sequential"] as const) {
 
 describe("timeouts and deadlines", () => {
   test("a slow endpoint past the per-quote deadline is a 503, however fast each request", async () => {
-    const slow = await startRpcProxy(devchain.endpoint.url, { delayMs: 150 });
+    const slow = await setup.startProxy({ delayMs: 150 });
     const app = await appOn([slow.url], "sequential", { timeoutMs: 5_000, deadlineMs: 400 });
     // Every request answers well within its 5 s timeout: without the deadline, this quote would answer 200.
     assertUnavailable(await app.inject({ url: path(QUERIES[0]!) }), "deadline");

@@ -11,6 +11,7 @@ import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { openEventStream } from "../support/eventStream.ts";
 import { laggingBalancer } from "../support/laggingBalancer.ts";
+import { startRpcProxy } from "../support/rpcProxy.ts";
 import { liveService, trade, waitFor, type LiveService } from "../support/liveService.ts";
 
 const CACHE = { maxEntries: 1000, maxBytes: 1 << 20 };
@@ -174,7 +175,7 @@ describe("the node stopped and started again on the same port", () => {
 
 test("a load balancer whose backends lag (40% of answers a block or two old), blocks slower than the bound: lag, never a move back", async () => {
   const devchain = await startDevchain();
-  const balancer = await laggingBalancer(devchain, 11);
+  const balancer = await laggingBalancer(devchain, await startRpcProxy(devchain.endpoint.url), 11);
   // Blocks further apart than HEAD_MOVED_BACK_MS: between two, the balancer reports an older head now and then.
   const mining = setInterval(() => void node(devchain, "evm_mine").catch(() => undefined), 2_600);
   const service = await liveService({ rpc: balancer.url, answerCache: CACHE });

@@ -3,22 +3,17 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
-import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
-import { quoterApp } from "../support/quoterHarness.ts";
-import { quoteRequests, startRpcProxy, type RpcProxy } from "../support/rpcProxy.ts";
+import type { Devchain } from "../../src/devchain/devchain.ts";
+import { chainBehindProxy, type ChainBehindProxy } from "../support/liveService.ts";
+import { quoteRequests, type RpcProxy } from "../support/rpcProxy.ts";
 
+let setup: ChainBehindProxy;
 let devchain: Devchain;
 let slow: RpcProxy;
-before(async () => {
-  devchain = await startDevchain();
-  slow = await startRpcProxy(devchain.endpoint.url, { delayMs: 200 });
-});
-after(async () => {
-  await slow.close();
-  await devchain.close();
-});
+before(async () => ({ devchain, proxy: slow } = setup = await chainBehindProxy({ delayMs: 200 })));
+after(() => setup.close());
 
-const appWith = (maxInFlight: number, maxQueued: number) => quoterApp({ rpc: slow.url, maxInFlight, maxQueued, probe: true });
+const appWith = async (maxInFlight: number, maxQueued: number) => (await setup.serve({ maxInFlight, maxQueued, probe: true })).app;
 const path = (collateral: bigint) =>
   `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/1?expectedPrice=0.55&collateralAvailable=${collateral}`;
 

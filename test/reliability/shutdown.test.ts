@@ -3,21 +3,17 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
-import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
+import type { Devchain } from "../../src/devchain/devchain.ts";
 import { request } from "undici";
+import { chainBehindProxy, type ChainBehindProxy } from "../support/liveService.ts";
 import { startProcess } from "../support/processes.ts";
-import { startRpcProxy, type RpcProxy } from "../support/rpcProxy.ts";
+import type { RpcProxy } from "../support/rpcProxy.ts";
 
+let setup: ChainBehindProxy;
 let devchain: Devchain;
 let slow: RpcProxy;
-before(async () => {
-  devchain = await startDevchain();
-  slow = await startRpcProxy(devchain.endpoint.url, { delayMs: 1_500 });
-});
-after(async () => {
-  await slow.close();
-  await devchain.close();
-});
+before(async () => ({ devchain, proxy: slow } = setup = await chainBehindProxy({ delayMs: 1_500 })));
+after(() => setup.close());
 
 test("SIGTERM during 50 in-flight quotes: all 50 complete with 200, then exit 0", async () => {
   const service = await startProcess(

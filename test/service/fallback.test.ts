@@ -5,33 +5,30 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import type { ChainEndpoint } from "../../src/chain/client.ts";
 import { sequentialReader } from "../../src/chain/sequential.ts";
-import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
+import type { Devchain } from "../../src/devchain/devchain.ts";
 import { answerFrom } from "../../src/service/answerAtBlock.ts";
 import { firstAnswer } from "../../src/service/fallback.ts";
 import { EndpointsFailedError } from "../../src/chain/chainErrors.ts";
 import type { BlockPin } from "../../src/chain/call.ts";
-import { rpcError, startRpcProxy, type RpcProxy } from "../support/rpcProxy.ts";
+import { chainBehindProxy, type ChainBehindProxy } from "../support/liveService.ts";
+import { rpcError, type RpcProxy } from "../support/rpcProxy.ts";
 import { bodyOf, demoRequest, endpointsAt, latestPin, recordWarnings } from "./support.ts";
 
 /** A node error that is the transport's (semantics §1): it carries no revert data and names no EVM failure. */
 const INTERNAL_ERROR = { code: -32603, message: "internal error" };
 
+let setup: ChainBehindProxy;
 let devchain: Devchain;
 let failing: RpcProxy;
 let healthy: RpcProxy;
 let head: BlockPin;
 before(async () => {
-  devchain = await startDevchain();
+  ({ devchain, proxy: healthy } = setup = await chainBehindProxy());
   head = await latestPin(devchain.endpoint.url);
   // eth_chainId passes: the endpoint serves the chain, and fails every read.
-  failing = await startRpcProxy(devchain.endpoint.url, { reply: (request) => (request?.method === "eth_chainId" ? undefined : rpcError(INTERNAL_ERROR)) });
-  healthy = await startRpcProxy(devchain.endpoint.url);
+  failing = await setup.startProxy({ reply: (request) => (request?.method === "eth_chainId" ? undefined : rpcError(INTERNAL_ERROR)) });
 });
-after(async () => {
-  await failing.close();
-  await healthy.close();
-  await devchain.close();
-});
+after(() => setup.close());
 
 /** Quotes `marketId` sequentially at each endpoint in turn, as the service does. */
 function quoteOn(urls: string[], marketId = 2n, signal = new AbortController().signal) {

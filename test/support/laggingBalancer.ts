@@ -4,16 +4,15 @@
 // geth words it.
 import { numberToHex } from "viem";
 import type { Devchain } from "../../src/devchain/devchain.ts";
-import { rpcError, startRpcProxy, type JsonRpcRequest, type RpcProxy } from "./rpcProxy.ts";
+import { rpcError, type JsonRpcRequest, type RpcProxy } from "./rpcProxy.ts";
 
 export type LaggingBalancer = RpcProxy & { lagged: () => number };
 
-/** `share` of the requests (0.4 by default) go to a lagging backend. */
-export async function laggingBalancer(devchain: Devchain, seed: number, share = 0.4): Promise<LaggingBalancer> {
+/** `proxy`, in front of `devchain`'s node, made such a balancer: `share` of the requests (0.4 by default) lag. */
+export async function laggingBalancer(devchain: Devchain, proxy: RpcProxy, seed: number, share = 0.4): Promise<LaggingBalancer> {
   let state = seed;
   const draw = () => ((state = (state * 1_103_515_245 + 12_345) % 2 ** 31), state / 2 ** 31);
   let lagged = 0;
-  const proxy = await startRpcProxy(devchain.endpoint.url);
   const headerNotFound = rpcError({ code: -32000, message: "header not found" });
   const node = (method: string, params: unknown[]) => devchain.chain.provider.request({ method, params } as never) as Promise<any>;
   // The proxy's replier is synchronous: the lagging backend's view is read from the node beforehand, each time.

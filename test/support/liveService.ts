@@ -1,5 +1,6 @@
-// A quoter app listening on loopback, asked over real HTTP (undici), and trades on the demo chain that move a
-// market's price: what the tests of the chain's head need (a quote after a trade, during a reorg).
+// A quoter app listening on loopback, asked over real HTTP (undici); the demo chain with a counting proxy in front
+// of it, on which tests start such services; and trades on the demo chain that move a market's price: what the
+// tests of the chain's head need (a quote after a trade, during a reorg).
 import type { FastifyInstance } from "fastify";
 import { request } from "undici";
 import { maxUint256, parseUnits, type Hex } from "viem";
@@ -7,7 +8,7 @@ import { DEVCHAIN_ID } from "../../src/devchain/chainId.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { marketGroupAbi } from "../../src/generated/contracts.ts";
 import { quoterApp, type QuoterAppOptions } from "./quoterHarness.ts";
-import { startRpcProxy, type RpcProxy } from "./rpcProxy.ts";
+import { startRpcProxy, type RpcProxy, type RpcProxyOptions } from "./rpcProxy.ts";
 
 export interface LiveService {
   readonly app: FastifyInstance;
@@ -37,24 +38,95 @@ export async function liveService(options: QuoterAppOptions): Promise<LiveServic
 }
 
 /**
- * The demo chain, a counting proxy in front of it and a service on the proxy, whose endpoint was probed for the
- * deployless searcher by a first quote (once per endpoint): what a test then counts at the proxy is its own.
+ * Options of a service on a chain behind a proxy: the app's own (`quoterApp`), its endpoints (`rpc`, by default the
+ * proxy alone) and where its new heads come from.
  */
-export async function probedServiceBehindProxy(options: Omit<QuoterAppOptions, "rpc"> = {}) {
+export interface ServeOptions extends QuoterAppOptions {
+  /**
+   * New heads pushed over the node's own WebSocket rather than polled through the endpoints: the proxy then sees the
+   * quotes' requests and the endpoint's one eth_chainId, nothing per block.
+   */
+  readonly webSocket?: boolean;
+}
+
+/** The demo chain and a counting proxy in front of it; the services and proxies started from it close with it. */
+export interface ChainBehindProxy {
+  readonly devchain: Devchain;
+  /** What every request of a service on the proxy crosses, counted. */
+  readonly proxy: RpcProxy;
+  /** A service on this chain, listening on loopback: on the proxy unless `rpc` names other endpoints. */
+  serve(options?: ServeOptions): Promise<LiveService>;
+  /** `run` with a service started with `options`, closed after it whatever happens. */
+  withService<T>(options: ServeOptions, run: (service: LiveService) => Promise<T>): Promise<T>;
+  /** Another proxy in front of the node (a slow one, one that answers some requests itself). */
+  startProxy(options?: RpcProxyOptions): Promise<RpcProxy>;
+  /** Closes what is still open: the services, the proxies, then the chain. */
+  close(): Promise<void>;
+}
+
+/** A fresh demo chain and a proxy in front of it (with `options`: a delay, answers of its own). */
+export async function chainBehindProxy(options: RpcProxyOptions = {}): Promise<ChainBehindProxy> {
   const devchain = await startDevchain();
-  const proxy: RpcProxy = await startRpcProxy(devchain.endpoint.url);
-  const service = await liveService({ ...options, rpc: proxy.url });
-  await request(`${service.base}/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/1?expectedPrice=0.7&collateralAvailable=${10n ** 18n}`).then((response) => response.body.dump());
+  // What a test leaves open (a failed assertion skips its own close) is closed with the chain, services first.
+  const open = { services: new Set<LiveService>(), proxies: new Set<RpcProxy>() };
+  const startProxy = async (proxyOptions: RpcProxyOptions = {}) => tracked(open.proxies, await startRpcProxy(devchain.endpoint.url, proxyOptions));
+  const proxy = await startProxy(options);
+  const serve = async ({ webSocket, ...appOptions }: ServeOptions = {}) =>
+    tracked(
+      open.services,
+      await liveService({
+        rpc: proxy.url,
+        ...(webSocket ? { webSocketUrls: new Map([[DEVCHAIN_ID, devchain.endpoint.webSocketUrl]]) } : {}),
+        ...appOptions,
+      }),
+    );
   return {
     devchain,
     proxy,
-    service,
+    serve,
+    async withService(serviceOptions, run) {
+      const service = await serve(serviceOptions);
+      try {
+        return await run(service);
+      } finally {
+        await service.close();
+      }
+    },
+    startProxy,
     async close() {
-      await service.close();
-      await proxy.close();
+      for (const service of [...open.services]) await service.close();
+      for (const each of [...open.proxies]) await each.close();
       await devchain.close();
     },
   };
+}
+
+/** `item`, in `open` until it is closed; closing it again does nothing. */
+function tracked<T extends { close(): Promise<void> }>(open: Set<T>, item: T): T {
+  const close = item.close.bind(item);
+  open.add(item);
+  return Object.assign(item, {
+    close: async () => {
+      if (open.delete(item)) await close();
+    },
+  });
+}
+
+/** A chain behind a proxy with one service on it. */
+export interface ServiceBehindProxy extends ChainBehindProxy {
+  readonly service: LiveService;
+}
+
+/** A chain behind a proxy with one service on it, started with `options` (the proxy's own under `proxy`). */
+export async function serviceBehindProxy(options: ServeOptions & { readonly proxy?: RpcProxyOptions } = {}): Promise<ServiceBehindProxy> {
+  const { proxy: proxyOptions, ...serveOptions } = options;
+  const chain = await chainBehindProxy(proxyOptions);
+  try {
+    return { ...chain, service: await chain.serve(serveOptions) };
+  } catch (error) {
+    await chain.close();
+    throw error;
+  }
 }
 
 /** A LONG of `size` (default 0.01) on demo market 2, mined; its receipt's block. */

@@ -13,8 +13,8 @@ import { createQuoter, type QuoterOptions } from "../../src/service/quoter.ts";
 import { checkEndpoints } from "../../src/service/endpointCheck.ts";
 
 export interface QuoterAppOptions extends Partial<Omit<ChainClientOptions, "observer">>, Omit<QuoterOptions, "chains" | "logger"> {
-  /** The endpoints of each chain; a string is chain 31337's one endpoint. */
-  readonly rpc?: string | ReadonlyMap<number, readonly string[]>;
+  /** The endpoints of each chain; a string or a list is chain 31337's endpoints, in order. */
+  readonly rpc?: string | readonly string[] | ReadonlyMap<number, readonly string[]>;
   /** A stand-in for the service, for what acts before any quote (then `rpc` and the quoter's options are unused). */
   readonly quoter?: Quoter;
   /** The app's and the quoter's logger; none by default. */
@@ -60,7 +60,7 @@ export async function quoterApp(options: QuoterAppOptions): Promise<FastifyInsta
     ...quoterOptions
   } = options;
   const metrics = createMetrics();
-  const rpcUrls = typeof rpc === "string" ? new Map([[DEVCHAIN_ID, [rpc]]]) : (rpc ?? new Map());
+  const rpcUrls = rpc === undefined ? new Map() : typeof rpc === "string" ? new Map([[DEVCHAIN_ID, [rpc]]]) : "get" in rpc ? rpc : new Map([[DEVCHAIN_ID, rpc]]);
   const chains = createChainRegistry(rpcUrls, {
     timeoutMs,
     maxInFlight,

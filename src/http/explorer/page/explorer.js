@@ -4,88 +4,15 @@
 // into a BigInt (prices in 10^-18 units) and shown with string arithmetic; even the pixel positions are
 // computed in BigInt and only the final, small coordinate becomes a Number. It quotes with either search, or
 // with both at once to draw what the bisection leaves below the exact maximum, or live: redrawn on each event
-// of the quote's stream.
+// of the quote's stream. This module runs the quotes and hands their answers to the modules that show them;
+// the form and the page's URL (form.js), the curl line (curl.js) and the Live switch (live.js) are their own.
 import { showComparison, showErrors, showMarket, showSummary, showVerdict } from "./answers.js";
-import { $ } from "./dom.js";
-import { E18, formatD18, parseD18, parseInteger } from "./numbers.js";
-import { watchLive } from "./live.js";
-import { drawSearch } from "./search.js";
+import { copyCurl, curlLine } from "./curl.js";
 import { showDepth } from "./depth.js";
-
-/** The form's text fields: the quote parameters' (explorer/fields.json), in the order the service checks them. */
-const FIELDS = [];
-const inPath = (field) => field.in === "path";
-
-// ---- the request -----------------------------------------------------------------------------------------
-
-/** /quoter, wherever the page is mounted: the page lives at <base>/explorer. */
-function apiBase() {
-  return window.location.pathname.replace(/\/explorer\/?$/, "");
-}
-
-function readForm() {
-  const values = {};
-  for (const { name } of FIELDS) values[name] = $(name).value.trim();
-  values.search = $("search-exact").checked ? "exact" : "bisection";
-  values.compare = $("compare").checked;
-  values.live = $("live").checked;
-  return values;
-}
-
-/** The page's own query: the form, so that a link reproduces the quote (and the comparison). */
-function pageQuery(values) {
-  const query = new URLSearchParams();
-  for (const { name } of FIELDS) if (values[name]) query.set(name, values[name]);
-  query.set("search", values.search);
-  if (values.compare) query.set("compare", "true");
-  if (values.live) query.set("live", "true");
-  return query;
-}
-
-function quoteUrl(values, search) {
-  // A required parameter is sent even when empty, so that the service names its rule; an optional one only when set.
-  const query = new URLSearchParams();
-  for (const { name, required } of FIELDS.filter((field) => !inPath(field))) if (required || values[name]) query.set(name, values[name]);
-  query.set("search", search);
-  query.set("trace", "true");
-  const path = FIELDS.filter(inPath).map(({ name }) => encodeURIComponent(values[name])).join("/");
-  return `${apiBase()}/${path}?${query}`;
-}
-
-/** What the budget field means, exactly: wei, and what a decimal typed there would be in wei. */
-function budgetHint(text) {
-  if (text === "") return "";
-  const whole = parseInteger(text);
-  if (whole !== null) return whole > 0n ? `= ${formatD18(whole)} × 10^18 wei (${formatD18(whole)} token${whole === E18 ? "" : "s"} in 18-decimal units)` : "must be at least 1 wei";
-  const tokens = parseD18(text);
-  if (tokens !== null && tokens > 0n) return `collateralAvailable is a whole number of wei: ${text} tokens is ${tokens} wei`;
-  return "a whole number of wei, e.g. 1000000000000000000 for 1 token";
-}
-
-// ---- the page --------------------------------------------------------------------------------------------
-
-/** The request as a shell command: single quotes, with any single quote in it escaped for the shell. */
-function curlLine(url, live = false) {
-  const absolute = new URL(url, window.location.origin).href;
-  const stream = live ? "-N -H 'Accept: text/event-stream' " : "";
-  return `curl ${stream}'${absolute.replace(/'/g, "'\\''")}'`;
-}
-
-async function copyCurl() {
-  const line = $("curl-line").textContent;
-  try {
-    await navigator.clipboard.writeText(line);
-    $("copy-curl").textContent = "Copied";
-  } catch {
-    // No clipboard (an insecure origin, a denied permission): select the line for a manual copy.
-    const range = document.createRange();
-    range.selectNodeContents($("curl-line"));
-    window.getSelection()?.removeAllRanges();
-    window.getSelection()?.addRange(range);
-    $("copy-curl").textContent = "Selected: copy it";
-  }
-  setTimeout(() => ($("copy-curl").textContent = "Copy"), 2000);
-}
+import { $ } from "./dom.js";
+import { buildForm, pageQuery, quoteUrl, readForm } from "./form.js";
+import { followLiveSwitch, startLive, stopLive } from "./live.js";
+import { drawSearch } from "./search.js";
 
 /** One quote: its status and JSON body; a failed fetch is status "network" with its message as the error. */
 async function fetchAnswer(url) {
@@ -103,9 +30,6 @@ async function fetchAnswer(url) {
     return { status: "network", ok: false, body: { error: String(error && error.message ? error.message : error) } };
   }
 }
-
-/** The live stream running, if any: stopped by the next quote. */
-let stopLive = () => {};
 
 async function run(event) {
   if (event) event.preventDefault();
@@ -145,7 +69,7 @@ async function run(event) {
 /** Live: the answer redrawn on each event of the quote's stream, with the block it is at, until it ends. */
 function runLive(values, request) {
   let events = 0;
-  stopLive = watchLive(
+  startLive(
     request.url,
     (answer) => {
       events++;
@@ -181,83 +105,20 @@ function showAnswers(values, answers, statusText) {
   document.body.dataset.state = found.length > 0 ? "done" : "failed";
 }
 
-function showBudgetUnits() {
-  $("budget-units").textContent = budgetHint($("collateralAvailable").value.trim());
-}
-
-function applyPreset() {
-  const value = $("preset").value;
-  if (!value) return;
-  const [marketId, expectedPrice, collateralAvailable, priceLimit, group] = value.split("|");
-  $("chainId").value = "31337";
-  $("marketAddress").value = group || "0x5FbDB2315678afecb367f032d93F642f64180aa3";
-  $("marketId").value = marketId;
-  $("expectedPrice").value = expectedPrice;
-  $("collateralAvailable").value = collateralAvailable;
-  for (const field of FIELDS) if (!field.required) $(field.name).value = "";
-  $("priceLimit").value = priceLimit;
-  showBudgetUnits();
-}
-
-/** Comparing sends both searches: the choice of one has no effect then. Live streams one search: no comparing. */
-function showSearchChoice() {
-  if ($("live").checked) $("compare").checked = false;
-  $("compare").disabled = $("live").checked;
-  for (const id of ["search-bisection", "search-exact"]) $(id).disabled = $("compare").checked;
-}
-
 /** A bug of this page, not an answer: say so rather than leave it loading. */
 function showPageError(error) {
   showErrors([{ search: "page", status: "page error", body: { error: String(error && error.message ? error.message : error) } }], false);
   document.body.dataset.state = "failed";
 }
 
-/** The form's text fields, built from the service's list: a label, then its input. */
-async function buildFields() {
-  const response = await fetch(`${apiBase()}/explorer/fields.json`);
-  if (!response.ok) throw new Error(`the form's fields did not load: ${response.status}`);
-  FIELDS.push(...(await response.json()));
-  for (const field of FIELDS) {
-    const label = document.createElement("label");
-    if (field.wide) label.className = "wide";
-    const input = document.createElement("input");
-    Object.assign(input, { id: field.name, name: field.name, required: field.required, spellcheck: false, title: field.description });
-    if (field.value !== undefined) input.setAttribute("value", field.value);
-    if (field.placeholder !== undefined) input.placeholder = field.placeholder;
-    if (field.numeric) input.inputMode = "numeric";
-    label.append(`${field.label} `, input);
-    $(`${field.in}-fields`).appendChild(label);
-  }
-  // Under the budget, what it means in wei.
-  const units = document.createElement("output");
-  units.id = "budget-units";
-  units.setAttribute("for", "collateralAvailable");
-  $("collateralAvailable").parentElement.appendChild(units);
-}
-
 async function init() {
   try {
-    await buildFields();
+    await buildForm();
   } catch (error) {
     showPageError(error);
     return;
   }
-  const query = new URLSearchParams(window.location.search);
-  for (const { name } of FIELDS) if (query.has(name)) $(name).value = query.get(name);
-  $("search-exact").checked = query.get("search") === "exact";
-  $("search-bisection").checked = !$("search-exact").checked;
-  $("compare").checked = query.get("compare") === "true";
-  $("live").checked = query.get("live") === "true";
-  showSearchChoice();
-  showBudgetUnits();
-  $("compare").addEventListener("change", showSearchChoice);
-  $("live").addEventListener("change", () => {
-    showSearchChoice();
-    // Switched off: the stream stops, the last answer stays.
-    if (!$("live").checked) stopLive();
-  });
-  $("collateralAvailable").addEventListener("input", showBudgetUnits);
-  $("preset").addEventListener("change", applyPreset);
+  followLiveSwitch();
   $("quote-form").addEventListener("submit", run);
   $("copy-curl").addEventListener("click", copyCurl);
   document.body.dataset.state = "ready";
