@@ -69,6 +69,27 @@ describe("CORS", () => {
     assert.equal(answer.headers["access-control-max-age"], "600");
   });
 
+  test("a preflight of a batch's path allows POST with Content-Type (a JSON body); the POST it clears answers with the origin allowed", async () => {
+    for (const path of [`/quoter/${DEVCHAIN_ID}/batch`, `/quoter/${DEVCHAIN_ID}/batch/`]) {
+      const answer = await send(service.base, path, {
+        method: "OPTIONS",
+        headers: { origin: APP_ORIGIN, "access-control-request-method": "POST", "access-control-request-headers": "content-type, cache-control" },
+      });
+      assert.equal(answer.status, 204, path);
+      assert.equal(answer.headers["access-control-allow-origin"], "*");
+      assert.deepEqual(String(answer.headers["access-control-allow-methods"]).split(/,\s*/), ["POST"], "a batch's path takes POST alone");
+      const allowed = String(answer.headers["access-control-allow-headers"]).toLowerCase().split(/,\s*/);
+      for (const header of ["content-type", "cache-control"]) assert.ok(allowed.includes(header), `${header} in ${allowed}`);
+    }
+    const quotes = [{ marketAddress: devchain.marketGroup, marketId: "2", expectedPrice: "1030", collateralAvailable: "1000000000000000000000" }];
+    const posted = await request(`${service.base}/quoter/${DEVCHAIN_ID}/batch`, { method: "POST", headers: { origin: APP_ORIGIN, "content-type": "application/json" }, body: JSON.stringify({ quotes }) });
+    assert.equal(posted.statusCode, 200, await posted.body.text());
+    assert.equal(posted.headers["access-control-allow-origin"], "*");
+    // The quote path's preflight still allows only what it takes.
+    const quote = await send(service.base, quotePath(), { method: "OPTIONS", headers: { origin: APP_ORIGIN, "access-control-request-method": "POST" } });
+    assert.deepEqual(String(quote.headers["access-control-allow-methods"]).split(/,\s*/).sort(), ["GET", "HEAD"]);
+  });
+
   test("a quote's 200, an error and a 429 all carry Access-Control-Allow-Origin, and expose Retry-After and X-Request-Id", async () => {
     const client = { origin: APP_ORIGIN, "x-forwarded-for": "ignored" };
     const ok = await send(service.base, quotePath(), { headers: client });

@@ -1,0 +1,22 @@
+// @quoter/client: a typed client of the quoter's HTTP API for browsers and Node 22+ (fetch, ReadableStream,
+// TextDecoder and AbortSignal; eventsource-parser reads the live streams).
+export { createQuoterClient, type QuoterClient, type QuoterClientOptions } from "./client.js";
+export { QuoterError, QuoterNetworkError } from "./errors.js";
+export { exact, type Decimal, type Exact } from "./exact.js";
+export type {
+  BatchAnswer,
+  BatchItem,
+  BatchRequest,
+  CallOptions,
+  DepthAnswer,
+  DepthRequest,
+  ErrorBody,
+  ErrorDetail,
+  LiveError,
+  LiveEvent,
+  QuoteAnswer,
+  QuoteRequest,
+  RetryOptions,
+  WatchOptions,
+} from "./types.js";
+export type { paths, operations } from "./openapi.js";
