@@ -1,6 +1,6 @@
 // Block headers as the head follower reads them (eth_getBlockByNumber, eth_getBlockByHash, or pushed by a
 // newHeads subscription): number, hash, parent hash and timestamp, each checked; and an endpoint's chain id.
-import { isHash, type Hex } from "viem";
+import { isHash, numberToHex, type Hex } from "viem";
 import { notAnExecution, quantity, send, unavailable } from "./call.ts";
 import type { ChainEndpoint, RpcMethod } from "./client.ts";
 import { classifyRpcError, WrongChainError } from "./chainErrors.ts";
@@ -34,6 +34,11 @@ export function latestHeader(endpoint: ChainEndpoint, signal?: AbortSignal): Pro
     if (found === undefined) throw unavailable(endpoint, "eth_getBlockByNumber", new RpcTransportError("the latest block is null"));
     return found;
   });
+}
+
+/** The endpoint's block at this height, or undefined when it has none there (yet). */
+export function headerByNumber(endpoint: ChainEndpoint, number: bigint, signal?: AbortSignal): Promise<BlockHeader | undefined> {
+  return header(endpoint, "eth_getBlockByNumber", [numberToHex(number), false], signal);
 }
 
 /** The block with this hash, or undefined when the endpoint does not have it. */

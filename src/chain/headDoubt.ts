@@ -1,8 +1,9 @@
 // A chain's head in doubt (semantics §11): an endpoint reported an older head than the newest block seen. While the
-// doubt lasts, every endpoint is asked now and then for its latest block and whether it has the head's block; the
-// pure HeadRetreat says when it ends: lag (an endpoint had the head, or a newer block), or a head that moved back,
-// whose blocks above are then replaced in the chain's record.
-import { ensureChainId, headerByHash, latestHeader, type BlockHeader } from "./blocks.ts";
+// doubt lasts, every endpoint is asked now and then for its latest block and for its block at the head's height; the
+// pure HeadRetreat says when it ends: lag (an endpoint has the head there, or a newer block), or a head that moved
+// back, whose blocks above are then replaced in the chain's record. By height, not by hash: a node keeps a block a
+// reorg replaced, and answers for it by hash, but it is no longer the chain's.
+import { ensureChainId, headerByNumber, latestHeader, type BlockHeader } from "./blocks.ts";
 import type { ChainRecord } from "./chainRecord.ts";
 import type { ChainEndpoint } from "./client.ts";
 import { HeadRetreat } from "./headRetreat.ts";
@@ -64,8 +65,9 @@ export class HeadDoubt {
   }
 
   /**
-   * Asks every endpoint for its latest block and for the head's block. One that has the head, or a newer block,
-   * confirms it; when none does, the check counts towards the head having moved back, which is decided here.
+   * Asks every endpoint for its latest block and its block at the head's height. One that has the head there, or a
+   * newer block, confirms it (another block there is a reorg, observed as such); when none does, the check counts
+   * towards the head having moved back, which is decided here.
    */
   private async check(): Promise<void> {
     const { record, endpoints } = this.options;
@@ -75,8 +77,8 @@ export class HeadDoubt {
       endpoints.map(async (endpoint) => {
         try {
           await ensureChainId(endpoint);
-          const [latest, has] = await Promise.all([latestHeader(endpoint), headerByHash(endpoint, head.hash)]);
-          return { latest, has: has !== undefined };
+          const [latest, atHeight] = await Promise.all([latestHeader(endpoint), headerByNumber(endpoint, head.number)]);
+          return { latest, atHeight };
         } catch {
           return undefined; // no word either way
         }
@@ -84,8 +86,11 @@ export class HeadDoubt {
     );
     const answered = answers.filter((answer) => answer !== undefined);
     if (answered.length === 0) return;
-    if (answered.some((answer) => answer.has)) return this.confirmed();
-    for (const { latest } of answered) await this.options.observe(latest);
+    if (answered.some(({ atHeight }) => atHeight?.hash === head.hash)) return this.confirmed();
+    for (const { latest, atHeight } of answered) {
+      if (atHeight !== undefined) await this.options.observe(atHeight);
+      await this.options.observe(latest);
+    }
     await this.options.serially(() => {
       if (record.head !== head || !this.retreat.doubted) return;
       this.retreat.checked();

@@ -52,8 +52,6 @@ export interface HeadFollower {
   readonly head: BlockHeader | undefined;
   /** Whether the follower learnt that this block was replaced: nothing about it may be sent any more. */
   isReplaced(hash: Hex): boolean;
-  /** An endpoint served a read at this block: if it is the head, the head is the chain's (not moved back). */
-  served(hash: Hex): void;
   /** Reads an endpoint's latest block now (coalesced): the way to learn of a reorg or of a lagging node's catch-up. */
   refresh(signal?: AbortSignal): Promise<BlockHeader>;
   /** Resolves when the head moves, or after `ms`, or when `signal` aborts. */
@@ -157,10 +155,6 @@ class ChainHeadFollower implements HeadFollower {
 
   isReplaced(hash: Hex): boolean {
     return this.record.isReplaced(hash);
-  }
-
-  served(hash: Hex): void {
-    if (hash === this.record.head?.hash) this.doubt.confirmed();
   }
 
   refresh(signal?: AbortSignal): Promise<BlockHeader> {

@@ -70,12 +70,9 @@ export class Searches {
    * The first endpoint's answer at `head` that is not a failure of the chain, in the endpoint's strategy; its RPC
    * requests count in the record of the quote that started it.
    */
-  private async at(quote: ChainQuote, head: BlockHeader, signal: AbortSignal): Promise<Searched> {
+  private at(quote: ChainQuote, head: BlockHeader, signal: AbortSignal): Promise<Searched> {
     const context = { block: head, signal, tally: quote.record, exactMaxCandidates: this.exactMaxCandidates };
     const searchedBy = (endpoint: ChainEndpoint) => (quote.searched?.endpoint === endpoint ? quote.searched.facts : undefined);
-    const searched = await firstAnswer(quote.chain.endpoints, (endpoint) => answerAtEndpoint(this.endpoints, endpoint, quote.request, { ...context, searched: searchedBy(endpoint) }), signal, quote.warn);
-    // An endpoint served the block (another replica's kept answer would say nothing of the chain now): it has not moved back.
-    quote.follower.served(head.hash);
-    return searched;
+    return firstAnswer(quote.chain.endpoints, (endpoint) => answerAtEndpoint(this.endpoints, endpoint, quote.request, { ...context, searched: searchedBy(endpoint) }), signal, quote.warn);
   }
 }

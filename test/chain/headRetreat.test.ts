@@ -38,7 +38,7 @@ describe("the head moved back", () => {
     assert.ok(first.at >= 1_900 + MIN_CHECKS * (BOUND / 8));
   });
 
-  test("a confirmation in between (the head again, a newer block, a read served at it) starts it all again", () => {
+  test("a confirmation in between (the head again, or a newer block, reported) starts it all again", () => {
     const retreat = new HeadRetreat(BOUND, 0);
     retreat.older(header(6), 100);
     for (let i = 0; i < MIN_CHECKS; i++) retreat.checked();

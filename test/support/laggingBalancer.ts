@@ -1,7 +1,7 @@
 // A load balancer of which some backends lag, in front of the embedded chain: each request, by a seeded draw, goes
 // to the real node or to a backend a block or two behind it, which answers the latest block as that older one,
-// null for a block it does not have yet (by hash), and "header not found" for a call pinned to such a block, as
-// geth words it.
+// null for a block it does not have yet (by number or hash), and "header not found" for a call pinned to such a
+// block, as geth words it.
 import { numberToHex } from "viem";
 import type { Devchain } from "../../src/devchain/devchain.ts";
 import { rpcError, type JsonRpcRequest, type RpcProxy } from "./rpcProxy.ts";
@@ -33,6 +33,11 @@ export async function laggingBalancer(devchain: Devchain, proxy: RpcProxy, seed:
     if (request.method === "eth_getBlockByNumber" && request.params?.[0] === "latest") {
       lagged++;
       return { forward: { ...request, params: [numberToHex(behind), false] } }; // the older block, as that backend's latest
+    }
+    const asked = request.method === "eth_getBlockByNumber" ? request.params?.[0] : undefined;
+    if (typeof asked === "string" && asked.startsWith("0x") && BigInt(asked) > behind) {
+      lagged++;
+      return { body: { jsonrpc: "2.0", result: null } }; // a block that backend does not have yet
     }
     if (request.method === "eth_getBlockByHash" && (hashes.get(String(request.params?.[0])) ?? 0n) > behind) {
       lagged++;
