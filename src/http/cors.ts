@@ -1,7 +1,8 @@
 // CORS: browser apps on other origins call the read-only API. Preflights are answered 204 by @fastify/cors before
-// routing, with the methods the path takes: GET and HEAD, or POST on a batch's path (whose JSON body, like a
-// Cache-Control header, makes a browser ask first). An OPTIONS that is not a preflight is a 405 in the API's error
-// shape, like any method a path does not take (a 404 on a path that takes none).
+// routing, naming the methods the path takes: GET and HEAD, or POST on a batch's path. (Browsers let a POST through
+// whatever the list says, POST being a CORS-safelisted method: what a batch's JSON body needs is Content-Type among
+// the allowed headers. The list is for what it tells, not for what browsers enforce.) An OPTIONS that is not a
+// preflight is a 405 in the API's error shape, like any method a path does not take (a 404 on a path that takes none).
 import cors from "@fastify/cors";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";

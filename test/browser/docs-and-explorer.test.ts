@@ -5,6 +5,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { chromium, type Browser, type Page, type Response } from "playwright-core";
 import { trade } from "../support/liveService.ts";
 import { startQuoterHarness, type QuoterHarness } from "../support/quoterHarness.ts";
@@ -260,6 +262,14 @@ describe("/quoter/explorer in Chromium", () => {
         clip: { x: 0, y: top.y - 8, width: 1100, height: legend.y + legend.height - top.y + 16 },
       });
       assertOnlyThisServer(requested);
+      // Through the client package: its modules and the SSE parser it imports, named by the page's import map (an
+      // inline script its Content-Security-Policy allows by hash), and the quote asked by the client's fetch.
+      for (const module of ["client/index.js", "client/client.js", "client/http.js", "client/watch.js", "vendor/eventsource-parser.js"]) {
+        assert.ok(requested.includes(`${origin}/quoter/explorer/${module}`), `the page loaded ${module}`);
+      }
+      assert.equal(response.request().resourceType(), "fetch");
+      assert.equal(response.request().headers()["accept"], "application/json", "the client's Accept");
+      assert.equal(await page.evaluate(async () => typeof (await import("@quoter/client")).createQuoterClient), "function");
       assert.deepEqual(errors, [], "no script error and no Content-Security-Policy violation");
       assert.deepEqual(failed, []);
     } finally {
@@ -498,13 +508,17 @@ describe("/quoter/explorer in Chromium", () => {
     }
   });
 
-  test("Live: an EventSource on the quote's stream redraws the answer, with its block, when a trade moves the market", { timeout: 60_000 }, async () => {
+  test("Live: the client's watch on the quote's stream redraws the answer, with its block, when a trade moves the market", { timeout: 60_000 }, async () => {
     const { page, errors, failed } = await openExplorer();
     try {
       await page.selectOption("#preset", { label: "market 2: LONG bound by expectedPrice" });
       await page.check("#live");
       assert.equal(await page.isDisabled("#compare"), true, "live streams one search");
+      const streamed = page.waitForRequest((request) => request.headers()["accept"] === "text/event-stream");
       await page.click("#run");
+      // The stream is the client's fetch (read by eventsource-parser), not an EventSource.
+      assert.equal((await streamed).resourceType(), "fetch");
+      assert.match((await streamed).url(), /\/quoter\/31337\/0x[0-9a-fA-F]{40}\/2\?expectedPrice=1030&/);
       await page.waitForFunction(() => /^live · block \d+ · 200 · event 1$/.test(document.querySelector("#status")?.textContent ?? ""));
       const before = JSON.parse((await page.textContent("#raw-body")) ?? "{}") as { blockNumber: string; maxSize: string };
       assert.match((await page.textContent("#curl-line")) ?? "", /^curl -N -H 'Accept: text\/event-stream' '/);
@@ -524,6 +538,59 @@ describe("/quoter/explorer in Chromium", () => {
       await page.screenshot({ path: new URL("explorer-live.png", OUTPUT).pathname, fullPage: true });
     } finally {
       await page.close();
+    }
+  });
+});
+
+// CORS as a browser enforces it: the page's origin is another port. A batch's JSON body and noCache's
+// Cache-Control each need a preflight that allows the header (POST itself is a CORS-safelisted method).
+describe("the client package in a frontend on another origin, in Chromium", () => {
+  /** A frontend's page: an import map naming the client's modules as this service serves them, then the client. */
+  const frontendPage = (service: string) => `<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>frontend</title>
+<script type="importmap">{ "imports": { "@quoter/client": "${service}/quoter/explorer/client/index.js", "eventsource-parser": "${service}/quoter/explorer/vendor/eventsource-parser.js" } }</script>
+<script type="module">import * as client from "@quoter/client"; window.quoterClient = client; document.body.dataset.ready = "yes";</script>
+</head><body></body></html>`;
+
+  /** A quote's raw answer: a plain GET from the test. */
+  async function rawQuote({ marketAddress, marketId, ...query }: Record<string, string>): Promise<any> {
+    return (await fetch(`${origin}/quoter/31337/${marketAddress}/${marketId}?${new URLSearchParams(query)}`)).json();
+  }
+
+  test("a batch (a JSON POST), a no-cache quote (Cache-Control) and a batch's stream pass CORS and answer as the service does", { timeout: 60_000 }, async () => {
+    const frontend = createServer((_request, response) => response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(frontendPage(origin)));
+    await new Promise<void>((resolve) => frontend.listen(0, "127.0.0.1", resolve));
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    try {
+      const frontendOrigin = `http://127.0.0.1:${(frontend.address() as AddressInfo).port}`;
+      assert.notEqual(frontendOrigin, origin);
+      await page.goto(frontendOrigin);
+      await page.waitForSelector("body[data-ready=yes]", { state: "attached" });
+      const quote = { marketAddress: h.devchain.marketGroup, marketId: "2", expectedPrice: "1030", collateralAvailable: "1000000000000000000000" };
+      const seen = await page.evaluate(async ({ service, quote }) => {
+        const { createQuoterClient } = (window as any).quoterClient;
+        const quoter = createQuoterClient({ baseUrl: service });
+        const batch = await quoter.batch({ chainId: "31337", quotes: [quote] });
+        const fresh = await quoter.quote({ chainId: "31337", ...quote }, { noCache: true });
+        const stream = quoter.watch({ chainId: "31337", quotes: [quote] });
+        const streamed = (await stream.next()).value;
+        await stream.return();
+        const refused = await quoter.quote({ chainId: "31337", ...quote, collateralAvailable: "1.5" }).catch((error: any) => ({ name: error.name, status: error.status, details: error.details }));
+        return { batch, fresh, streamed, refused };
+      }, { service: origin, quote });
+      const expectedBatch = await (await fetch(`${origin}/quoter/31337/batch`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ quotes: [quote] }) })).json();
+      assert.deepEqual(seen.batch, expectedBatch);
+      assert.deepEqual(seen.fresh, await rawQuote(quote));
+      assert.deepEqual([seen.streamed.type, seen.streamed.answer], ["quote", expectedBatch]);
+      assert.equal(seen.refused.name, "QuoterError");
+      assert.equal(seen.refused.status, 400);
+      assert.deepEqual(seen.refused.details, (await rawQuote({ ...quote, collateralAvailable: "1.5" })).details);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+      frontend.close();
     }
   });
 });

@@ -45,6 +45,13 @@ test("npm pack, npm install --omit=dev elsewhere, then plain node serves a 200 q
     assert.match(body.blockHash ?? "", /^0x[0-9a-f]{64}$/);
     const explorer = await fetch(`${base}/quoter/explorer/explorer.js`);
     assert.equal(explorer.status, 200, "the explorer's page ships in the build");
+    // And the client package's modules it imports, copied into the build (no workspace, no eventsource-parser installed).
+    assert.ok(!existsSync(join(installed, "eventsource-parser")), "the service installs no SSE parser of its own");
+    for (const module of ["client/index.js", "client/watch.js", "vendor/eventsource-parser.js"]) {
+      const served = await fetch(`${base}/quoter/explorer/${module}`);
+      assert.equal(served.status, 200, module);
+      assert.match(await served.text(), /^export /m, `${module} is an ES module`);
+    }
   } finally {
     await service.stop();
   }

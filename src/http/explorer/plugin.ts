@@ -1,9 +1,11 @@
 // The quote explorer at /quoter/explorer: one static page (HTML, CSS and plain browser JavaScript modules, no
-// build step, nothing from a CDN) that calls the quote API with trace=true and draws the search. Register with
-// the /quoter prefix. Its routes are hidden from the OpenAPI document: they are pages, not the API.
+// build step, nothing from a CDN) that calls the quote API through the client package (@quoter/client, served
+// beside it) with trace=true and draws the search. Register with the /quoter prefix. Its routes are hidden from the
+// OpenAPI document: they are pages, not the API.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { extname } from "node:path";
 import type { FastifyPluginAsync } from "fastify";
+import { clientModules, importMapSource } from "./clientModules.ts";
 import { EXPLORER_FIELDS } from "./fields.ts";
 
 // The page's files are served as they are (no build step): the compiled build copies the folder beside this module.
@@ -36,10 +38,13 @@ async function sharedModule(name: (typeof SHARED_MODULES)[number]): Promise<stri
   return ts.transpileModule(source, { compilerOptions: options }).outputText;
 }
 
-/** The page loads only its own assets and calls only this server: the browser enforces it. */
+/**
+ * The page loads only its own assets and calls only this server: the browser enforces it. Its one inline script
+ * is the import map that names the client's modules, allowed by its hash.
+ */
 const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
-  "script-src 'self'",
+  `script-src 'self' ${importMapSource(PAGE)}`,
   "style-src 'self'",
   "connect-src 'self'",
   "img-src 'self' data:",
@@ -62,6 +67,11 @@ export const explorerPlugin: FastifyPluginAsync = async (app) => {
   for (const name of SHARED_MODULES) {
     const body = await sharedModule(name);
     app.get(`/explorer/lib/${name}.js`, { schema: { hide: true } }, async (_request, reply) =>
+      reply.header("cache-control", "no-cache").type(TYPES[".js"]!).send(body),
+    );
+  }
+  for (const { path, body } of clientModules()) {
+    app.get(`/explorer/${path}`, { schema: { hide: true } }, async (_request, reply) =>
       reply.header("cache-control", "no-cache").type(TYPES[".js"]!).send(body),
     );
   }

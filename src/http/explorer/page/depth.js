@@ -1,33 +1,33 @@
 // The depth curve beside an answer: how the largest size grows as the trader accepts a worse price, from the
 // current price to the answer's expectedPrice. One request to the depth ladder (10 levels spaced to expectedPrice,
 // each the exact search at that price, all at one block), drawn as size against price with the answer's own size.
+import { quoter } from "./api.js";
 import { $ } from "./dom.js";
 import { drawChart, extent } from "./chart.js";
 import { abs, formatD18, maxBig, parseD18 } from "./numbers.js";
 
 const LEVELS = 10;
 
-/** The ladder's URL for an answer: its market and budget, levels to its expectedPrice. */
-function depthUrl(quoteUrl, body) {
-  const url = new URL(quoteUrl, window.location.origin);
-  const query = new URLSearchParams({ collateralAvailable: body.collateralAvailable, to: body.expectedPrice, levels: String(LEVELS), minBlock: body.blockNumber });
-  return `${url.pathname}/depth?${query}`;
+/** The ladder of an answer, for the client: its market (`request.quote`'s) and budget, levels to its expectedPrice. */
+function ladderOf(request, body) {
+  const { chainId, marketAddress, marketId } = request.quote;
+  return { chainId, marketAddress, marketId, collateralAvailable: body.collateralAvailable, to: body.expectedPrice, levels: String(LEVELS) };
 }
 
 /**
- * Fetches and draws the ladder of a 200 answer (`request.url` its quote); hides the section otherwise. The
+ * Asks for and draws the ladder of a 200 answer (`request.quote` its quote); hides the section otherwise. The
  * ladder is asked at the answer's block or later (minBlock), and says its own block.
  */
 export async function showDepth(request, answer) {
   const section = $("depth");
   section.hidden = true;
   if (!answer || answer.status !== 200 || !answer.body || answer.body.maxSize === undefined) return;
-  const url = depthUrl(request.url, answer.body);
+  const asked = ladderOf(request, answer.body);
+  const options = { minBlock: answer.body.blockNumber };
+  const url = quoter.depthUrl(asked, options);
   let ladder;
   try {
-    const response = await fetch(url, { headers: { accept: "application/json" } });
-    if (!response.ok) return;
-    ladder = await response.json();
+    ladder = await quoter.depth(asked, options);
   } catch {
     return;
   }

@@ -1,42 +1,29 @@
-// The quote explorer: plain browser JavaScript, no dependencies. On open it runs the prefilled quote with
-// trace=true, says in one sentence which limit decided, shows the market's facts, the request as a curl line,
-// and draws the search as SVG. Every number the API sends (prices, sizes, collateral) stays exact: it is read
-// into a BigInt (prices in 10^-18 units) and shown with string arithmetic; even the pixel positions are
-// computed in BigInt and only the final, small coordinate becomes a Number. It quotes with either search, or
-// with both at once to draw what the bisection leaves below the exact maximum, or live: redrawn on each event
-// of the quote's stream. This module runs the quotes and hands their answers to the modules that show them;
+// The quote explorer: plain browser JavaScript; it calls the API through the client package (api.js). On open it
+// runs the prefilled quote with trace=true, says in one sentence which limit decided, shows the market's facts, the
+// request as a curl line, and draws the search as SVG. Every number the API sends (prices, sizes, collateral) stays
+// exact: it is read into a BigInt (prices in 10^-18 units) and shown with string arithmetic; even the pixel
+// positions are computed in BigInt and only the final, small coordinate becomes a Number. It quotes with either
+// search, or with both at once to draw what the bisection leaves below the exact maximum, or live: redrawn on each
+// event of the quote's stream. This module runs the quotes and hands their answers to the modules that show them;
 // the form and the page's URL (form.js), the curl line (curl.js) and the Live switch (live.js) are their own.
 import { showComparison, showErrors, showMarket, showSummary, showVerdict } from "./answers.js";
+import { outcome, quoter } from "./api.js";
 import { copyCurl, curlLine } from "./curl.js";
 import { showDepth } from "./depth.js";
 import { $ } from "./dom.js";
-import { buildForm, pageQuery, quoteUrl, readForm } from "./form.js";
+import { buildForm, pageQuery, quoteRequest, readForm } from "./form.js";
 import { followLiveSwitch, startLive, stopLive } from "./live.js";
 import { drawSearch } from "./search.js";
-
-/** One quote: its status and JSON body; a failed fetch is status "network" with its message as the error. */
-async function fetchAnswer(url) {
-  try {
-    const response = await fetch(url, { headers: { accept: "application/json" } });
-    const raw = await response.text();
-    let body;
-    try {
-      body = JSON.parse(raw);
-    } catch {
-      body = { error: raw.slice(0, 500) };
-    }
-    return { status: response.status, ok: response.ok, body };
-  } catch (error) {
-    return { status: "network", ok: false, body: { error: String(error && error.message ? error.message : error) } };
-  }
-}
 
 async function run(event) {
   if (event) event.preventDefault();
   stopLive();
   const values = readForm();
   // Comparing sends the same request with each search, at once.
-  const requests = (values.compare ? ["bisection", "exact"] : [values.search]).map((search) => ({ search, url: quoteUrl(values, search) }));
+  const requests = (values.compare ? ["bisection", "exact"] : [values.search]).map((search) => {
+    const { quote, options } = quoteRequest(values, search);
+    return { search, quote, options, url: quoter.quoteUrl(quote, options) };
+  });
   const button = $("run");
   for (const id of ["error", "summary", "charts", "raw", "comparison", "verdict", "market", "depth"]) $(id).hidden = true;
   $("request").hidden = false;
@@ -51,7 +38,7 @@ async function run(event) {
   button.textContent = "Quoting…";
   const started = performance.now();
   try {
-    const answers = await Promise.all(requests.map(async (request) => ({ ...request, ...(await fetchAnswer(request.url)) })));
+    const answers = await Promise.all(requests.map(async (request) => ({ ...request, ...(await outcome(() => quoter.quote(request.quote, request.options))) })));
     const ms = Math.round(performance.now() - started);
     const summary = answers.map((a) => (values.compare ? `${a.search} ${a.status}` : `${a.status}`)).join(" · ");
     showAnswers(values, answers, `${summary} · ${ms} ms`);
@@ -69,20 +56,22 @@ async function run(event) {
 /** Live: the answer redrawn on each event of the quote's stream, with the block it is at, until it ends. */
 function runLive(values, request) {
   let events = 0;
-  startLive(
-    request.url,
-    (answer) => {
+  startLive(request, {
+    onAnswer(answer) {
       events++;
       try {
-        showAnswers(values, [{ ...request, ...answer }], `live · block ${answer.block} · ${answer.status} · event ${events}`);
+        showAnswers(values, [{ ...request, ...answer }], `live · block ${answer.block ?? "–"} · ${answer.status} · event ${events}`);
       } catch (error) {
         showPageError(error);
       }
     },
-    (reason) => {
+    onReconnecting({ attempt, delayMs, reason }) {
+      $("status").textContent = `${$("status").textContent.replace(/ · reconnecting.*$/, "")} · reconnecting (${reason}, try ${attempt}, in ${delayMs} ms)`;
+    },
+    onEnd(reason) {
       $("status").textContent = `${$("status").textContent} · stream ended (${reason})`;
     },
-  );
+  });
 }
 
 /** Every part of the page that shows answers, from `answers` (one, or a comparison's two). */

@@ -6,7 +6,6 @@ import { E18, formatD18, parseD18, parseInteger } from "./numbers.js";
 
 /** The form's text fields: the quote parameters' (explorer/fields.json), in the order the service checks them. */
 const FIELDS = [];
-const inPath = (field) => field.in === "path";
 
 /** /quoter, wherever the page is mounted: the page lives at <base>/explorer. */
 function apiBase() {
@@ -72,14 +71,17 @@ export function pageQuery(values) {
   return query;
 }
 
-export function quoteUrl(values, search) {
-  // A required parameter is sent even when empty, so that the service names its rule; an optional one only when set.
-  const query = new URLSearchParams();
-  for (const { name, required } of FIELDS.filter((field) => !inPath(field))) if (required || values[name]) query.set(name, values[name]);
-  query.set("search", search);
-  query.set("trace", "true");
-  const path = FIELDS.filter(inPath).map(({ name }) => encodeURIComponent(values[name])).join("/");
-  return `${apiBase()}/${path}?${query}`;
+/**
+ * The form as the client's quote request with the search asked and its trace, and the call's options (minBlock is
+ * one). A required parameter is sent even when empty, so that the service names its rule; an optional one only
+ * when set.
+ */
+export function quoteRequest(values, search) {
+  const quote = {};
+  for (const { name, required } of FIELDS) if (name !== "minBlock" && (required || values[name])) quote[name] = values[name];
+  quote.search = search;
+  quote.trace = "true";
+  return { quote, options: values.minBlock ? { minBlock: values.minBlock } : {} };
 }
 
 /** What the budget field means, exactly: wei, and what a decimal typed there would be in wei. */
