@@ -4,7 +4,6 @@ import type { ErrorBody, ErrorDetail } from "./types.js";
 
 /** The service answered a status other than 2xx: its `{ error, details }` body, and Retry-After when it sent one. */
 export class QuoterError extends Error {
-  override readonly name = "QuoterError";
   /** The HTTP status (400, 404, 429, 503, …). */
   readonly status: number;
   /** The service's fixed message (`Invalid query parameters`, `Chain RPC unavailable`, …): safe to match on. */
@@ -30,7 +29,6 @@ export class QuoterError extends Error {
 
 /** No answer: the service could not be reached, the connection failed, or what came back could not be read. */
 export class QuoterNetworkError extends Error {
-  override readonly name = "QuoterNetworkError";
   /** The URL asked. */
   readonly url: string;
 
@@ -38,6 +36,11 @@ export class QuoterNetworkError extends Error {
     super(`${message}: ${url}`, cause === undefined ? undefined : { cause });
     this.url = url;
   }
+}
+
+// On the prototypes, so that a stack trace's first line names the class too (a field is set after it is taken).
+for (const [kind, name] of [[QuoterError, "QuoterError"], [QuoterNetworkError, "QuoterNetworkError"]] as const) {
+  Object.defineProperty(kind.prototype, "name", { value: name, configurable: true, writable: true });
 }
 
 /** A Retry-After header as seconds: a number of seconds, or an HTTP date from now (never below 0). */
