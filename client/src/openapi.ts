@@ -183,6 +183,11 @@ export interface operations {
                         fillPrice: string;
                         /** @description Market price once maxSize is filled */
                         priceAfter: string;
+                        /**
+                         * @description Why maxSize is not larger: the rule broken by the smallest size above maxSize that the search quoted (with search=exact, maxSize + 1), in the order of the checks where several apply (a revert, then the budget, then expectedPrice). expectedPrice: a larger size would move the price after the trade past expectedPrice. collateral: a larger size would need more than collateralAvailable; also for a bisection that searched its range [0, collateralAvailable / currentPrice] to the top (cap - 1 fits). liquidity: the market cannot fill a larger size: its quote reverts. search: bisection only: no size above maxSize was found too large (every size tried above it fits, or none was tried), so a larger one may fit: raise maxIterations, or use search=exact. Also search=exact with exact: false and no upperBound (it reached EXACT_MAX_CANDIDATES before quoting a size too large)
+                         * @enum {string}
+                         */
+                        limitedBy: "expectedPrice" | "collateral" | "liquidity" | "search";
                         /** @description The block every chain read of this quote was made at: the newest block the service had seen when the request arrived, or later (at least minBlock). An answer is a statement about this one block */
                         blockNumber: string;
                         /** @description That block's hash (lower case): the block is named by it, so that an answer is never of a block the chain replaced (a reorg). Compare it with your receipt's or your node's block at blockNumber */
@@ -228,7 +233,7 @@ export interface operations {
                     /**
                      * @example id: 6
                      *     event: quote
-                     *     data: {"direction":"LONG","maxSize":"45898437500000000","currentPrice":"1000","expectedPrice":"1030","collateralAvailable":"1000000000000000000000","requiredCollateral":"23764940199135258254","maxCollateral":"23764940199135258254","fillPrice":"1014.728129736630628353","priceAfter":"1029.673177278800280087","blockNumber":"6","blockHash":"0x5b877415d5e64a605cf8d3bd3ed1d3cb32f19114683ba9a4e03074b68b6af5b8","iterations":10,"collateralDecimals":18}
+                     *     data: {"direction":"LONG","maxSize":"45898437500000000","currentPrice":"1000","expectedPrice":"1030","collateralAvailable":"1000000000000000000000","requiredCollateral":"23764940199135258254","maxCollateral":"23764940199135258254","fillPrice":"1014.728129736630628353","priceAfter":"1029.673177278800280087","limitedBy":"expectedPrice","blockNumber":"6","blockHash":"0x5b877415d5e64a605cf8d3bd3ed1d3cb32f19114683ba9a4e03074b68b6af5b8","iterations":10,"collateralDecimals":18}
                      *
                      *     event: end
                      *     data: {"reason":"shutdown"}
@@ -684,6 +689,11 @@ export interface operations {
                                 fillPrice: string;
                                 /** @description Market price once maxSize is filled */
                                 priceAfter: string;
+                                /**
+                                 * @description Why maxSize is not larger: the rule broken by the smallest size above maxSize that the search quoted (with search=exact, maxSize + 1), in the order of the checks where several apply (a revert, then the budget, then expectedPrice). expectedPrice: a larger size would move the price after the trade past expectedPrice. collateral: a larger size would need more than collateralAvailable; also for a bisection that searched its range [0, collateralAvailable / currentPrice] to the top (cap - 1 fits). liquidity: the market cannot fill a larger size: its quote reverts. search: bisection only: no size above maxSize was found too large (every size tried above it fits, or none was tried), so a larger one may fit: raise maxIterations, or use search=exact. Also search=exact with exact: false and no upperBound (it reached EXACT_MAX_CANDIDATES before quoting a size too large)
+                                 * @enum {string}
+                                 */
+                                limitedBy: "expectedPrice" | "collateral" | "liquidity" | "search";
                                 /** @description The block every chain read of this quote was made at: the newest block the service had seen when the request arrived, or later (at least minBlock). An answer is a statement about this one block */
                                 blockNumber: string;
                                 /** @description That block's hash (lower case): the block is named by it, so that an answer is never of a block the chain replaced (a reorg). Compare it with your receipt's or your node's block at blockNumber */
@@ -1301,6 +1311,11 @@ export interface operations {
                             fillPrice: string;
                             /** @description Market price once maxSize is filled */
                             priceAfter: string;
+                            /**
+                             * @description Why maxSize is not larger: the rule broken by the smallest size above maxSize that the search quoted (with search=exact, maxSize + 1), in the order of the checks where several apply (a revert, then the budget, then expectedPrice). expectedPrice: a larger size would move the price after the trade past expectedPrice. collateral: a larger size would need more than collateralAvailable; also for a bisection that searched its range [0, collateralAvailable / currentPrice] to the top (cap - 1 fits). liquidity: the market cannot fill a larger size: its quote reverts. search: bisection only: no size above maxSize was found too large (every size tried above it fits, or none was tried), so a larger one may fit: raise maxIterations, or use search=exact. Also search=exact with exact: false and no upperBound (it reached EXACT_MAX_CANDIDATES before quoting a size too large)
+                             * @enum {string}
+                             */
+                            limitedBy: "expectedPrice" | "collateral" | "liquidity" | "search";
                             /** @description The block every chain read of this quote was made at: the newest block the service had seen when the request arrived, or later (at least minBlock). An answer is a statement about this one block */
                             blockNumber: string;
                             /** @description That block's hash (lower case): the block is named by it, so that an answer is never of a block the chain replaced (a reorg). Compare it with your receipt's or your node's block at blockNumber */

@@ -1,5 +1,6 @@
 // The 200 answer of the quote operation as the OpenAPI document states it (src/http/openapi.ts), with named
 // examples. Annotations only: they change no serialized byte.
+import { LIMITED_BY, type LimitedBy } from "../quote/limitedBy.ts";
 import { DEMO_BLOCK_HASH, ONE, THOUSAND, demoRequest } from "./docExamples.ts";
 
 const signedWei = { type: "string", pattern: "^-?(0|[1-9][0-9]*)$" } as const;
@@ -45,6 +46,29 @@ export const traceSchema = {
   },
 } as const;
 
+/** What each value of limitedBy says (semantics §5), for the document's description and its x-enumDescriptions. */
+const LIMITED_BY_MEANING: Readonly<Record<LimitedBy, string>> = {
+  expectedPrice: "a larger size would move the price after the trade past expectedPrice",
+  collateral:
+    "a larger size would need more than collateralAvailable; also for a bisection that searched its range " +
+    "[0, collateralAvailable / currentPrice] to the top (cap - 1 fits)",
+  liquidity: "the market cannot fill a larger size: its quote reverts",
+  search:
+    "bisection only: no size above maxSize was found too large (every size tried above it fits, or none was " +
+    "tried), so a larger one may fit: raise maxIterations, or use search=exact. Also search=exact with exact: " +
+    "false and no upperBound (it reached EXACT_MAX_CANDIDATES before quoting a size too large)",
+};
+
+const limitedBySchema = {
+  type: "string",
+  enum: LIMITED_BY,
+  description:
+    "Why maxSize is not larger: the rule broken by the smallest size above maxSize that the search quoted " +
+    "(with search=exact, maxSize + 1), in the order of the checks where several apply (a revert, then the budget, " +
+    "then expectedPrice). " +
+    Object.entries(LIMITED_BY_MEANING).map(([value, meaning]) => `${value}: ${meaning}`).join(". "),
+  "x-enumDescriptions": LIMITED_BY_MEANING,
+} as const;
 
 export const quoteResponseSchema = {
   type: "object",
@@ -59,6 +83,7 @@ export const quoteResponseSchema = {
     "maxCollateral",
     "fillPrice",
     "priceAfter",
+    "limitedBy",
     "blockNumber",
     "blockHash",
     "iterations",
@@ -93,6 +118,7 @@ export const quoteResponseSchema = {
     },
     fillPrice: { ...price, description: "Average price of the fill at maxSize" },
     priceAfter: { ...price, description: "Market price once maxSize is filled" },
+    limitedBy: limitedBySchema,
     blockNumber: {
       ...wei,
       description:
@@ -145,6 +171,7 @@ export const quoteResponseSchema = {
         maxCollateral: "23764940199135258254",
         fillPrice: "1014.728129736630628353",
         priceAfter: "1029.673177278800280087",
+        limitedBy: "expectedPrice",
         blockNumber: "6",
         blockHash: DEMO_BLOCK_HASH,
         iterations: 10,
@@ -152,7 +179,7 @@ export const quoteResponseSchema = {
       },
     },
     short: {
-      summary: "SHORT on demo market 1 (maxSize is negative)",
+      summary: "SHORT on demo market 1 (maxSize is negative); every size tried fits, so more iterations or search=exact may find more",
       description: demoRequest(1, { expectedPrice: "0.45", collateralAvailable: THOUSAND }),
       value: {
         direction: "SHORT",
@@ -164,6 +191,7 @@ export const quoteResponseSchema = {
         maxCollateral: "990428569952860089151",
         fillPrice: "0.499294580392523114",
         priceAfter: "0.498590156018691454",
+        limitedBy: "search",
         blockNumber: "6",
         blockHash: DEMO_BLOCK_HASH,
         iterations: 10,
@@ -183,6 +211,7 @@ export const quoteResponseSchema = {
         maxCollateral: "742500803450932312",
         fillPrice: "0.500000530330648391",
         priceAfter: "0.500001060661859283",
+        limitedBy: "search",
         blockNumber: "6",
         blockHash: DEMO_BLOCK_HASH,
         iterations: 2,

@@ -13,6 +13,7 @@ import {
 import { DUST } from "./exactRule.ts";
 import type { ExactSearchResult } from "./exactSearch.ts";
 import { equalPriceDetail, explainExactFailure, explainSearchFailure } from "./explain.ts";
+import { limitedBy, type LimitedBy } from "./limitedBy.ts";
 import type { QuoteRequest } from "./request.ts";
 import {
   computeCap,
@@ -44,6 +45,8 @@ export type QuoteResponseBody = {
   maxCollateral: string;
   fillPrice: string;
   priceAfter: string;
+  /** Why maxSize is not larger (§5): the rule the smallest size above it that the search quoted breaks. */
+  limitedBy: LimitedBy;
   blockNumber: string;
   blockHash: `0x${string}`;
   iterations: number;
@@ -153,6 +156,7 @@ export function buildAnswer(
       : explainExactFailure(request, failed.trace, failed.proven, DUST);
   switch (result.kind) {
     case "found": {
+      const range = "exact" in result ? ({ search: "exact" } as const) : ({ search: "bisection", cap: computeCap(request.collateralAvailable, currentPrice) } as const);
       const body: QuoteResponseBody = {
         direction,
         maxSize: (direction === "LONG" ? result.size : -result.size).toString(),
@@ -163,6 +167,7 @@ export function buildAnswer(
         maxCollateral: toTokenUnits(result.quote.requiredCollateral, collateralDecimals).toString(),
         fillPrice: formatD18(result.quote.fillPrice),
         priceAfter: formatD18(result.quote.priceAfter),
+        limitedBy: limitedBy(result.size, result.trace, range),
         blockNumber: block.number.toString(),
         blockHash: block.hash,
         iterations: result.iterations,

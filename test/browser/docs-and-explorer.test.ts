@@ -216,6 +216,9 @@ describe("/quoter/explorer in Chromium", () => {
         `A LONG of at most ${body.maxSize} wei (0.0458984375 × 10^18) fits: expectedPrice 1030 decided, since the next size tried, ` +
           `${next.size} wei, would move the price to ${next.priceAfter}, past it.`,
       );
+      // Beside the answer, why it is not larger, in a trader's words (the answer's limitedBy).
+      assert.equal(body.limitedBy, "expectedPrice");
+      assert.equal(await page.textContent("#summary dd[data-field=limitedBy]"), "the price would pass 1030");
       // The market's facts, from the answer.
       assert.equal(await page.textContent("#market dd[data-field=currentPrice]"), "1000");
       assert.equal(await page.textContent("#market dd[data-field=settled]"), "no");
@@ -274,6 +277,34 @@ describe("/quoter/explorer in Chromium", () => {
       assert.deepEqual(failed, []);
     } finally {
       await page.close();
+    }
+  });
+
+  test("why the answer is not larger, in a trader's words, for each limitedBy the service gives", { timeout: 60_000 }, async () => {
+    const cases: [string, string, string, string][] = [
+      ["marketId=1&expectedPrice=0.55&collateralAvailable=1000000000000000000000&search=exact", "collateral", "budget", "more collateral would buy more"],
+      ["marketId=4&expectedPrice=0.7&collateralAvailable=1000000000000000", "liquidity", "liquidity", "the market cannot fill more"],
+      [
+        "marketId=1&expectedPrice=0.55&collateralAvailable=1000000000000000000000&maxIterations=3",
+        "search",
+        "search",
+        "a longer search might find more (raise maxIterations or use search=exact)",
+      ],
+      ["marketId=2&expectedPrice=970&collateralAvailable=1000000000000000000000&search=exact", "expectedPrice", "expectedPrice", "the price would pass 970"],
+    ];
+    for (const [query, limitedBy, decided, words] of cases) {
+      const { page, errors, failed, firstQuote } = await openPage(`/quoter/explorer?${query}`);
+      try {
+        const body = await (await firstQuote).json();
+        await page.waitForSelector("body[data-state=done]");
+        assert.equal(body.limitedBy, limitedBy, query);
+        assert.equal(await page.textContent("#summary dd[data-field=limitedBy]"), words, query);
+        assert.equal(await page.getAttribute("#verdict", "data-decided"), decided, query);
+        assert.deepEqual(errors, []);
+        assert.deepEqual(failed, []);
+      } finally {
+        await page.close();
+      }
     }
   });
 
@@ -370,6 +401,7 @@ describe("/quoter/explorer in Chromium", () => {
       assert.equal(await page.textContent("#summary dd[data-field=maxSize]"), `${exact.body.maxSize} (0.046392895919600201 × 10^18)`);
       assert.equal(await page.textContent("#summary dd[data-field=search]"), "exact");
       assert.equal(await page.textContent("#summary dd[data-field=exact]"), "true: proven, maxSize fits and one wei more does not");
+      assert.equal(await page.textContent("#summary dd[data-field=limitedBy]"), "the price would pass 1030");
       assert.match((await page.textContent("#verdict")) ?? "", new RegExp(`^A LONG of at most ${exact.body.maxSize} wei .*expectedPrice 1030 decided, since the next size tried, ${BigInt(exact.body.maxSize) + 1n} wei`));
       assert.equal(await page.locator("#price-chart circle.candidate").count(), exact.body.iterations);
       const chosen = exact.body.trace.findIndex((entry: { size: string }) => entry.size === exact.body.maxSize) + 1;
@@ -450,6 +482,9 @@ describe("/quoter/explorer in Chromium", () => {
       assert.equal(await page.locator("#trace-table tbody tr").count(), bisection.iterations + exact.iterations);
       for (const chart of ["#price-chart", "#zoom-chart", "#collateral-chart"]) await assertLabelsApart(page, chart);
       assert.equal(await page.locator("#verdict .line").count(), 2);
+      for (const search of ["bisection", "exact"]) {
+        assert.equal(await page.textContent(`#compare-table td[data-search=${search}][data-field=limitedBy]`), "the price would pass 1030", search);
+      }
 
       // The link keeps the comparison.
       const params = new URL(page.url()).searchParams;

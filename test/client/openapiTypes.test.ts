@@ -32,8 +32,8 @@ test("the script's chainless document is the served one, and a changed schema ch
   // The comparison above can fail: a field the quote's answer gains is a different module.
   const changed = structuredClone(served);
   const ok = changed.paths["/quoter/{chainId}/{marketAddress}/{marketId}"].get.responses["200"].content["application/json"].schema;
-  ok.properties.limitedBy = { type: "string" };
+  ok.properties.feeTier = { type: "string" };
   const types = await clientTypes(changed);
   assert.notEqual(types, readFileSync(CLIENT_TYPES_FILE, "utf8"));
-  assert.match(types, /limitedBy\?: string;/);
+  assert.match(types, /feeTier\?: string;/);
 });

@@ -20,6 +20,7 @@ const request = { chainId: "31337", marketAddress, marketId: "2", expectedPrice:
 export async function correct(signal: AbortSignal): Promise<bigint> {
   const answer: QuoteAnswer = await client.quote(request, { signal, minBlock: 7n, noCache: true });
   const size: string = answer.maxSize;
+  const limitedBy: "expectedPrice" | "collateral" | "liquidity" | "search" = answer.limitedBy;
   await client.quote({ ...request, search: "exact", trace: "true", priceLimit: "1001", maxIterations: "5" }, { minBlock: "7" });
   const read = exact(answer);
   const wei: bigint = read.maxSize + read.requiredCollateral + read.blockNumber;
@@ -44,7 +45,7 @@ export async function correct(signal: AbortSignal): Promise<bigint> {
     if (error instanceof QuoterError) { const later: number | undefined = error.retryAfter; const param: string | undefined = error.details[0]?.param; void later; void param; }
     if (error instanceof QuoterNetworkError) { const url: string = error.url; void url; }
   }
-  void size; void price; void status; void levelSize;
+  void size; void limitedBy; void price; void status; void levelSize;
   return wei + price.value;
 }
 

@@ -73,21 +73,25 @@ describe("a depth ladder", () => {
     assert.equal(ladder.json.collateralAvailable, budget);
     assert.deepEqual(Object.keys(ladder.json), ["direction", "currentPrice", "collateralAvailable", "blockNumber", "blockHash", "levels"]);
     await assertLevelsAreGets(ladder.json, devchain.marketGroup, "1", budget, prices);
+    // Each level says what stops it: here, the budget at every price, as each level's GET says.
+    assert.deepEqual(ladder.json.levels.map((level: { limitedBy?: string }) => level.limitedBy), prices.map(() => "collateral"));
     // Sizes only grow with distance from the current price.
     const sizes = ladder.json.levels.map((level: { maxSize?: string }) => BigInt(level.maxSize ?? "0"));
     for (let i = 1; i < sizes.length; i++) assert.ok(sizes[i] >= sizes[i - 1], `level ${i}`);
   });
 
   test("SHORT, and the second collateral group, and levels that fail on their own beside the others", async () => {
-    const cases: [string, string, string[], string][] = [
-      [devchain.marketGroup, "2", ["999.9", "995", "990", "950", "1"], (10n * ONE).toString()],
-      [DEMO_USDC_MARKET_GROUP_ADDRESS, "1", ["0.49", "0.45", "0.4"], THOUSAND.toString()],
+    // With what stops each level: expectedPrice close to the price, the budget farther.
+    const cases: [string, string, string[], string, string[]][] = [
+      [devchain.marketGroup, "2", ["999.9", "995", "990", "950", "1"], (10n * ONE).toString(), ["expectedPrice", "expectedPrice", "collateral", "collateral", "collateral"]],
+      [DEMO_USDC_MARKET_GROUP_ADDRESS, "1", ["0.49", "0.45", "0.4"], THOUSAND.toString(), ["collateral", "collateral", "collateral"]],
     ];
-    for (const [group, marketId, prices, budget] of cases) {
+    for (const [group, marketId, prices, budget, reasons] of cases) {
       const ladder = await get(depthPath(group, marketId, { collateralAvailable: budget, prices: prices.join(",") }));
       assert.equal(ladder.status, 200, ladder.text);
       assert.equal(ladder.json.direction, "SHORT");
       await assertLevelsAreGets(ladder.json, group, marketId, budget, prices);
+      assert.deepEqual(ladder.json.levels.map((level: { limitedBy?: string }) => level.limitedBy), reasons);
     }
   });
 

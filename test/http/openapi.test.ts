@@ -10,6 +10,7 @@ import { quoterApp, startQuoterHarness, type QuoterAppOptions, type QuoterHarnes
 import { closedPort } from "../support/closedPort.ts";
 import { deployPricelessMarketGroup } from "../support/pricelessMarketGroup.ts";
 import { MESSAGES } from "../../src/quote/quoteErrors.ts";
+import { LIMITED_BY } from "../../src/quote/limitedBy.ts";
 import { HTTP_MESSAGES, methodNotAllowed } from "../../src/http/httpErrors.ts";
 import { quoteParamsSchema, quoteQuerySchema } from "../../src/http/schemas.ts";
 import { ONE, THOUSAND } from "../../src/http/docExamples.ts";
@@ -30,9 +31,10 @@ before(async () => {
 });
 after(() => h.close());
 
-// OpenAPI 3.1 Schema Objects are JSON Schema 2020-12 plus a few OpenAPI keywords.
+// OpenAPI 3.1 Schema Objects are JSON Schema 2020-12 plus a few OpenAPI keywords, and the document's one extension
+// (x-enumDescriptions: what each value of an enum means, as Redoc shows it).
 const ajv = new Ajv2020({ strict: true, allErrors: true });
-for (const keyword of ["example", "discriminator", "xml", "externalDocs"]) ajv.addKeyword(keyword);
+for (const keyword of ["example", "discriminator", "xml", "externalDocs", "x-enumDescriptions"]) ajv.addKeyword(keyword);
 
 function operation(method: string): Json {
   const found = doc.paths[QUOTE_PATH]?.[method];
@@ -279,6 +281,15 @@ describe("what the server really answers matches the document", () => {
   test("the schemas are strict enough to catch a wrong body", () => {
     const success = ajv.compile(documentedResponse("get", 200).content["application/json"].schema);
     assert.equal(success({ direction: "LONG" }), false, "missing fields");
+    const schema = documentedResponse("get", 200).content["application/json"];
+    const long = schema.examples.long.value;
+    assert.equal(success(long), true);
+    assert.equal(success({ ...long, limitedBy: "budget" }), false, "a limitedBy the document does not list");
+    const { limitedBy: _limitedBy, ...withoutReason } = long;
+    assert.equal(success(withoutReason), false, "no limitedBy");
+    // Each value of limitedBy the service gives is listed, each with what it means.
+    assert.deepEqual(schema.schema.properties.limitedBy.enum, LIMITED_BY);
+    assert.deepEqual(Object.keys(schema.schema.properties.limitedBy["x-enumDescriptions"]), LIMITED_BY);
     const error = ajv.compile(documentedResponse("get", 400).content["application/json"].schema);
     assert.equal(error({ error: "x", details: [{ param: "p", message: "m" }], statusCode: 400 }), false, "an undocumented field");
     assert.equal(error({ message: "x", details: [{ param: "p", message: "m" }] }), false, "no error field");

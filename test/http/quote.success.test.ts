@@ -23,7 +23,7 @@ describe("LONG and SHORT (interface §1, semantics §3.8, §5)", () => {
     const body = await quoteOk(1n, { expectedPrice: "0.55", collateralAvailable: THOUSAND });
     assert.deepEqual(Object.keys(body), [
       "direction", "maxSize", "currentPrice", "expectedPrice", "collateralAvailable",
-      "requiredCollateral", "maxCollateral", "fillPrice", "priceAfter", "blockNumber", "blockHash", "iterations", "collateralDecimals",
+      "requiredCollateral", "maxCollateral", "fillPrice", "priceAfter", "limitedBy", "blockNumber", "blockHash", "iterations", "collateralDecimals",
     ]);
     assert.equal(body.direction, "LONG");
     // Semantics §10: an 18-decimal collateral's limit is the required amount itself.

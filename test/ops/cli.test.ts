@@ -50,6 +50,8 @@ test("quoter quote prints byte for byte the API's body, for a success, a trace, 
     assert.equal(run.code, code, `exit status for the API's ${api.status}`);
     assert.equal(api.status === 200, code === 0);
   }
+  // The body says why the position is not larger, as the API's does.
+  assert.equal(JSON.parse(runs[0]!.stdout).limitedBy, "expectedPrice");
 });
 
 test("quoter quote: a chain it cannot reach prints the 503 body and exits 3; bad usage exits 2 with nothing on stdout", async () => {

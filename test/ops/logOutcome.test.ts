@@ -22,6 +22,7 @@ const ANSWER: QuoteResponseBody = {
   maxCollateral: "1",
   fillPrice: "1",
   priceAfter: "1",
+  limitedBy: "expectedPrice",
   blockNumber: "6",
   blockHash: `0x${"66".repeat(32)}`,
   iterations: 1,

@@ -96,6 +96,7 @@ test("§5 found: the 200 body with fields in order, canonical decimals, maxSize 
     "maxCollateral",
     "fillPrice",
     "priceAfter",
+    "limitedBy",
     "blockNumber",
     "blockHash",
     "iterations",
@@ -104,12 +105,25 @@ test("§5 found: the 200 body with fields in order, canonical decimals, maxSize 
   assert.equal(
     JSON.stringify(answer.value),
     '{"direction":"SHORT","maxSize":"-5","currentPrice":"0.5","expectedPrice":"0.6","collateralAvailable":"10000000000000000000",' +
-      '"requiredCollateral":"123456789","maxCollateral":"123456789","fillPrice":"0.55","priceAfter":"0.6","blockNumber":"42",' +
+      '"requiredCollateral":"123456789","maxCollateral":"123456789","fillPrice":"0.55","priceAfter":"0.6","limitedBy":"liquidity","blockNumber":"42",' +
       `"blockHash":"${BLOCK_42.hash}","iterations":3,"collateralDecimals":18}`,
   );
   const long = buildAnswer(request, currentPrice, BLOCK_42, "LONG", result, 18);
   assert.ok(long.ok);
   assert.equal(long.value.maxSize, "5");
+});
+
+test("§5 limitedBy: the bisection's range ends at the request's cap; the exact search's does not", () => {
+  // collateralAvailable 10 at price 0.5: the bisection's range is [0, 20 × 10^18], its last size 20 × 10^18 - 1.
+  const top = 20n * D18 - 1n;
+  const trace: TraceEntry[] = [{ size: top, outcome: "feasible", quote }];
+  const bisected: SearchResult = { kind: "found", size: top, quote, iterations: 1, trace };
+  const answer = buildAnswer(request, currentPrice, BLOCK_42, "LONG", bisected, 18);
+  assert.equal(answer.ok && answer.value.limitedBy, "collateral");
+  const below = buildAnswer(request, currentPrice, BLOCK_42, "LONG", { ...bisected, size: top - 1n, trace: [{ ...trace[0]!, size: top - 1n }] }, 18);
+  assert.equal(below.ok && below.value.limitedBy, "search");
+  const exact = buildAnswer({ ...request, search: "exact" }, currentPrice, BLOCK_42, "LONG", { ...bisected, exact: false }, 18);
+  assert.equal(exact.ok && exact.value.limitedBy, "search");
 });
 
 test("§7 trace=true adds trace after iterations: sizes and wei as integers, prices canonical, revert names or data", () => {

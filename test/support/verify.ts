@@ -73,3 +73,63 @@ export async function verifyAnswer(chain: EmbeddedChain, marketGroup: Address, m
   }
   return { currentPrice, blockNumber, maxSize };
 }
+
+type Reason = "expectedPrice" | "collateral" | "liquidity" | "fits";
+
+/**
+ * An independent check of a 200's limitedBy (semantics §5), against the chain at the answer's block: the size it
+ * names (with search=exact, maxSize + 1, or upperBound when not proven; for the bisection, every size its trace
+ * tried, classified here again) is quoted directly and must break the rule limitedBy names, by §4's order. The
+ * body must carry its trace (trace=true).
+ */
+export async function verifyLimitedBy(chain: EmbeddedChain, marketGroup: Address, marketId: bigint, query: QuoteQuery & { search?: string }, body: any): Promise<void> {
+  const blockNumber = BigInt(body.blockNumber);
+  const currentPrice = d18(body.currentPrice);
+  const expectedPrice = d18(query.expectedPrice);
+  const collateral = BigInt(query.collateralAvailable);
+  const long = expectedPrice > currentPrice;
+  const magnitude = (size: bigint) => (size < 0n ? -size : size);
+  const reasonAt = async (size: bigint): Promise<Reason> => {
+    let result: readonly [bigint, bigint, bigint];
+    try {
+      ({ result } = await chain.publicClient.simulateContract({
+        address: marketGroup,
+        abi: marketGroupAbi,
+        functionName: "quoteCreateTraderPosition",
+        args: [marketId, long ? size : -size],
+        blockNumber,
+      }));
+    } catch {
+      return "liquidity";
+    }
+    const [required, , after] = result;
+    if (required > collateral) return "collateral";
+    if (long ? after > expectedPrice : after < expectedPrice) return "expectedPrice";
+    return "fits";
+  };
+  const maxSize = magnitude(BigInt(body.maxSize));
+  assert.equal(await reasonAt(maxSize), "fits", "the quote at maxSize fits");
+  if (query.search === "exact") {
+    if (body.exact === false && body.upperBound === undefined) {
+      assert.equal(body.limitedBy, "search", "an exact search that quoted nothing too large");
+      return;
+    }
+    const next = body.exact ? maxSize + 1n : magnitude(BigInt(body.upperBound));
+    assert.equal(await reasonAt(next), body.limitedBy, `limitedBy is what the quote at ${next} breaks`);
+    return;
+  }
+  assert.ok(Array.isArray(body.trace), "the bisection's answer carries its trace");
+  const tried = await Promise.all(body.trace.map(async (entry: { size: string }) => {
+    const size = magnitude(BigInt(entry.size));
+    return { size, reason: await reasonAt(size) };
+  }));
+  const tooLarge = tried.filter((t) => t.reason !== "fits" && t.size > maxSize).sort((a, b) => (a.size < b.size ? -1 : 1));
+  if (tooLarge.length > 0) {
+    assert.equal(body.limitedBy, tooLarge[0]!.reason, `limitedBy is what the smallest size tried above maxSize, ${tooLarge[0]!.size}, breaks`);
+    return;
+  }
+  // Nothing tried above maxSize is too large: the budget when the search reached the top of [0, cap], else the search.
+  const cap = (collateral * 10n ** 18n) / currentPrice;
+  const top = tried.some((t) => t.size === cap - 1n) && tried.every((t) => t.reason === "fits");
+  assert.equal(body.limitedBy, top ? "collateral" : "search", `nothing tried above maxSize is too large; the range's top ${top ? "was" : "was not"} reached`);
+}

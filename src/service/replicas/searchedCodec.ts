@@ -8,7 +8,8 @@ import { err, ok } from "../../quote/result.ts";
 import type { Searched, SearchFacts } from "../answerAtBlock.ts";
 
 type Encoded = {
-  readonly v: 1;
+  /** 2: bodies carry limitedBy; a body of version 1 lacks it, so it is no answer here. */
+  readonly v: 2;
   readonly body?: QuoteResponseBody;
   readonly error?: { kind: QuoteErrorKind; details: readonly ErrorDetail[]; extra?: Record<string, unknown>; retryAfterSeconds?: number };
   readonly facts: { blockNumber: string; direction?: SearchFacts["direction"]; candidates?: number; stoppedBy?: string };
@@ -16,7 +17,7 @@ type Encoded = {
 
 export function encodeSearched({ answer, facts }: Searched): string {
   const encoded: Encoded = {
-    v: 1,
+    v: 2,
     ...(answer.ok
       ? { body: answer.value }
       : {
@@ -40,7 +41,7 @@ export function decodeSearched(text: string): Searched | undefined {
   } catch {
     return undefined;
   }
-  if (typeof encoded !== "object" || encoded === null || encoded.v !== 1 || typeof encoded.facts?.blockNumber !== "string") return undefined;
+  if (typeof encoded !== "object" || encoded === null || encoded.v !== 2 || typeof encoded.facts?.blockNumber !== "string") return undefined;
   if (!/^\d+$/.test(encoded.facts.blockNumber)) return undefined;
   const facts: SearchFacts = { ...encoded.facts, blockNumber: BigInt(encoded.facts.blockNumber) };
   if (encoded.body !== undefined && typeof encoded.body === "object" && encoded.body !== null) return { answer: ok(encoded.body), facts };

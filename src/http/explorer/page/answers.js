@@ -12,9 +12,24 @@ function rangeFromTrace(trace) {
   return [sqrtX96ToD18(BigInt(entry.revertArgs.minPrice)), sqrtX96ToD18(BigInt(entry.revertArgs.maxPrice))];
 }
 
+/** What stopped the position from being larger (the answer's limitedBy), in a trader's words. */
+export function whyNotMore(body) {
+  const words = {
+    collateral: "more collateral would buy more",
+    expectedPrice: `the price would pass ${body.expectedPrice}`,
+    liquidity: "the market cannot fill more",
+    search: "a longer search might find more (raise maxIterations or use search=exact)",
+  };
+  return words[body.limitedBy] ?? `not said (limitedBy ${body.limitedBy})`;
+}
+
+/** The limit that decided a 200, as the verdict's data-decided names it. */
+const DECIDED = { collateral: "budget", expectedPrice: "expectedPrice", liquidity: "liquidity", search: "search" };
+
 /**
- * One sentence: which limit decided the answer. A 200 is decided by the smallest candidate above maxSize that
- * went too far (or by the budget's cap when none did); an error by its first detail, which the service writes.
+ * One sentence: which limit decided the answer. A 200 is decided by its limitedBy, told with the figures of the
+ * smallest candidate above maxSize that went too far (or the top of the bisection's range, or the search's end when
+ * none did); an error by its first detail, which the service writes.
  */
 function verdict(status, body) {
   if (status === 200) {
@@ -24,18 +39,20 @@ function verdict(status, body) {
       .filter((e) => TOO_LARGE.includes(e.outcome) && abs(BigInt(e.size)) > size)
       .sort((a, b) => (abs(BigInt(a.size)) < abs(BigInt(b.size)) ? -1 : 1))[0];
     const head = `A ${body.direction} of at most ${wei(size)} fits`;
+    const decided = DECIDED[body.limitedBy] ?? "budget";
     if (!above) {
+      if (body.limitedBy === "search") return [decided, `${head}: the search decided, since every size it tried above that fits.`];
       const cap = (BigInt(body.collateralAvailable) * E18) / parseD18(body.currentPrice);
-      return ["budget", `${head}: the budget decided, since the search reached the top of the range that ${body.collateralAvailable} wei buys at the current price ${body.currentPrice} (${cap} wei of size).`];
+      return [decided, `${head}: the budget decided, since the search reached the top of the range that ${body.collateralAvailable} wei buys at the current price ${body.currentPrice} (${cap} wei of size).`];
     }
     const next = abs(BigInt(above.size));
     if (above.outcome === "beyond-expected") {
-      return ["expectedPrice", `${head}: expectedPrice ${body.expectedPrice} decided, since the next size tried, ${next} wei, would move the price to ${above.priceAfter}, past it.`];
+      return [decided, `${head}: expectedPrice ${body.expectedPrice} decided, since the next size tried, ${next} wei, would move the price to ${above.priceAfter}, past it.`];
     }
     if (above.outcome === "over-budget") {
-      return ["budget", `${head}: the budget decided, since the next size tried, ${next} wei, needs ${above.requiredCollateral} wei of collateral, more than the ${body.collateralAvailable} available.`];
+      return [decided, `${head}: the budget decided, since the next size tried, ${next} wei, needs ${above.requiredCollateral} wei of collateral, more than the ${body.collateralAvailable} available.`];
     }
-    return ["liquidity", `${head}: the market's liquidity decided, since the next size tried, ${next} wei, reverted (${above.revert ?? "no reason given"}).`];
+    return [decided, `${head}: the market's liquidity decided, since the next size tried, ${next} wei, reverted (${above.revert ?? "no reason given"}).`];
   }
   const details = body && Array.isArray(body.details) ? body.details : [];
   const first = details[0];
@@ -164,6 +181,7 @@ export function showSummary(answers, compare) {
     ["price after", body.priceAfter],
     ["fill price", body.fillPrice],
     ["required collateral", `${body.requiredCollateral} of ${body.collateralAvailable}`],
+    ["why not more", whyNotMore(body), "limitedBy"],
     ["block", `${body.blockNumber} (${body.blockHash})`],
     ["iterations", body.iterations],
     ["search", search === "exact" ? "exact" : "bisection (interface default)", "search"],
@@ -185,6 +203,7 @@ function showComparedAnswers(answers) {
     ["price after", (a) => a.body.priceAfter, "priceAfter"],
     ["fill price", (a) => a.body.fillPrice, "fillPrice"],
     ["required collateral", (a) => a.body.requiredCollateral, "requiredCollateral"],
+    ["why not more", (a) => whyNotMore(a.body), "limitedBy"],
     ["sizes tried", (a) => a.body.iterations, "iterations"],
     ["proven largest", (a) => (a.body.exact === undefined ? "no: the answer is a bisection step" : proof(a.body)), "exact"],
   ];
