@@ -152,18 +152,16 @@ contract MarketGroup is IMarketGroup, Ownable {
     }
 
     /// @notice Creates a market: its two virtual tokens, its pool (initialized at floor(sqrt(priceD18)) in Q96) and
-    /// its liquidity. Only the owner. Reverts InvalidData(reason) on a config outside the bounds.
+    /// its liquidity. Only the owner. Reverts InvalidData(reason) on a config outside the bounds. As on the real
+    /// group, the market's price range is where its liquidity is: from the lowest tick to the highest of its ranges
+    /// (the config's bounds rounded inward), minPriceD18 and maxPriceD18 those ticks' prices rounded down.
     function createMarket(MarketConfig calldata config) external onlyOwner returns (uint256 marketId) {
         _validate(config);
         marketId = ++_lastMarketId;
         Market storage market = _markets[marketId];
         market.startTime = config.startTime;
         market.endTime = config.endTime;
-        market.minPriceD18 = config.minPriceD18;
-        market.maxPriceD18 = config.maxPriceD18;
         market.feeRate = config.feeRate;
-        market.sqrtMinPriceX96 = PoolPrices.sqrtPriceX96FromPriceD18(config.minPriceD18, Math.Rounding.Ceil);
-        market.sqrtMaxPriceX96 = PoolPrices.sqrtPriceX96FromPriceD18(config.maxPriceD18, Math.Rounding.Floor);
         market.claimStatementYesOrNumeric = config.claimStatementYesOrNumeric;
         market.claimStatementNo = config.claimStatementNo;
         _createPool(market, PoolPrices.sqrtPriceX96FromPriceD18(config.priceD18, Math.Rounding.Floor));
@@ -397,6 +395,10 @@ contract MarketGroup is IMarketGroup, Ownable {
             if (range.tickUpper > market.maxTick) market.maxTick = range.tickUpper;
         }
         _payingPool = address(0);
+        market.sqrtMinPriceX96 = PoolPrices.sqrtPriceAtTick(market.minTick, powers);
+        market.sqrtMaxPriceX96 = PoolPrices.sqrtPriceAtTick(market.maxTick, powers);
+        market.minPriceD18 = PoolPrices.priceD18FromSqrtPriceX96(market.sqrtMinPriceX96);
+        market.maxPriceD18 = PoolPrices.priceD18FromSqrtPriceX96(market.sqrtMaxPriceX96);
     }
 
     function _sqrtPrice(IUniswapV3Pool pool) private view returns (uint160 sqrtPriceX96) {

@@ -14,7 +14,8 @@ import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 /// its fee f (pips / 1e6) from the input: the input is the amount moved divided by (1 - f). So, in D18 terms:
 /// - LONG (quote in, base out): y / (1 - f) - x * m / E = y * [E / (1 - f) - m * Q^2 / (lo * hi)] / E;
 /// - SHORT (base in, quote out): x * M / (E (1 - f)) - y = y * [M * Q^2 / (lo * hi * (1 - f)) - E] / E.
-/// Both brackets are >= 0 inside the market's range (lo * hi / Q^2 lies between m and M) and grow as the trade
+/// Both brackets are >= 0 inside the market's range (lo * hi / Q^2 lies between m and M, up to their rounding:
+/// a bracket is taken as 0 where that rounding would make it negative) and grow as the trade
 /// moves the price further (hi up for a LONG, lo down for a SHORT), and so does y: each range's loss is a product
 /// of two non-negative factors that never decrease with the trade's size. Each factor is rounded up (y to 1e-18
 /// of a wei, the bracket to 1e-36) in a way that keeps it non-decreasing, and the product once more, up; the sum
@@ -51,7 +52,7 @@ library PositionLoss {
             if (hi <= lo) continue;
             // m * Q^2 / (lo * hi) in D36, rounded down twice: non-increasing in hi, so the bracket never decreases.
             uint256 credit = Math.mulDiv(Math.mulDiv(minPriceD18 * D18, Q96, lo), Q96, hi);
-            loss += _term(range.liquidity, hi - lo, feeFactor - credit);
+            loss += _term(range.liquidity, hi - lo, feeFactor > credit ? feeFactor - credit : 0);
         }
     }
 
@@ -69,7 +70,7 @@ library PositionLoss {
             // M * Q^2 / (lo * hi) / (1 - f) in D36, rounded up three times: non-increasing in lo.
             uint256 debit = Math.mulDiv(Math.mulDiv(maxPriceD18 * D18, Q96, hi, Math.Rounding.Ceil), Q96, lo, Math.Rounding.Ceil);
             debit = Math.mulDiv(debit, FEE_UNIT, FEE_UNIT - fee, Math.Rounding.Ceil);
-            loss += _term(range.liquidity, hi - lo, debit - D36);
+            loss += _term(range.liquidity, hi - lo, debit > D36 ? debit - D36 : 0);
         }
     }
 

@@ -215,7 +215,7 @@ describe("/quoter/explorer in Chromium", () => {
           `${next.size} wei, would move the price to ${next.priceAfter}, past it.`,
       );
       // The market's facts, from the answer.
-      assert.equal(await page.textContent("#market dd[data-field=currentPrice]"), "1000");
+      assert.equal(await page.textContent("#market dd[data-field=currentPrice]"), body.currentPrice);
       assert.equal(await page.textContent("#market dd[data-field=settled]"), "no");
       assert.equal(await page.textContent("#market dd[data-field=collateralDecimals]"), `18 (maxCollateral ${body.maxCollateral} in token units)`);
       // The request as a curl line, which answers what the page drew.

@@ -74,13 +74,16 @@ describe("demo deployment", () => {
       const [data, params] = await read<readonly [any, any]>(market.group, "getMarket", [market.id]);
       const context = `${market.group} ${market.id}`;
       assert.equal(data.marketId, market.id, context);
-      assert.equal(data.minPriceD18, market.minPriceD18, context);
-      assert.equal(data.maxPriceD18, market.maxPriceD18, context);
+      // The price range is the liquidity's: its outer ticks' prices (rounded down), inside the configured range.
+      const placed = await read<readonly { sqrtLowerX96: bigint; sqrtUpperX96: bigint; liquidity: bigint }[]>(market.group, "getLiquidityRanges", [market.id]);
+      const priceOf = (sqrt: bigint) => (sqrt * sqrt * 10n ** 18n) >> 192n;
+      assert.equal(data.minPriceD18, priceOf(placed[0]!.sqrtLowerX96), context);
+      assert.equal(data.maxPriceD18, priceOf(placed[0]!.sqrtUpperX96), context);
+      assert.ok(data.minPriceD18 >= market.minPriceD18 && data.maxPriceD18 <= market.maxPriceD18, context);
       assert.equal(params.feeRate, market.feeRate, context);
       const pool = await chain.publicClient.readContract({ address: DEMO_UNISWAP_FACTORY_ADDRESS, abi: uniswapV3Factory().abi, functionName: "getPool", args: [data.baseToken, data.quoteToken, market.feeRate] });
       assert.equal(pool, data.pool, context);
-      const ranges = await read<readonly { liquidity: bigint }[]>(market.group, "getLiquidityRanges", [market.id]);
-      assert.deepEqual(ranges.map((r) => r.liquidity), market.ranges.map((r) => r.liquidity), context);
+      assert.deepEqual(placed.map((r) => r.liquidity), market.ranges.map((r) => r.liquidity), context);
       assert.equal(hexToString(data.claimStatementYesOrNumeric), market.claim, context);
       assert.equal(data.settled, market.settlementPriceD18 !== undefined, context);
       // The pool's price, rounded down: a market created at 0.5 reads back 0.499999999999999999.

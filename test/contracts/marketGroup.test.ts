@@ -68,7 +68,7 @@ describe("MarketGroup: a market is a Uniswap v3 pool", () => {
     for (const expected of [1n, 2n, 3n]) assert.equal(await fresh.createMarket(configOf(YES_NO)), expected);
   });
 
-  test("getMarket: pool is the factory's pool of (base, quote, fee tier), base is token0, ticks bound the liquidity; the params carry the fee", async () => {
+  test("getMarket: pool is the factory's pool of (base, quote, fee tier), base is token0, ticks bound the liquidity and the price range is theirs (prices rounded down); the params carry the fee", async () => {
     const config: MarketConfig = { ...configOf(MULTI_RANGE, { startTime: 1000n, endTime: 1n << 41n }), claimStatementYesOrNumeric: "0x0102", claimStatementNo: "0xabcdef" };
     const id = await h.createMarket(config);
     const [data, params] = await h.getMarket(id);
@@ -83,7 +83,7 @@ describe("MarketGroup: a market is a Uniswap v3 pool", () => {
     assert.equal(data.baseAssetMaxPriceTick, Math.max(...ranges.map((r) => r.tickUpper)));
     assert.deepEqual({ ...data, pool: undefined, baseToken: undefined, quoteToken: undefined, baseAssetMinPriceTick: undefined, baseAssetMaxPriceTick: undefined }, {
       marketId: id, startTime: 1000n, endTime: 1n << 41n, pool: undefined, quoteToken: undefined, baseToken: undefined,
-      minPriceD18: YES_NO.minPriceD18, maxPriceD18: YES_NO.maxPriceD18, baseAssetMinPriceTick: undefined, baseAssetMaxPriceTick: undefined,
+      minPriceD18: priceOfSqrt(ranges[0]!.sqrtLowerX96), maxPriceD18: priceOfSqrt(ranges[0]!.sqrtUpperX96), baseAssetMinPriceTick: undefined, baseAssetMaxPriceTick: undefined,
       settled: false, settlementPriceD18: 0n, assertionId: `0x${"0".repeat(64)}`, claimStatementYesOrNumeric: "0x0102", claimStatementNo: "0xabcdef",
     });
     assert.deepEqual(params, {
@@ -222,22 +222,23 @@ describe("MarketGroup: quote reverts", () => {
     assert.equal((await reverted(h.settle(id, E18))).errorName, "MarketSettled");
   });
 
-  test("out of range: the swap stops one unit past the range and reverts PoolPriceOutOfRange(poolPrice, sqrtMin, sqrtMax); the largest fills end inside", async () => {
+  test("out of range: the swap stops one unit past the range (the liquidity's outer ticks) and reverts PoolPriceOutOfRange(poolPrice, sqrtMin, sqrtMax); the largest fills end at its edges", async () => {
     const id = await h.createMarket(configOf(MULTI_RANGE));
-    const [sqrtMin, sqrtMax] = [sqrtOfPrice(YES_NO.minPriceD18, true), sqrtOfPrice(YES_NO.maxPriceD18)];
+    const whole = (await h.ranges(id))[0]!;
+    const [sqrtMin, sqrtMax] = [whole.sqrtLowerX96, whole.sqrtUpperX96];
     for (const size of [10n ** 40n, maxInt256]) {
       assert.deepEqual(await reverted(h.quote(id, size)), { errorName: "PoolPriceOutOfRange", args: [sqrtMax + 1n, sqrtMin, sqrtMax] }, `size ${size}`);
     }
     for (const size of [-(10n ** 40n), -maxInt256, MIN_INT256]) {
       assert.deepEqual(await reverted(h.quote(id, size)), { errorName: "PoolPriceOutOfRange", args: [sqrtMin - 1n, sqrtMin, sqrtMax] }, `size ${size}`);
     }
-    const ranges = await h.ranges(id);
-    const [top, bottom] = [ranges[0]!.sqrtUpperX96, ranges[0]!.sqrtLowerX96];
     const maxLong = await largestFill(id, 1n);
     const maxShort = await largestFill(id, -1n);
-    // The largest fills take the price to the outer ticks of the liquidity, inside [min, max].
-    assert.ok((await h.quote(id, maxLong)).priceAfter >= priceOfSqrt(top) - 10n ** 6n);
-    assert.ok((await h.quote(id, -maxShort)).priceAfter <= priceOfSqrt(bottom) + 10n ** 6n);
+    // The largest fills take the price to the edges of the range, within the rounding of one wei of size.
+    const top = (await h.quote(id, maxLong)).priceAfter;
+    const bottom = (await h.quote(id, -maxShort)).priceAfter;
+    assert.ok(top <= priceOfSqrt(sqrtMax) && top >= priceOfSqrt(sqrtMax) - 10n ** 6n, `${top}`);
+    assert.ok(bottom >= priceOfSqrt(sqrtMin) && bottom <= priceOfSqrt(sqrtMin) + 10n ** 6n, `${bottom}`);
     assert.deepEqual((await reverted(h.quote(id, maxLong + 1n))).args, [sqrtMax + 1n, sqrtMin, sqrtMax]);
     assert.deepEqual((await reverted(h.quote(id, -(maxShort + 1n)))).args, [sqrtMin - 1n, sqrtMin, sqrtMax]);
     assert.equal((await reverted(h.trade(id, maxLong + 1n))).errorName, "PoolPriceOutOfRange");
@@ -245,7 +246,8 @@ describe("MarketGroup: quote reverts", () => {
 
   test("dust (semantics §4b): a LONG of 1 wei pays 2 and reverts TradePriceOutOfBounds(2e18, min, max); a SHORT of 1 wei gets no quote token, InvalidInternalTradeSize(0)", async () => {
     const id = await h.createMarket(configOf(YES_NO));
-    assert.deepEqual(await reverted(h.quote(id, 1n)), { errorName: "TradePriceOutOfBounds", args: [2n * E18, YES_NO.minPriceD18, YES_NO.maxPriceD18] });
+    const [{ minPriceD18, maxPriceD18 }] = await h.getMarket(id);
+    assert.deepEqual(await reverted(h.quote(id, 1n)), { errorName: "TradePriceOutOfBounds", args: [2n * E18, minPriceD18, maxPriceD18] });
     assert.deepEqual(await reverted(h.quote(id, -1n)), { errorName: "InvalidInternalTradeSize", args: [0n] });
     // From 10^6 wei (the exact search's DUST) up, both fill.
     for (const size of [10n ** 6n, -(10n ** 6n)]) assert.ok((await h.quote(id, size)).requiredCollateral > 0n);
@@ -319,7 +321,7 @@ describe("MarketGroup: trades on the pool", () => {
     const [trade] = parseEventLogs({ abi: marketGroupAbi, logs: await h.trade(id, size), eventName: "Trade" });
     const after = await h.pool(id);
     assert.ok(after.tick > ranges[1]!.tickUpper && after.tick > ranges[2]!.tickUpper, `tick ${after.tick} past ${ranges[1]!.tickUpper}`);
-    const exact = moveLoss(ranges, before.sqrtPriceX96, after.sqrtPriceX96, YES_NO.minPriceD18, YES_NO.feeRate);
+    const exact = moveLoss(ranges, before.sqrtPriceX96, after.sqrtPriceX96, priceOfSqrt(ranges[0]!.sqrtLowerX96), YES_NO.feeRate);
     const computed = trade!.args.requiredCollateral - 2n;
     assert.equal(quoted.requiredCollateral, trade!.args.requiredCollateral);
     assert.ok(computed >= ceilOf(exact) && compareRatios({ num: computed - BigInt(ranges.length), den: 1n }, exact) <= 0, `${computed} against ${exact.num / exact.den}`);

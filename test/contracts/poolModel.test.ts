@@ -31,7 +31,7 @@ test("model: a price of 0.5 reads back as 0.499999999999999999 through its sqrt 
 
 test("model: over one range, the loss of a move is what the v3 amounts give (LONG and SHORT), and 0 for no move", () => {
   const L = 10n ** 20n;
-  const range = { sqrtLowerX96: sqrtOfPrice(E18 / 100n), sqrtUpperX96: sqrtOfPrice((99n * E18) / 100n), liquidity: L };
+  const range = { sqrtLowerX96: sqrtOfPrice(E18 / 100n), sqrtUpperX96: sqrtOfPrice((99n * E18) / 100n), liquidity: L, tickLower: 0, tickUpper: 0 };
   const from = sqrtOfPrice(E18 / 2n);
   const to = sqrtOfPrice((E18 * 6n) / 10n);
   // y = L (to - from) / Q quote tokens buy x = L Q (to - from) / (from to) base tokens.

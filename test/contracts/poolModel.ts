@@ -99,6 +99,8 @@ export interface PlacedRange {
   readonly sqrtLowerX96: bigint;
   readonly sqrtUpperX96: bigint;
   readonly liquidity: bigint;
+  readonly tickLower: number;
+  readonly tickUpper: number;
 }
 
 /**
