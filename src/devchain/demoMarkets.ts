@@ -145,3 +145,9 @@ export const DEMO_MARKETS: readonly DemoMarket[] = [
   },
 ];
 
+/**
+ * The gas limit to send a trade (executeTrade) on a demo market with, instead of an estimate: a v3 swap writes an
+ * oracle observation only in a block whose timestamp differs from the last one's, so an estimate made at the time of
+ * the previous block can fall short of the swap in the next. A trade that crosses a few ticks needs about 300,000.
+ */
+export const DEMO_TRADE_GAS = 1_000_000n;
