@@ -9,7 +9,7 @@ import { parseArgs } from "node:util";
 import { Agent, request } from "undici";
 import { maxUint256, type Address } from "viem";
 import { DEVCHAIN_ID } from "../src/devchain/chain.ts";
-import { DEMO_MARKET_GROUP_ADDRESS, DEMO_USDC_MARKET_GROUP_ADDRESS } from "../src/devchain/demo.ts";
+import { DEMO_MARKET_GROUP_ADDRESS, DEMO_TRADE_GAS, DEMO_USDC_MARKET_GROUP_ADDRESS } from "../src/devchain/demo.ts";
 import { startDevchain } from "../src/devchain/devchain.ts";
 import { marketGroupAbi } from "../src/generated/contracts.ts";
 import { onWireEvents } from "../test/support/eventStream.ts";
@@ -77,7 +77,7 @@ async function openStream(path: string, stream: Stream): Promise<void> {
 async function tradeAll(direction: bigint): Promise<void> {
   const { traderClient } = devchain.chain;
   for (const { group, id } of MARKETS) {
-    await traderClient.writeContract({ address: group, abi: marketGroupAbi, functionName: "executeTrade", args: [id, direction * TRADE, maxUint256] });
+    await traderClient.writeContract({ address: group, abi: marketGroupAbi, functionName: "executeTrade", args: [id, direction * TRADE, maxUint256], gas: DEMO_TRADE_GAS });
   }
 }
 

@@ -3,15 +3,16 @@
 // contracts/test/GasMeter.sol since the searcher always reverts, plus the call's intrinsic gas), and the gas
 // each candidate's quote used. First the 10-candidate bisection, then the searcher's call data for the same
 // request with search=exact, beside what the service answers to it (the exact search's course, call by call):
-// whatever the searcher runs for that call data is what is measured.
-import { createPublicClient, decodeErrorResult, encodeDeployData, hexToBytes, http, type Hex, type PublicClient } from "viem";
+// whatever the searcher runs for that call data is what is measured. Last, single quotes on one liquidity range and
+// across initialized ticks.
+import { createPublicClient, decodeErrorResult, encodeDeployData, encodeFunctionData, hexToBytes, http, type Hex, type PublicClient } from "viem";
 import { createChainRegistry } from "../src/chain/client.ts";
 import { classifyCallError } from "../src/chain/chainErrors.ts";
 import { DEVCHAIN_ID } from "../src/devchain/chain.ts";
-import { DEMO_MARKETS } from "../src/devchain/demo.ts";
+import { DEMO_MARKET_GROUP_ADDRESS, DEMO_MARKETS } from "../src/devchain/demo.ts";
 import { startDevchain } from "../src/devchain/devchain.ts";
 import { decodeFacts, encodeSearch } from "../src/chain/searcher.ts";
-import { gasMeterAbi, gasMeterBytecode } from "../src/generated/contracts.ts";
+import { gasMeterAbi, gasMeterBytecode, marketGroupAbi } from "../src/generated/contracts.ts";
 import { QuoteError } from "../src/quote/quoteErrors.ts";
 import { statusOf } from "../src/http/httpErrors.ts";
 import { parseQuoteRequest, type QuoteRequest } from "../src/quote/request.ts";
@@ -155,6 +156,50 @@ async function exactAnswer(quoter: ReturnType<typeof createQuoter>, request: Quo
   }
 }
 
+/** One quote's gas on a demo market, and how many of its initialized ticks the swap crossed. */
+export interface CandidateGas {
+  readonly marketId: bigint;
+  readonly size: bigint;
+  /** Execution gas of quoteCreateTraderPosition called alone (the call's gasUsed less its intrinsic gas). */
+  readonly gas: bigint;
+  readonly ticksCrossed: number;
+}
+
+/**
+ * The gas of single quotes on market 1 (three liquidity ranges: four initialized ticks inside the range besides its
+ * ends) for sizes that stay inside the inner ranges and sizes that cross one or two of their bounds each way, and on
+ * market 2 (one range): what one candidate costs on one range and across ticks. Measured with debug_traceCall.
+ */
+export async function measureCandidateGas(url?: string): Promise<CandidateGas[]> {
+  return onChain(url, async (endpoint) => {
+    const client = rpcClient(endpoint);
+    const cases: [bigint, bigint][] = [
+      [1n, 10n ** 21n], [1n, 2n * 10n ** 23n], [1n, 35n * 10n ** 22n], [1n, -(10n ** 21n)], [1n, -2n * 10n ** 23n], [1n, -4n * 10n ** 23n],
+      [2n, 10n ** 16n], [2n, -(10n ** 16n)],
+    ];
+    const rows: CandidateGas[] = [];
+    for (const [marketId, size] of cases) {
+      const args = [marketId, size] as const;
+      const data = encodeFunctionData({ abi: marketGroupAbi, functionName: "quoteCreateTraderPosition", args });
+      const trace = (await client.request({ method: "debug_traceCall", params: [{ to: DEMO_MARKET_GROUP_ADDRESS, data }, "latest", { tracer: "callTracer" }] } as never)) as { gasUsed: Hex; error?: string };
+      if (trace.error !== undefined) throw new Error(`the quote of ${size} on market ${marketId} reverted: ${trace.error}`);
+      const { result: [, , priceAfter] } = await client.simulateContract({ address: DEMO_MARKET_GROUP_ADDRESS, abi: marketGroupAbi, functionName: "quoteCreateTraderPosition", args });
+      const price = await client.readContract({ address: DEMO_MARKET_GROUP_ADDRESS, abi: marketGroupAbi, functionName: "getReferencePrice", args: [marketId] });
+      const ranges = await client.readContract({ address: DEMO_MARKET_GROUP_ADDRESS, abi: marketGroupAbi, functionName: "getLiquidityRanges", args: [marketId] });
+      const [low, high] = priceAfter > price ? [price, priceAfter] : [priceAfter, price];
+      const ticks = ranges.flatMap((r) => [r.sqrtLowerX96, r.sqrtUpperX96]).map((sqrt) => (sqrt * sqrt * 10n ** 18n) >> 192n);
+      const intrinsic = intrinsicCallGas(data);
+      rows.push({ marketId, size, gas: BigInt(trace.gasUsed) - intrinsic, ticksCrossed: ticks.filter((t) => t > low && t < high).length });
+    }
+    return rows;
+  });
+}
+
+/** A call's intrinsic gas: base and call data. */
+function intrinsicCallGas(data: Hex): bigint {
+  return hexToBytes(data).reduce((sum, byte) => sum + (byte === 0 ? 4n : 16n), 21_000n);
+}
+
 /** One line per measurement, as `npm run gas` prints it. */
 export function gasLine(row: SearchGas | ExactSearchGas): string {
   const perCandidate = row.candidateGas.length ? `, per candidate ${row.candidateGas.join(" ")}` : "";
@@ -173,5 +218,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   await onChain(undefined, async (url) => {
     for (const row of await measureSearchGas(url)) console.log(gasLine(row));
     for (const row of await measureExactSearchGas(url)) console.log(gasLine(row));
+    for (const row of await measureCandidateGas(url)) {
+      console.log(`market ${row.marketId}, one quote of ${row.size}: ${row.gas} gas, ${row.ticksCrossed} initialized ticks crossed`);
+    }
   });
 }

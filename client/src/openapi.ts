@@ -221,8 +221,8 @@ export interface operations {
                              * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                              * @example {
                              *       "poolPrice": "56022770974786139918731938227",
-                             *       "minPrice": "50108289675009586237282760314",
-                             *       "maxPrice": "61369870793672105125740556393"
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
                              *     }
                              */
                             revertArgs?: {
@@ -233,7 +233,7 @@ export interface operations {
                     /**
                      * @example id: 6
                      *     event: quote
-                     *     data: {"direction":"LONG","maxSize":"45898437500000000","currentPrice":"1000","expectedPrice":"1030","collateralAvailable":"1000000000000000000000","requiredCollateral":"23764940199135258254","maxCollateral":"23764940199135258254","fillPrice":"1014.728129736630628353","priceAfter":"1029.673177278800280087","limitedBy":"expectedPrice","blockNumber":"6","blockHash":"0x5b877415d5e64a605cf8d3bd3ed1d3cb32f19114683ba9a4e03074b68b6af5b8","iterations":10,"collateralDecimals":18}
+                     *     data: {"direction":"LONG","maxSize":"45898437500000000","currentPrice":"999.999999999999999999","expectedPrice":"1030","collateralAvailable":"1000000000000000000000","requiredCollateral":"23740536301627744030","maxCollateral":"23740536301627744030","fillPrice":"1017.781474159107952247","priceAfter":"1029.673177278800280086","limitedBy":"expectedPrice","blockNumber":"6","blockHash":"0xeb272ebee27e35c6cf78b83188aa604642664cea8ab9c3f884e4cab12e860848","iterations":10,"collateralDecimals":18}
                      *
                      *     event: end
                      *     data: {"reason":"shutdown"}
@@ -279,8 +279,8 @@ export interface operations {
                              * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                              * @example {
                              *       "poolPrice": "56022770974786139918731938227",
-                             *       "minPrice": "50108289675009586237282760314",
-                             *       "maxPrice": "61369870793672105125740556393"
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
                              *     }
                              */
                             revertArgs?: {
@@ -327,8 +327,8 @@ export interface operations {
                              * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                              * @example {
                              *       "poolPrice": "56022770974786139918731938227",
-                             *       "minPrice": "50108289675009586237282760314",
-                             *       "maxPrice": "61369870793672105125740556393"
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
                              *     }
                              */
                             revertArgs?: {
@@ -377,8 +377,8 @@ export interface operations {
                              * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                              * @example {
                              *       "poolPrice": "56022770974786139918731938227",
-                             *       "minPrice": "50108289675009586237282760314",
-                             *       "maxPrice": "61369870793672105125740556393"
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
                              *     }
                              */
                             revertArgs?: {
@@ -425,8 +425,8 @@ export interface operations {
                              * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                              * @example {
                              *       "poolPrice": "56022770974786139918731938227",
-                             *       "minPrice": "50108289675009586237282760314",
-                             *       "maxPrice": "61369870793672105125740556393"
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
                              *     }
                              */
                             revertArgs?: {
@@ -475,8 +475,8 @@ export interface operations {
                              * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                              * @example {
                              *       "poolPrice": "56022770974786139918731938227",
-                             *       "minPrice": "50108289675009586237282760314",
-                             *       "maxPrice": "61369870793672105125740556393"
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
                              *     }
                              */
                             revertArgs?: {
@@ -523,8 +523,8 @@ export interface operations {
                              * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                              * @example {
                              *       "poolPrice": "56022770974786139918731938227",
-                             *       "minPrice": "50108289675009586237282760314",
-                             *       "maxPrice": "61369870793672105125740556393"
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
                              *     }
                              */
                             revertArgs?: {
@@ -571,8 +571,8 @@ export interface operations {
                              * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                              * @example {
                              *       "poolPrice": "56022770974786139918731938227",
-                             *       "minPrice": "50108289675009586237282760314",
-                             *       "maxPrice": "61369870793672105125740556393"
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
                              *     }
                              */
                             revertArgs?: {
@@ -727,8 +727,8 @@ export interface operations {
                                      * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                                      * @example {
                                      *       "poolPrice": "56022770974786139918731938227",
-                                     *       "minPrice": "50108289675009586237282760314",
-                                     *       "maxPrice": "61369870793672105125740556393"
+                                     *       "minPrice": "50519243414777603793716319983",
+                                     *       "maxPrice": "61089794456152217628947643547"
                                      *     }
                                      */
                                     revertArgs?: {
@@ -766,8 +766,8 @@ export interface operations {
                                      * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                                      * @example {
                                      *       "poolPrice": "56022770974786139918731938227",
-                                     *       "minPrice": "50108289675009586237282760314",
-                                     *       "maxPrice": "61369870793672105125740556393"
+                                     *       "minPrice": "50519243414777603793716319983",
+                                     *       "maxPrice": "61089794456152217628947643547"
                                      *     }
                                      */
                                     revertArgs?: {
@@ -816,8 +816,8 @@ export interface operations {
                              * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                              * @example {
                              *       "poolPrice": "56022770974786139918731938227",
-                             *       "minPrice": "50108289675009586237282760314",
-                             *       "maxPrice": "61369870793672105125740556393"
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
                              *     }
                              */
                             revertArgs?: {
@@ -864,8 +864,8 @@ export interface operations {
                              * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                              * @example {
                              *       "poolPrice": "56022770974786139918731938227",
-                             *       "minPrice": "50108289675009586237282760314",
-                             *       "maxPrice": "61369870793672105125740556393"
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
                              *     }
                              */
                             revertArgs?: {
@@ -912,8 +912,8 @@ export interface operations {
                              * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                              * @example {
                              *       "poolPrice": "56022770974786139918731938227",
-                             *       "minPrice": "50108289675009586237282760314",
-                             *       "maxPrice": "61369870793672105125740556393"
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
                              *     }
                              */
                             revertArgs?: {
@@ -960,8 +960,8 @@ export interface operations {
                              * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                              * @example {
                              *       "poolPrice": "56022770974786139918731938227",
-                             *       "minPrice": "50108289675009586237282760314",
-                             *       "maxPrice": "61369870793672105125740556393"
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
                              *     }
                              */
                             revertArgs?: {
@@ -1010,8 +1010,8 @@ export interface operations {
                              * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                              * @example {
                              *       "poolPrice": "56022770974786139918731938227",
-                             *       "minPrice": "50108289675009586237282760314",
-                             *       "maxPrice": "61369870793672105125740556393"
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
                              *     }
                              */
                             revertArgs?: {
@@ -1058,8 +1058,8 @@ export interface operations {
                              * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                              * @example {
                              *       "poolPrice": "56022770974786139918731938227",
-                             *       "minPrice": "50108289675009586237282760314",
-                             *       "maxPrice": "61369870793672105125740556393"
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
                              *     }
                              */
                             revertArgs?: {
@@ -1108,8 +1108,8 @@ export interface operations {
                              * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                              * @example {
                              *       "poolPrice": "56022770974786139918731938227",
-                             *       "minPrice": "50108289675009586237282760314",
-                             *       "maxPrice": "61369870793672105125740556393"
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
                              *     }
                              */
                             revertArgs?: {
@@ -1156,8 +1156,8 @@ export interface operations {
                              * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                              * @example {
                              *       "poolPrice": "56022770974786139918731938227",
-                             *       "minPrice": "50108289675009586237282760314",
-                             *       "maxPrice": "61369870793672105125740556393"
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
                              *     }
                              */
                             revertArgs?: {
@@ -1204,8 +1204,8 @@ export interface operations {
                              * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                              * @example {
                              *       "poolPrice": "56022770974786139918731938227",
-                             *       "minPrice": "50108289675009586237282760314",
-                             *       "maxPrice": "61369870793672105125740556393"
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
                              *     }
                              */
                             revertArgs?: {
@@ -1349,8 +1349,8 @@ export interface operations {
                                  * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                                  * @example {
                                  *       "poolPrice": "56022770974786139918731938227",
-                                 *       "minPrice": "50108289675009586237282760314",
-                                 *       "maxPrice": "61369870793672105125740556393"
+                                 *       "minPrice": "50519243414777603793716319983",
+                                 *       "maxPrice": "61089794456152217628947643547"
                                  *     }
                                  */
                                 revertArgs?: {
@@ -1389,8 +1389,8 @@ export interface operations {
                                  * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                                  * @example {
                                  *       "poolPrice": "56022770974786139918731938227",
-                                 *       "minPrice": "50108289675009586237282760314",
-                                 *       "maxPrice": "61369870793672105125740556393"
+                                 *       "minPrice": "50519243414777603793716319983",
+                                 *       "maxPrice": "61089794456152217628947643547"
                                  *     }
                                  */
                                 revertArgs?: {
@@ -1438,8 +1438,8 @@ export interface operations {
                              * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                              * @example {
                              *       "poolPrice": "56022770974786139918731938227",
-                             *       "minPrice": "50108289675009586237282760314",
-                             *       "maxPrice": "61369870793672105125740556393"
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
                              *     }
                              */
                             revertArgs?: {
@@ -1486,8 +1486,8 @@ export interface operations {
                              * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                              * @example {
                              *       "poolPrice": "56022770974786139918731938227",
-                             *       "minPrice": "50108289675009586237282760314",
-                             *       "maxPrice": "61369870793672105125740556393"
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
                              *     }
                              */
                             revertArgs?: {
@@ -1536,8 +1536,8 @@ export interface operations {
                              * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                              * @example {
                              *       "poolPrice": "56022770974786139918731938227",
-                             *       "minPrice": "50108289675009586237282760314",
-                             *       "maxPrice": "61369870793672105125740556393"
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
                              *     }
                              */
                             revertArgs?: {
@@ -1584,8 +1584,8 @@ export interface operations {
                              * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                              * @example {
                              *       "poolPrice": "56022770974786139918731938227",
-                             *       "minPrice": "50108289675009586237282760314",
-                             *       "maxPrice": "61369870793672105125740556393"
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
                              *     }
                              */
                             revertArgs?: {
@@ -1634,8 +1634,8 @@ export interface operations {
                              * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                              * @example {
                              *       "poolPrice": "56022770974786139918731938227",
-                             *       "minPrice": "50108289675009586237282760314",
-                             *       "maxPrice": "61369870793672105125740556393"
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
                              *     }
                              */
                             revertArgs?: {
@@ -1682,8 +1682,8 @@ export interface operations {
                              * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                              * @example {
                              *       "poolPrice": "56022770974786139918731938227",
-                             *       "minPrice": "50108289675009586237282760314",
-                             *       "maxPrice": "61369870793672105125740556393"
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
                              *     }
                              */
                             revertArgs?: {
@@ -1730,8 +1730,8 @@ export interface operations {
                              * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                              * @example {
                              *       "poolPrice": "56022770974786139918731938227",
-                             *       "minPrice": "50108289675009586237282760314",
-                             *       "maxPrice": "61369870793672105125740556393"
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
                              *     }
                              */
                             revertArgs?: {
@@ -1817,8 +1817,8 @@ export interface operations {
                              * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                              * @example {
                              *       "poolPrice": "56022770974786139918731938227",
-                             *       "minPrice": "50108289675009586237282760314",
-                             *       "maxPrice": "61369870793672105125740556393"
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
                              *     }
                              */
                             revertArgs?: {
@@ -1865,8 +1865,8 @@ export interface operations {
                              * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                              * @example {
                              *       "poolPrice": "56022770974786139918731938227",
-                             *       "minPrice": "50108289675009586237282760314",
-                             *       "maxPrice": "61369870793672105125740556393"
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
                              *     }
                              */
                             revertArgs?: {
@@ -1913,8 +1913,8 @@ export interface operations {
                              * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                              * @example {
                              *       "poolPrice": "56022770974786139918731938227",
-                             *       "minPrice": "50108289675009586237282760314",
-                             *       "maxPrice": "61369870793672105125740556393"
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
                              *     }
                              */
                             revertArgs?: {
@@ -1961,8 +1961,8 @@ export interface operations {
                              * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
                              * @example {
                              *       "poolPrice": "56022770974786139918731938227",
-                             *       "minPrice": "50108289675009586237282760314",
-                             *       "maxPrice": "61369870793672105125740556393"
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
                              *     }
                              */
                             revertArgs?: {

@@ -52,6 +52,11 @@ interface IMarketGroup {
     /// @notice The trade would move the pool's sqrt price (Q96) to `poolPrice`, outside [minPrice, maxPrice],
     /// the sqrt prices (Q96) of the market's price range.
     error PoolPriceOutOfRange(uint160 poolPrice, uint160 minPrice, uint160 maxPrice);
+    /// @notice The trade ratio (quote tokens per base token, D18), rounded down or up, is outside the market's
+    /// price range: a trade of a few wei, whose rounding dominates.
+    error TradePriceOutOfBounds(uint256 tradeRatioD18, uint256 minTradeRatioD18, uint256 maxTradeRatioD18);
+    /// @notice The pool exchanged no quote token for the trade (a SHORT of a few wei).
+    error InvalidInternalTradeSize(uint256 tradeSize);
     /// @notice The trade needs `amountRequired` collateral (18 decimals) but the trader's limit, normalised to
     /// 18 decimals, is `collateralAvailable`.
     error InsufficientCollateral(uint256 amountRequired, uint256 collateralAvailable);

@@ -5,7 +5,7 @@ import { formatUnits } from "viem";
 import { SETTINGS, loadDevchainConfig, loadOrExit } from "../config.ts";
 import { DOCS_PATH, EXPLORER_PATH } from "../http/paths.ts";
 import { DEVCHAIN_ID } from "./chain.ts";
-import { DEMO_MARKET_GROUPS, DEMO_MARKETS } from "./demo.ts";
+import { DEMO_MARKET_GROUPS, DEMO_MARKETS, DEMO_UNISWAP_FACTORY_ADDRESS, type DemoMarket } from "./demo.ts";
 import { startDevchain } from "./devchain.ts";
 
 const { values } = parseArgs({
@@ -33,6 +33,11 @@ if (port === undefined) {
 }
 const host = values.host ?? config.host;
 
+/** Each range's liquidity L and its prices, e.g. "10^24 in [0.01, 0.99]". */
+function liquidityText(market: DemoMarket): string {
+  return market.ranges.map((r) => `${r.liquidity} in [${formatUnits(r.minPriceD18, 18)}, ${formatUnits(r.maxPriceD18, 18)}]`).join(" + ");
+}
+
 const devchain = await startDevchain({ host, port });
 console.log(`Devchain (chain id ${DEVCHAIN_ID}) listening on ${devchain.endpoint.url}`);
 for (const group of DEMO_MARKET_GROUPS) {
@@ -45,10 +50,11 @@ for (const group of DEMO_MARKET_GROUPS) {
         ? `settled at ${formatUnits(market.settlementPriceD18, 18)}, not tradeable`
         : market.ended
           ? "ended, not settled, not tradeable"
-          : `price ${formatUnits(market.priceD18, 18)} in ${range}, liquidity ${market.liquidity}`;
+          : `price ${formatUnits(market.priceD18, 18)} in ${range}, liquidity ${liquidityText(market)}, fee ${market.feeRate / 10_000}%`;
     console.log(`  market ${market.id}: ${state}; ${market.role}`);
   }
 }
+console.log(`Uniswap v3 factory (v3-core 1.0.1): ${DEMO_UNISWAP_FACTORY_ADDRESS}`);
 // A node alone answers JSON-RPC only: say how to put the quoter, its docs and its explorer in front of it.
 console.log(`Quote on it: RPC_URL_${DEVCHAIN_ID}=${devchain.endpoint.url} npm start, then open ${DOCS_PATH} or ${EXPLORER_PATH} on the port it prints`);
 

@@ -13,4 +13,4 @@ export function demoRequest(marketId: number, query: Record<string, string>): st
 }
 
 /** The demo chain's block 6, where its answers are until something trades: the same on every embedded chain. */
-export const DEMO_BLOCK_HASH = "0x5b877415d5e64a605cf8d3bd3ed1d3cb32f19114683ba9a4e03074b68b6af5b8";
+export const DEMO_BLOCK_HASH = "0xeb272ebee27e35c6cf78b83188aa604642664cea8ab9c3f884e4cab12e860848";

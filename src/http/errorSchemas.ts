@@ -99,10 +99,10 @@ const quoteOwnErrorResponses = {
       },
       expectedPriceEqualsCurrent: {
         summary: MESSAGES.expectedPriceEqualsCurrent,
-        description: demoRequest(1, { expectedPrice: "0.5", collateralAvailable: ONE }),
+        description: demoRequest(1, { expectedPrice: "0.499999999999999999", collateralAvailable: ONE }),
         value: {
           error: MESSAGES.expectedPriceEqualsCurrent,
-          details: [{ param: "expectedPrice", message: "equals the current price 0.5: set it above 0.5 to quote a LONG, below 0.5 to quote a SHORT" }],
+          details: [{ param: "expectedPrice", message: "equals the current price 0.499999999999999999: set it above 0.499999999999999999 to quote a LONG, below 0.499999999999999999 to quote a SHORT" }],
         },
       },
       marketSettled: example(marketSettled().toBody(), demoRequest(3, { expectedPrice: "0.6", collateralAvailable: ONE })),
@@ -115,24 +115,24 @@ const quoteOwnErrorResponses = {
             {
               param: "expectedPrice",
               message:
-                "even the smallest size tried, 1000000000000000000000 wei, moves the price to 0.50070785748891886, past expectedPrice " +
-                "0.500000000000000001; an expectedPrice of at least 0.50070785748891886 lets that size fill; a budget of at most " +
-                "500000000000000000000 wei ends the search's range at or below 1000000000000000000000 wei, so it tries smaller sizes",
+                "even the smallest size tried, 1000000000000000002000 wei, moves the price to 0.500235785619925707, past expectedPrice " +
+                "0.500000000000000001; an expectedPrice of at least 0.500235785619925707 lets that size fill; a budget of at most " +
+                "500000000000000000000 wei ends the search's range at or below 1000000000000000002000 wei, so it tries smaller sizes",
             },
             {
               param: "maxIterations",
               message:
-                "the bisection stopped after 1 candidate with the sizes between 0 and 1000000000000000000000 wei untried; " +
+                "the bisection stopped after 1 candidate with the sizes between 0 and 1000000000000000002000 wei untried; " +
                 "maxIterations=10 halves the step 9 more times",
             },
           ],
           trace: [
             {
-              size: "1000000000000000000000",
+              size: "1000000000000000002000",
               outcome: "beyond-expected",
-              requiredCollateral: "495357341603170008085",
-              fillPrice: "0.500353803567495058",
-              priceAfter: "0.50070785748891886",
+              requiredCollateral: "495115426882541474492",
+              fillPrice: "0.505169574661135721",
+              priceAfter: "0.500235785619925707",
             },
           ],
         },
@@ -146,26 +146,26 @@ const quoteOwnErrorResponses = {
             {
               param: "collateralAvailable",
               message:
-                "every size tried reverted, down to 1000000000000000000 wei (PoolPriceOutOfRange: the trade leaves the market's range " +
-                "[0.4, 0.6]): the market's liquidity ends below 1000000000000000000 wei of size; a budget of at most 500000000000000000 " +
-                "wei ends the search's range at or below 1000000000000000000 wei, so it tries smaller sizes",
+                "every size tried reverted, down to 1000000000000000002 wei (PoolPriceOutOfRange: the trade leaves the market's range " +
+                "[about 0.406588, about 0.594536]): the market's liquidity ends below 1000000000000000002 wei of size; a budget of at most 500000000000000000 " +
+                "wei ends the search's range at or below 1000000000000000002 wei, so it tries smaller sizes",
             },
             {
               param: "maxIterations",
               message:
-                "the bisection stopped after 1 candidate with the sizes between 0 and 1000000000000000000 wei untried; " +
+                "the bisection stopped after 1 candidate with the sizes between 0 and 1000000000000000002 wei untried; " +
                 "maxIterations=10 halves the step 9 more times",
             },
           ],
           trace: [
             {
-              size: "1000000000000000000",
+              size: "1000000000000000002",
               outcome: "reverted",
               revert: "PoolPriceOutOfRange",
               revertArgs: {
-                poolPrice: "1461501637330902918203684832716283019655932542975",
-                minPrice: "50108289675009586237282760314",
-                maxPrice: "61369870793672105125740556393",
+                poolPrice: "61089794456152217628947643548",
+                minPrice: "50519243414777603793716319983",
+                maxPrice: "61089794456152217628947643547",
               },
             },
           ],

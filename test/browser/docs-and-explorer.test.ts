@@ -9,6 +9,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { chromium, type Browser, type Page, type Response } from "playwright-core";
 import { trade } from "../support/liveService.ts";
+import { marketGroupAbi } from "../../src/generated/contracts.ts";
+import { formatD18, roundSignificant } from "../../src/quote/fixedPoint.ts";
 import { startQuoterHarness, type QuoterHarness } from "../support/quoterHarness.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -27,6 +29,12 @@ const CHROMIUM_FLAGS = [
 ];
 
 let h: QuoterHarness;
+
+/** How the explorer shows a market's range from a PoolPriceOutOfRange revert: its ends (getMarket's) to 6 digits. */
+async function rangeText(marketId: bigint): Promise<string> {
+  const [{ minPriceD18, maxPriceD18 }] = await h.devchain.chain.publicClient.readContract({ address: h.devchain.marketGroup, abi: marketGroupAbi, functionName: "getMarket", args: [marketId] });
+  return `about [${formatD18(roundSignificant(minPriceD18))}, ${formatD18(roundSignificant(maxPriceD18))}] (from a PoolPriceOutOfRange revert)`;
+}
 let origin: string;
 let browser: Browser;
 
@@ -220,7 +228,7 @@ describe("/quoter/explorer in Chromium", () => {
       assert.equal(body.limitedBy, "expectedPrice");
       assert.equal(await page.textContent("#summary dd[data-field=limitedBy]"), "the price would pass 1030");
       // The market's facts, from the answer.
-      assert.equal(await page.textContent("#market dd[data-field=currentPrice]"), "1000");
+      assert.equal(await page.textContent("#market dd[data-field=currentPrice]"), body.currentPrice);
       assert.equal(await page.textContent("#market dd[data-field=settled]"), "no");
       assert.equal(await page.textContent("#market dd[data-field=collateralDecimals]"), `18 (maxCollateral ${body.maxCollateral} in token units)`);
       // The request as a curl line, which answers what the page drew.
@@ -246,7 +254,7 @@ describe("/quoter/explorer in Chromium", () => {
       await page.waitForSelector("#depth:not([hidden])");
       assert.equal(await page.locator("#depth-chart circle.candidate").count(), 10);
       assert.equal(await page.locator("#depth-chart [data-bound=chosen]").count(), 1);
-      assert.match((await page.textContent("#depth-note")) ?? "", /from the current price 1000 to 1030, all at block \d+/);
+      assert.ok(((await page.textContent("#depth-note")) ?? "").includes(`from the current price ${body.currentPrice} to 1030, all at block `));
       assert.equal(requested.filter((url) => /\/2\/depth\?collateralAvailable=\d+&to=1030&levels=10&minBlock=\d+$/.test(url)).length, 1);
       // Candidates crowd near the origin and at the end of the search: their numbers must stay legible.
       for (const chart of ["#price-chart", "#zoom-chart", "#collateral-chart"]) assert.ok((await assertLabelsApart(page, chart)) > 0, chart);
@@ -328,7 +336,7 @@ describe("/quoter/explorer in Chromium", () => {
       assert.equal(await page.textContent("#error-title"), "400 Insufficient liquidity. Try a smaller size.");
       assert.equal(await page.getAttribute("#verdict", "data-decided"), "liquidity");
       assert.match((await page.textContent("#verdict")) ?? "", /^No size fits: every size tried reverted, down to 1953125000000000 wei .*a budget of at most 976562500000000 wei/);
-      assert.equal(await page.textContent("#market dd[data-field=range]"), "about [0.4, 0.6] (from a PoolPriceOutOfRange revert)");
+      assert.equal(await page.textContent("#market dd[data-field=range]"), await rangeText(4n));
       const candidates = page.locator("#price-chart circle.candidate");
       assert.equal(await candidates.count(), 10);
       assert.deepEqual(new Set(await candidates.evaluateAll((nodes) => nodes.map((n) => n.getAttribute("data-outcome")))), new Set(["reverted"]));
@@ -534,7 +542,7 @@ describe("/quoter/explorer in Chromium", () => {
       assert.equal(await page.locator("#price-chart .candidate.chosen").getAttribute("data-search"), "exact");
       assert.equal(await page.locator("#price-chart [data-bound=chosen]").count(), 0, "no bisection maxSize");
       assert.equal(await page.locator("#price-chart [data-bound=chosen-exact]").count(), 1);
-      assert.equal(await page.textContent("#market dd[data-field=range]"), "about [0.4, 0.6] (from a PoolPriceOutOfRange revert)");
+      assert.equal(await page.textContent("#market dd[data-field=range]"), await rangeText(4n));
       await page.screenshot({ path: new URL("explorer-compare-bisection-400.png", OUTPUT).pathname, fullPage: true });
       assert.deepEqual(errors, []);
       assert.deepEqual(failed, [`400 /quoter/31337/${h.devchain.marketGroup}/4`]);

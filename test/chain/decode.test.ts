@@ -37,10 +37,17 @@ describe("bytesOf is viem's hexToBytes", () => {
 
 describe("errors by selector", () => {
   const errors = marketGroupAbi.filter((item) => item.type === "error");
+  /** A value of a uintN or intN type: 12345678901234567890, or the type's largest (negated for intN) when smaller. */
+  const sampleNumber = (type: string): bigint => {
+    const signed = type.startsWith("int");
+    const bits = BigInt(type.slice(signed ? 3 : 4) || "256") - (signed ? 1n : 0n);
+    const value = 12345678901234567890n < (1n << bits) - 1n ? 12345678901234567890n : (1n << bits) - 1n;
+    return signed ? -value : value;
+  };
   test("every error of the market group decodes to viem's name and arguments", () => {
     const bySelector = errorsBySelector(errors);
     for (const error of errors) {
-      const args = error.inputs.map((input) => (input.type === "string" ? "a reason" : input.type === "address" ? DEMO_MARKET_GROUP_ADDRESS : 12345678901234567890n));
+      const args = error.inputs.map((input) => (input.type === "string" ? "a reason" : input.type === "address" ? DEMO_MARKET_GROUP_ADDRESS : sampleNumber(input.type)));
       const data = encodeErrorResult({ abi: [error], errorName: error.name, args } as never);
       const ours = decodeError(bySelector, data);
       const viems = decodeErrorResult({ abi: errors, data });

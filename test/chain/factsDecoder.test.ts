@@ -4,7 +4,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { decodeAbiParameters, encodeAbiParameters, getAbiItem, maxInt256, minInt256, numberToHex, type Hex } from "viem";
-import { batchQuoteSearcherAbi, depthLadderSearcherAbi, quoteSearcherAbi } from "../../src/generated/contracts.ts";
+import { batchQuoteSearcherAbi, depthLadderSearcherAbi, marketGroupAbi, quoteSearcherAbi } from "../../src/generated/contracts.ts";
+import { ladderPrices } from "../../src/quote/depthRequest.ts";
 import { decodeBatchSearchFacts, decodeLadderFacts, decodeSearchFacts, type Facts } from "../../src/chain/factsDecoder.ts";
 import { encodeBatchSearch, encodeLadderSearch } from "../../src/chain/batchSearcher.ts";
 import { encodeSearch } from "../../src/chain/searcher.ts";
@@ -157,7 +158,10 @@ describe("the searchers' answers read by hand", () => {
       const read = both(`0x${ladderData.slice(10)}`, "ladder");
       assert.deepEqual(read.mine, read.viems);
       const value = (read.mine as { value: { prices: bigint[]; facts: Facts[] } }).value;
-      assert.deepEqual(value.prices, [1006n, 1012n, 1018n, 1024n, 1030n].map((price) => price * 10n ** 18n));
+      // The levels the rule places from market 2's price (999.999999999999999999 on the v3 pool) to 1030.
+      const price = await devchain.chain.publicClient.readContract({ address: devchain.marketGroup, abi: marketGroupAbi, functionName: "getReferencePrice", args: [2n] });
+      assert.deepEqual(value.prices, ladderPrices(price, 1030n * 10n ** 18n, 5));
+      assert.equal(value.prices.at(-1), 1030n * 10n ** 18n);
       assert.equal(value.facts.length, 5);
     });
   });

@@ -7,9 +7,9 @@ import fc from "fast-check";
 import { getAddress, getContractAddress, maxUint256, parseEventLogs, zeroAddress } from "viem";
 import { collateralTokenAbi, marketGroupAbi } from "../../src/generated/contracts.ts";
 import { configOf, MarketGroupHarness, reverted } from "./marketGroupHarness.ts";
-import { E18, YES_NO, type MarketParamsModel } from "./poolModel.ts";
+import { E18, wholeRange, YES_NO, type MarketSpec } from "./poolModel.ts";
 
-const DEEP_YES_NO: MarketParamsModel = { ...YES_NO, liquidity: 10n ** 22n };
+const DEEP_YES_NO: MarketSpec = wholeRange(YES_NO, 10n ** 22n);
 
 /** 10^(18-d): one token unit in 18-decimal units. */
 const scaleOf = (decimals: number) => 10n ** BigInt(18 - decimals);
@@ -115,7 +115,8 @@ describe("MarketGroup: the trade's collateral limit, in token units", () => {
 /**
  * A large feasible |size| (signed by direction), 0 when none is found: a size is feasible when its quote
  * succeeds, needs at most `budget` and leaves the price no further than `expectedPrice` (semantics §4). Sizes grow
- * 16-fold from 1 up to budget / price until one is not feasible, then a bisection narrows the last step, so the
+ * 16-fold from 10^6 wei (below it the pool's rounding makes dust trades revert, semantics §4b) up to budget / price
+ * until one is not feasible, then a bisection narrows the last step, so the
  * size is close to the largest the budget or the price allows.
  */
 async function budgetLimitedSize(h: MarketGroupHarness, id: bigint, budget: bigint, expectedPrice: bigint, direction: 1n | -1n): Promise<bigint> {
@@ -130,7 +131,7 @@ async function budgetLimitedSize(h: MarketGroupHarness, id: bigint, budget: bigi
   };
   const cap = (budget * E18) / (await h.referencePrice(id));
   let low = 0n;
-  let high = 1n;
+  let high = 10n ** 6n;
   while (high <= cap && (await feasible(high))) {
     low = high;
     high *= 16n;
@@ -158,7 +159,7 @@ for (const decimals of [6, 18]) {
           fc.integer({ min: 1, max: 400 }),
           fc.constantFrom(10n ** 20n, 10n ** 22n, 10n ** 24n),
           async (budget, direction, moveBps, liquidity) => {
-            const id = await h.createMarket(configOf({ ...YES_NO, liquidity }));
+            const id = await h.createMarket(configOf(wholeRange(YES_NO, liquidity)));
             const price = await h.referencePrice(id);
             const expectedPrice = (price * (10_000n + direction * BigInt(moveBps))) / 10_000n;
             const size = await budgetLimitedSize(h, id, budget, expectedPrice, direction);

@@ -1,17 +1,19 @@
-// The demo deployment on a fresh embedded chain: both groups at their fixed addresses, every market of
-// DEMO_MARKETS as described, the head still at block 6, the expired market and the 6-decimal group as the
-// quoter will meet them.
+// The demo deployment on a fresh embedded chain: both groups and Uniswap v3's factory at their fixed addresses,
+// every market of DEMO_MARKETS on its v3 pool as described, the head still at block 6, the expired market and the
+// 6-decimal group as the quoter will meet them.
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
-import { getContractAddress, hexToString } from "viem";
+import { getContractAddress, hexToBytes, hexToString } from "viem";
 import { startEmbeddedChain, type EmbeddedChain } from "../../src/devchain/chain.ts";
 import {
   DEMO_MARKET_GROUP_ADDRESS,
   DEMO_MARKET_GROUPS,
   DEMO_MARKETS,
+  DEMO_UNISWAP_FACTORY_ADDRESS,
   DEMO_USDC_MARKET_GROUP_ADDRESS,
   deployDemo,
 } from "../../src/devchain/demo.ts";
+import { uniswapV3Factory, uniswapV3Pool } from "../../src/devchain/uniswap.ts";
 import { collateralTokenAbi, marketGroupAbi } from "../../src/generated/contracts.ts";
 import { revertOf } from "./marketGroupHarness.ts";
 
@@ -34,12 +36,19 @@ async function quoteRevert(group: `0x${string}`, id: bigint, size: bigint) {
 }
 
 describe("demo deployment", () => {
-  test("the first group is the deployer's first contract and the USDC group its eighth transaction; the head stays at block 6", async () => {
+  test("the first group is the deployer's first contract, v3-core's factory its second, the USDC group its ninth transaction; the head stays at block 6", async () => {
     const deployer = chain.walletClient.account.address;
     assert.equal(DEMO_MARKET_GROUP_ADDRESS, getContractAddress({ from: deployer, nonce: 0n }));
-    assert.equal(DEMO_USDC_MARKET_GROUP_ADDRESS, getContractAddress({ from: deployer, nonce: 7n }));
-    assert.equal(await chain.publicClient.getTransactionCount({ address: deployer }), 9);
+    assert.equal(DEMO_UNISWAP_FACTORY_ADDRESS, getContractAddress({ from: deployer, nonce: 1n }));
+    assert.equal(DEMO_USDC_MARKET_GROUP_ADDRESS, getContractAddress({ from: deployer, nonce: 8n }));
+    assert.equal(await chain.publicClient.getTransactionCount({ address: deployer }), 10);
     assert.equal(await chain.publicClient.getBlockNumber(), 6n);
+    // The factory runs v3-core's published code, and both groups create their pools with it.
+    const code = hexToBytes((await chain.publicClient.getCode({ address: DEMO_UNISWAP_FACTORY_ADDRESS }))!);
+    const published = hexToBytes(uniswapV3Factory().deployedBytecode);
+    // The bytes the artifact leaves zero are the immutables the constructor fills in (the factory's own address).
+    assert.ok(code.length === published.length && published.every((byte, i) => byte === code[i] || byte === 0), "v3-core's factory code");
+    for (const group of DEMO_MARKET_GROUPS) assert.equal(await read(group.address, "uniswapFactory"), DEMO_UNISWAP_FACTORY_ADDRESS);
   });
 
   test("each group's collateral token has the decimals DEMO_MARKET_GROUPS gives it: 18 and 6", async () => {
@@ -52,7 +61,7 @@ describe("demo deployment", () => {
     }
   });
 
-  test("every market of DEMO_MARKETS is on chain as described (group, id, range, claim, settlement, price)", async () => {
+  test("every market of DEMO_MARKETS is on chain as described (group, id, range, its v3 pool, fee tier, liquidity ranges, claim, settlement, price)", async () => {
     assert.deepEqual(DEMO_MARKETS.map((m) => [m.group, m.id]), [
       [DEMO_MARKET_GROUP_ADDRESS, 1n],
       [DEMO_MARKET_GROUP_ADDRESS, 2n],
@@ -65,12 +74,23 @@ describe("demo deployment", () => {
       const [data, params] = await read<readonly [any, any]>(market.group, "getMarket", [market.id]);
       const context = `${market.group} ${market.id}`;
       assert.equal(data.marketId, market.id, context);
-      assert.equal(data.minPriceD18, market.minPriceD18, context);
-      assert.equal(data.maxPriceD18, market.maxPriceD18, context);
+      // The price range is the liquidity's: its outer ticks' prices (rounded down), inside the configured range.
+      const placed = await read<readonly { sqrtLowerX96: bigint; sqrtUpperX96: bigint; liquidity: bigint }[]>(market.group, "getLiquidityRanges", [market.id]);
+      const priceOf = (sqrt: bigint) => (sqrt * sqrt * 10n ** 18n) >> 192n;
+      assert.equal(data.minPriceD18, priceOf(placed[0]!.sqrtLowerX96), context);
+      assert.equal(data.maxPriceD18, priceOf(placed[0]!.sqrtUpperX96), context);
+      assert.ok(data.minPriceD18 >= market.minPriceD18 && data.maxPriceD18 <= market.maxPriceD18, context);
       assert.equal(params.feeRate, market.feeRate, context);
+      const pool = await chain.publicClient.readContract({ address: DEMO_UNISWAP_FACTORY_ADDRESS, abi: uniswapV3Factory().abi, functionName: "getPool", args: [data.baseToken, data.quoteToken, market.feeRate] });
+      assert.equal(pool, data.pool, context);
+      assert.deepEqual(placed.map((r) => r.liquidity), market.ranges.map((r) => r.liquidity), context);
       assert.equal(hexToString(data.claimStatementYesOrNumeric), market.claim, context);
       assert.equal(data.settled, market.settlementPriceD18 !== undefined, context);
-      assert.equal(await read<bigint>(market.group, "getReferencePrice", [market.id]), market.settlementPriceD18 ?? market.priceD18, context);
+      // The pool's price, rounded down: a market created at 0.5 reads back 0.499999999999999999.
+      const [sqrtPriceX96] = (await chain.publicClient.readContract({ address: data.pool, abi: uniswapV3Pool().abi, functionName: "slot0" })) as readonly [bigint];
+      const poolPrice = (sqrtPriceX96 * sqrtPriceX96 * 10n ** 18n) >> 192n;
+      assert.ok(poolPrice < market.priceD18 && market.priceD18 - poolPrice <= 1n, `${context}: ${poolPrice}`);
+      assert.equal(await read<bigint>(market.group, "getReferencePrice", [market.id]), market.settlementPriceD18 ?? poolPrice, context);
     }
     // No sixth market in the first group, no second one in the USDC group: zero structs.
     for (const [group, id] of [[DEMO_MARKET_GROUP_ADDRESS, 6n], [DEMO_USDC_MARKET_GROUP_ADDRESS, 2n]] as const) {

@@ -1,8 +1,16 @@
-// Test harness: deploys MarketGroup on an embedded chain and wraps its calls.
+// Test harness: deploys Uniswap v3's factory (v3-core's published bytecode) and MarketGroup on an embedded chain,
+// and wraps their calls.
 import { decodeErrorResult, encodeDeployData, isHex, maxUint256, parseEventLogs, type Address, type Hex } from "viem";
 import { startEmbeddedChain, type EmbeddedChain } from "../../src/devchain/chain.ts";
+import { uniswapV3Factory, uniswapV3Pool } from "../../src/devchain/uniswap.ts";
 import { collateralTokenAbi, marketGroupAbi, marketGroupBytecode } from "../../src/generated/contracts.ts";
-import type { MarketParamsModel } from "./poolModel.ts";
+import type { MarketSpec } from "./poolModel.ts";
+
+export interface LiquidityRange {
+  minPriceD18: bigint;
+  maxPriceD18: bigint;
+  liquidity: bigint;
+}
 
 export interface MarketConfig {
   startTime: bigint;
@@ -10,10 +18,27 @@ export interface MarketConfig {
   priceD18: bigint;
   minPriceD18: bigint;
   maxPriceD18: bigint;
-  liquidity: bigint;
   feeRate: number;
+  ranges: readonly LiquidityRange[];
   claimStatementYesOrNumeric: Hex;
   claimStatementNo: Hex;
+}
+
+/** The factory deployed on each chain, once. */
+const factories = new WeakMap<EmbeddedChain, Promise<Address>>();
+
+/** v3-core's factory on `chain`, deployed from its published creation code on first use. */
+export function factoryOn(chain: EmbeddedChain): Promise<Address> {
+  let factory = factories.get(chain);
+  if (factory === undefined) {
+    const { abi, bytecode } = uniswapV3Factory();
+    factory = chain.walletClient
+      .deployContract({ abi, bytecode })
+      .then((hash) => chain.publicClient.waitForTransactionReceipt({ hash }))
+      .then((receipt) => receipt.contractAddress!);
+    factories.set(chain, factory);
+  }
+  return factory;
 }
 
 export interface QuoteResult {
@@ -31,15 +56,15 @@ export interface Revert {
 /** An open window: started long ago, ends far in the future. */
 export const ALWAYS_OPEN = { startTime: 1n, endTime: 1n << 40n } as const;
 
-/** A full market config from the model's parameters, always open, with sample claim statements. */
-export function configOf(m: MarketParamsModel, window: { startTime: bigint; endTime: bigint } = ALWAYS_OPEN): MarketConfig {
+/** A full market config from a spec, always open, with sample claim statements. */
+export function configOf(m: MarketSpec, window: { startTime: bigint; endTime: bigint } = ALWAYS_OPEN): MarketConfig {
   return {
     ...window,
     priceD18: m.priceD18,
     minPriceD18: m.minPriceD18,
     maxPriceD18: m.maxPriceD18,
-    liquidity: m.liquidity,
-    feeRate: Number(m.feeRate),
+    feeRate: m.feeRate,
+    ranges: m.ranges,
     claimStatementYesOrNumeric: "0x5965733f",
     claimStatementNo: "0x",
   };
@@ -76,20 +101,24 @@ export class MarketGroupHarness {
     readonly address: Address,
   ) {}
 
-  /** Starts a chain (unless given one) and deploys MarketGroup, with a collateral token of `collateralDecimals`, from the deployer (the owner). */
+  /**
+   * Starts a chain (unless given one) and deploys MarketGroup, with a collateral token of `collateralDecimals` and
+   * the chain's v3 factory, from the deployer (the owner).
+   */
   static async start(chain?: EmbeddedChain, collateralDecimals = 18): Promise<MarketGroupHarness> {
     const c = chain ?? (await startEmbeddedChain());
-    const hash = await c.walletClient.deployContract({ abi: marketGroupAbi, bytecode: marketGroupBytecode, args: [collateralDecimals] });
+    const args = [collateralDecimals, await factoryOn(c)] as const;
+    const hash = await c.walletClient.deployContract({ abi: marketGroupAbi, bytecode: marketGroupBytecode, args });
     const receipt = await c.publicClient.waitForTransactionReceipt({ hash });
     if (receipt.contractAddress == null) throw new Error("deployment failed");
     return new MarketGroupHarness(c, receipt.contractAddress);
   }
 
   /** The deployment of a MarketGroup with `collateralDecimals`, simulated (eth_call of the creation code); for reverts. */
-  static simulateDeploy(chain: EmbeddedChain, collateralDecimals: number) {
+  static async simulateDeploy(chain: EmbeddedChain, collateralDecimals: number) {
     return chain.publicClient.call({
       account: chain.walletClient.account,
-      data: encodeDeployData({ abi: marketGroupAbi, bytecode: marketGroupBytecode, args: [collateralDecimals] }),
+      data: encodeDeployData({ abi: marketGroupAbi, bytecode: marketGroupBytecode, args: [collateralDecimals, await factoryOn(chain)] }),
     });
   }
 
@@ -99,7 +128,7 @@ export class MarketGroupHarness {
 
   /** Creates a market as the owner and returns its id, read from the MarketCreated event. */
   async createMarket(config: MarketConfig): Promise<bigint> {
-    const hash = await this.chain.walletClient.writeContract({ ...this.contract, functionName: "createMarket", args: [config] });
+    const hash = await this.chain.walletClient.writeContract({ ...this.contract, functionName: "createMarket", args: [config], gas: 15_000_000n });
     const receipt = await this.chain.publicClient.waitForTransactionReceipt({ hash });
     const [created] = parseEventLogs({ abi: marketGroupAbi, logs: receipt.logs, eventName: "MarketCreated" });
     if (created === undefined) throw new Error("no MarketCreated event");
@@ -143,7 +172,7 @@ export class MarketGroupHarness {
    * its revert data, read from the node's call trace, is thrown.
    */
   async trade(marketId: bigint, size: bigint, maxCollateral = maxUint256) {
-    const hash = await this.chain.traderClient.writeContract({ ...this.contract, functionName: "executeTrade", args: [marketId, size, maxCollateral], gas: 1_000_000n });
+    const hash = await this.chain.traderClient.writeContract({ ...this.contract, functionName: "executeTrade", args: [marketId, size, maxCollateral], gas: 2_000_000n });
     const receipt = await this.chain.publicClient.waitForTransactionReceipt({ hash });
     if (receipt.status === "reverted") {
       const trace = (await this.chain.provider.request({
@@ -175,6 +204,18 @@ export class MarketGroupHarness {
 
   sqrtPriceX96(marketId: bigint): Promise<bigint> {
     return this.chain.publicClient.readContract({ ...this.contract, functionName: "getSqrtPriceX96", args: [marketId] });
+  }
+
+  /** The market's v3 pool: its address and its slot0 (sqrt price and tick) now. */
+  async pool(marketId: bigint): Promise<{ address: Address; sqrtPriceX96: bigint; tick: number }> {
+    const [data] = await this.getMarket(marketId);
+    const [sqrtPriceX96, tick] = (await this.chain.publicClient.readContract({ address: data.pool, abi: uniswapV3Pool().abi, functionName: "slot0" })) as readonly [bigint, number];
+    return { address: data.pool, sqrtPriceX96, tick };
+  }
+
+  /** The liquidity ranges the group placed in the market's pool (ticks, their sqrt prices, L). */
+  ranges(marketId: bigint) {
+    return this.chain.publicClient.readContract({ ...this.contract, functionName: "getLiquidityRanges", args: [marketId] });
   }
 
   async latestTimestamp(): Promise<bigint> {

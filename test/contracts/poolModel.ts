@@ -1,25 +1,23 @@
-// An independent model, in exact bigint rationals, of the reference market group's pool math. It
-// follows the economics as stated (not the contract's code): values are computed as exact fractions
-// first and rounded once at the end, with no 256-bit limits and no nested-division tricks.
-import { maxUint256 } from "viem";
+// Exact bigint arithmetic the contract tests check MarketGroup against: price and sqrt-price conversions, the loss
+// a position takes at its worst settlement price over a price move (as semantics §8 and the group's NatSpec state
+// it), and the market specs the tests create. Independent of the contract's code: every value is an exact fraction
+// first, rounded once at the end, with no 256-bit limits.
 
 export const Q96 = 1n << 96n;
 export const E18 = 10n ** 18n;
 export const FEE_UNIT = 1_000_000n;
+export const MAX_UINT160 = (1n << 160n) - 1n;
 
-/** An exact non-negative rational num/den (den > 0). */
+/** An exact rational num/den (den > 0). */
 export interface Ratio {
   readonly num: bigint;
   readonly den: bigint;
 }
 
-export const floorOf = (r: Ratio): bigint => r.num / r.den;
-export const ceilOf = (r: Ratio): bigint => (r.num + r.den - 1n) / r.den;
-
-/** value - r as an exact ratio (may be negative). */
-export function minus(value: bigint, r: Ratio): Ratio {
-  return { num: value * r.den - r.num, den: r.den };
-}
+export const floorOf = (r: Ratio): bigint => (r.num >= 0n ? r.num / r.den : -((-r.num + r.den - 1n) / r.den));
+export const ceilOf = (r: Ratio): bigint => -floorOf({ num: -r.num, den: r.den });
+export const add = (a: Ratio, b: Ratio): Ratio => ({ num: a.num * b.den + b.num * a.den, den: a.den * b.den });
+export const ZERO: Ratio = { num: 0n, den: 1n };
 
 /** Compares two ratios: negative, zero or positive as a < b, a = b, a > b. */
 export function compareRatios(a: Ratio, b: Ratio): number {
@@ -53,130 +51,88 @@ export function ceilSqrtRatio(num: bigint, den: bigint): bigint {
   return r * r * den === num ? r : r + 1n;
 }
 
-export interface MarketParamsModel {
+/** sqrt(priceD18 / 1e18) * 2^96, rounded down or up. */
+export const sqrtOfPrice = (priceD18: bigint, up = false): bigint => (up ? ceilSqrtRatio : floorSqrtRatio)(priceD18 * Q96 * Q96, E18);
+
+/** The D18 price of a sqrt price, rounded down: floor(sqrt^2 * 1e18 / 2^192). */
+export const priceOfSqrt = (sqrtPriceX96: bigint): bigint => (sqrtPriceX96 * sqrtPriceX96 * E18) / (Q96 * Q96);
+
+export interface RangeSpec {
+  readonly minPriceD18: bigint;
+  readonly maxPriceD18: bigint;
+  readonly liquidity: bigint;
+}
+
+/** What createMarket is given, but the time window and the claims. feeRate is a v3 fee tier (500, 3000, 10000). */
+export interface MarketSpec {
   readonly priceD18: bigint;
   readonly minPriceD18: bigint;
   readonly maxPriceD18: bigint;
-  readonly liquidity: bigint;
-  readonly feeRate: bigint;
+  readonly feeRate: number;
+  readonly ranges: readonly RangeSpec[];
 }
 
-/** A yes/no market: price 0.5 in [0.01, 0.99], liquidity 10^20, 1% fee. */
-export const YES_NO: MarketParamsModel = {
-  priceD18: E18 / 2n,
-  minPriceD18: E18 / 100n,
-  maxPriceD18: (E18 * 99n) / 100n,
-  liquidity: 10n ** 20n,
-  feeRate: 10_000n,
+/** The v3 tick spacing of each fee tier v3-core's factory enables. */
+export const TICK_SPACING: Record<number, number> = { 500: 10, 3000: 60, 10000: 200 };
+
+/** One range over the market's whole price range. */
+export const wholeRange = (m: Omit<MarketSpec, "ranges">, liquidity: bigint): MarketSpec => ({
+  ...m,
+  ranges: [{ minPriceD18: m.minPriceD18, maxPriceD18: m.maxPriceD18, liquidity }],
+});
+
+/** A yes/no market: price 0.5 in [0.01, 0.99], 1% fee, liquidity 10^20 over the whole range. */
+export const YES_NO: MarketSpec = wholeRange({ priceD18: E18 / 2n, minPriceD18: E18 / 100n, maxPriceD18: (E18 * 99n) / 100n, feeRate: 10_000 }, 10n ** 20n);
+
+/** The same yes/no market with liquidity over three ranges (the whole one, [0.4, 0.6], [0.45, 0.55]). */
+export const MULTI_RANGE: MarketSpec = {
+  ...YES_NO,
+  ranges: [
+    { minPriceD18: E18 / 100n, maxPriceD18: (E18 * 99n) / 100n, liquidity: 10n ** 20n },
+    { minPriceD18: (E18 * 4n) / 10n, maxPriceD18: (E18 * 6n) / 10n, liquidity: 3n * 10n ** 20n },
+    { minPriceD18: (E18 * 45n) / 100n, maxPriceD18: (E18 * 55n) / 100n, liquidity: 5n * 10n ** 20n },
+  ],
 };
 
-export interface PoolState {
+/** A range as the group placed it: the sqrt prices (Q96) of its ticks, and its liquidity. */
+export interface PlacedRange {
+  readonly sqrtLowerX96: bigint;
+  readonly sqrtUpperX96: bigint;
   readonly liquidity: bigint;
-  readonly feeRate: bigint;
-  readonly minPriceD18: bigint;
-  readonly maxPriceD18: bigint;
-  readonly sqrtPriceX96: bigint;
-  readonly sqrtMinX96: bigint;
-  readonly sqrtMaxX96: bigint;
-}
-
-/** sqrt(priceD18 / 1e18) * 2^96 as the exact ratio's square: priceD18 * 2^192 / 1e18. */
-const sqrtSquare = (priceD18: bigint): [bigint, bigint] => [priceD18 * Q96 * Q96, E18];
-
-/** The pool right after createMarket: sqrt price rounded down, range rounded inwards. */
-export function initialPool(m: MarketParamsModel): PoolState {
-  return {
-    liquidity: m.liquidity,
-    feeRate: m.feeRate,
-    minPriceD18: m.minPriceD18,
-    maxPriceD18: m.maxPriceD18,
-    sqrtPriceX96: floorSqrtRatio(...sqrtSquare(m.priceD18)),
-    sqrtMinX96: ceilSqrtRatio(...sqrtSquare(m.minPriceD18)),
-    sqrtMaxX96: floorSqrtRatio(...sqrtSquare(m.maxPriceD18)),
-  };
-}
-
-export interface ModelQuote {
-  readonly requiredCollateral: bigint;
-  readonly fillPrice: bigint;
-  readonly priceAfter: bigint;
-  readonly sqrtPriceAfter: bigint;
-  /** The values before their final rounding. requiredCollateral's may be negative (it is then clamped). */
-  readonly exact: { readonly requiredCollateral: Ratio; readonly fillPrice: Ratio; readonly priceAfter: Ratio };
+  readonly tickLower: number;
+  readonly tickUpper: number;
 }
 
 /**
- * A trade of `size` base tokens (positive: LONG) on `pool`, or "out-of-range" when the pool cannot fill it
- * (a LONG that would take every base token) or the new sqrt price leaves [sqrtMin, sqrtMax].
+ * The exact loss at the worst settlement price of a trade that moved the pool from `from` to `to` (sqrt prices),
+ * over `ranges`: a LONG (to > from) pays y / (1 - f) quote tokens for x base tokens worth x * m at the minimum price
+ * m; a SHORT (to < from) owes x / (1 - f) base tokens, worth that times M at the maximum price M, for y quote tokens,
+ * where on each range x = L * Q * (hi - lo) / (lo * hi) and y = L * (hi - lo) / Q.
  */
-export function quoteModel(pool: PoolState, size: bigint): ModelQuote | "out-of-range" {
-  if (size === 0n) throw new Error("size zero");
-  const long = size > 0n;
-  const s = long ? size : -size;
-  const { liquidity: L, sqrtPriceX96: X } = pool;
-  // 1/sqrt(P') = 1/sqrt(P) -+ s/L, in Q96: sqrt(P') = L*Q*X / (L*Q -+ s*X).
-  const d = long ? L * Q96 - s * X : L * Q96 + s * X;
-  if (d <= 0n) return "out-of-range";
-  const nextExact: Ratio = { num: L * Q96 * X, den: d };
-  const sqrtNext = ceilOf(nextExact);
-  if (sqrtNext > pool.sqrtMaxX96 || sqrtNext < pool.sqrtMinX96) return "out-of-range";
-
-  // Quote tokens exchanged: L times the move of the exact sqrt price, |next - X| * L / Q.
-  const moveNum = long ? nextExact.num - X * d : X * d - nextExact.num;
-  const dy: Ratio = { num: L * moveNum, den: d * Q96 };
-
-  const priceAfter: Ratio = { num: sqrtNext * sqrtNext * E18, den: Q96 * Q96 };
-  const fillPrice: Ratio = { num: dy.num * E18, den: dy.den * s };
-  // LONG: dy * (1 + f/F) - s * minPrice / E.  SHORT: s * maxPrice / E - dy * (1 - f/F).
-  const withFee: Ratio = { num: dy.num * (long ? FEE_UNIT + pool.feeRate : FEE_UNIT - pool.feeRate), den: dy.den * FEE_UNIT };
-  const bound: Ratio = { num: s * (long ? pool.minPriceD18 : pool.maxPriceD18), den: E18 };
-  const required: Ratio = long
-    ? { num: withFee.num * bound.den - bound.num * withFee.den, den: withFee.den * bound.den }
-    : { num: bound.num * withFee.den - withFee.num * bound.den, den: withFee.den * bound.den };
-
-  const round = long ? ceilOf : floorOf;
-  const requiredRounded = ceilOf(required);
-  return {
-    requiredCollateral: requiredRounded > 0n ? requiredRounded : 0n,
-    fillPrice: round(fillPrice),
-    priceAfter: round(priceAfter),
-    sqrtPriceAfter: sqrtNext,
-    exact: { requiredCollateral: required, fillPrice, priceAfter },
-  };
-}
-
-/** The largest |size| in `direction` the pool can fill (0 if none), by bisection on the model. */
-export function maxFillableSize(pool: PoolState, direction: 1n | -1n): bigint {
-  let low = 0n;
-  let high = 1n << 255n;
-  if (quoteModel(pool, direction * high) !== "out-of-range") return high;
-  while (high - low > 1n) {
-    const mid = (low + high) / 2n;
-    if (quoteModel(pool, direction * mid) === "out-of-range") high = mid;
-    else low = mid;
+export function moveLoss(ranges: readonly PlacedRange[], from: bigint, to: bigint, worstPriceD18: bigint, feeRate: number): Ratio {
+  const long = to > from;
+  const keep: Ratio = { num: FEE_UNIT - BigInt(feeRate), den: FEE_UNIT };
+  let loss = ZERO;
+  for (const r of ranges) {
+    const lo = long ? max(from, r.sqrtLowerX96) : max(to, r.sqrtLowerX96);
+    const hi = long ? min(to, r.sqrtUpperX96) : min(from, r.sqrtUpperX96);
+    if (hi <= lo) continue;
+    const y: Ratio = { num: r.liquidity * (hi - lo), den: Q96 };
+    const x: Ratio = { num: r.liquidity * Q96 * (hi - lo), den: lo * hi };
+    const term = long
+      ? add({ num: y.num * keep.den, den: y.den * keep.num }, { num: -x.num * worstPriceD18, den: x.den * E18 })
+      : add({ num: x.num * worstPriceD18 * keep.den, den: x.den * E18 * keep.num }, { num: -y.num, den: y.den });
+    loss = add(loss, term);
   }
-  return low;
+  return loss;
 }
 
-/** The pool after a trade the model accepted. */
-export function applyTrade(pool: PoolState, q: ModelQuote): PoolState {
-  return { ...pool, sqrtPriceX96: q.sqrtPriceAfter };
+/** The loss of the pool's own integer amounts: q quote tokens against s base tokens at the worst price. */
+export function amountsLoss(size: bigint, quoteAmount: bigint, minPriceD18: bigint, maxPriceD18: bigint): Ratio {
+  return size > 0n
+    ? { num: quoteAmount * E18 - size * minPriceD18, den: E18 }
+    : { num: -size * maxPriceD18 - quoteAmount * E18, den: E18 };
 }
 
-export const MAX_UINT160 = (1n << 160n) - 1n;
-
-/**
- * The sqrt price a PoolPriceOutOfRange revert reports for `size`: the sqrt price the trade would reach,
- * ceil(L*Q*X / D), saturated as the contract documents: 2^160 - 1 for a LONG the pool cannot fill (D <= 0)
- * or that would pass it, 0 for a SHORT whose D = L*Q + s*X does not fit 256 bits.
- */
-export function outOfRangeSqrtPrice(pool: PoolState, size: bigint): bigint {
-  const long = size > 0n;
-  const s = long ? size : -size;
-  const { liquidity: L, sqrtPriceX96: X } = pool;
-  const d = long ? L * Q96 - s * X : L * Q96 + s * X;
-  if (d <= 0n) return MAX_UINT160;
-  if (d > maxUint256) return 0n;
-  const next = ceilOf({ num: L * Q96 * X, den: d });
-  return next > MAX_UINT160 ? MAX_UINT160 : next;
-}
+const max = (a: bigint, b: bigint) => (a > b ? a : b);
+const min = (a: bigint, b: bigint) => (a < b ? a : b);

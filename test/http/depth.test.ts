@@ -13,6 +13,9 @@ import { encodeGetReferencePrice } from "../../src/chain/marketGroup.ts";
 import { serviceBehindProxy, type LiveService, type ServiceBehindProxy } from "../support/liveService.ts";
 import { deployPricelessMarketGroup } from "../support/pricelessMarketGroup.ts";
 import { quoteRequests, type RpcProxy } from "../support/rpcProxy.ts";
+import { searchGas } from "../support/searchGas.ts";
+import { formatD18 } from "../../src/quote/fixedPoint.ts";
+import { marketGroupAbi } from "../../src/generated/contracts.ts";
 
 const ONE = 10n ** 18n;
 const THOUSAND = 1000n * ONE;
@@ -26,6 +29,12 @@ before(async () => {
   ({ devchain, proxy, service } = setup = await serviceBehindProxy({ probe: true }));
 });
 after(() => setup.close());
+
+/** A market's reference price on the demo chain now, as a decimal (the pool's price, rounded down). */
+async function currentPrice(marketId: string, group: `0x${string}` = devchain.marketGroup): Promise<string> {
+  const price = await devchain.chain.publicClient.readContract({ address: group, abi: marketGroupAbi, functionName: "getReferencePrice", args: [BigInt(marketId)] });
+  return formatD18(price);
+}
 
 async function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string; json: any }> {
   const response = await request(`${service.base}${path}`, { headers });
@@ -142,9 +151,10 @@ describe("a depth ladder", () => {
     assert.deepEqual(errors, ["404 Market not found", "400 Market is settled", "404 Market not found", "404 Current price not found"]);
 
     proxy.clear();
-    const atPrice = await get(depthPath(devchain.marketGroup, "1", { collateralAvailable: budget, to: "0.5", levels: "4" }));
+    const price = await currentPrice("1");
+    const atPrice = await get(depthPath(devchain.marketGroup, "1", { collateralAvailable: budget, to: price, levels: "4" }));
     assert.equal(atPrice.status, 400, atPrice.text);
-    assert.deepEqual(atPrice.json.details, [{ param: "to", message: "must differ from the current price (0.5)" }]);
+    assert.deepEqual(atPrice.json.details, [{ param: "to", message: `must differ from the current price (${price})` }]);
     assert.deepEqual(quoteRequests(proxy.methods), ["eth_call"], "`to` at the price: one call");
 
     proxy.clear();
@@ -155,9 +165,11 @@ describe("a depth ladder", () => {
   });
 
   test("to and levels heavier than the gas cap: the levels the first call left go in further calls at its block, the same answer", async () => {
-    const small = await setup.serve({ searchGasCap: 3_000_000n });
+    const budget = `${THOUSAND}000`;
+    // A cap of three times the farthest level's search: a few levels per call.
+    const cap = 3n * (await searchGas(devchain.endpoint.url, devchain.marketGroup, "1", { expectedPrice: "0.8", collateralAvailable: budget, search: "exact" }));
+    const small = await setup.serve({ searchGasCap: cap });
     try {
-      const budget = `${THOUSAND}000`;
       const path = depthPath(devchain.marketGroup, "1", { collateralAvailable: budget, to: "0.8", levels: "10" });
       // The endpoint's probe, made by a first quote.
       await request(`${small.base}/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/1?expectedPrice=0.7&collateralAvailable=${ONE}`).then((response) => response.body.dump());
@@ -166,7 +178,7 @@ describe("a depth ladder", () => {
       const text = await response.body.text();
       assert.equal(response.statusCode, 200, text);
       const calls = quoteRequests(proxy.methods);
-      assert.ok(calls.length > 1 && calls.length < 10, `a 3M gas cap holds a few exact searches per call (${calls.length} calls)`);
+      assert.ok(calls.length > 1 && calls.length < 10, `a cap of ${cap} gas holds a few exact searches per call (${calls.length} calls)`);
       const ladder = await get(`${path}&minBlock=${JSON.parse(text).blockNumber}`);
       assert.equal(text, ladder.text, "the same answer as under the default gas cap, at the same block");
       const current = parseUnits(ladder.json.currentPrice, 18);
@@ -199,6 +211,7 @@ describe("a depth ladder", () => {
   test("the request's rules: each a 400 naming the parameter; a market that cannot be quoted is the request's error", async () => {
     const path = (query: Record<string, string>, marketId = "1", group: string = devchain.marketGroup) => depthPath(group, marketId, query);
     const budget = THOUSAND.toString();
+    const price = await currentPrice("1");
     const cases: [string, string, string][] = [
       [path({ prices: "0.6" }), "Invalid query parameters", "collateralAvailable"],
       [path({ collateralAvailable: budget }), "Invalid query parameters", "prices"],
@@ -213,8 +226,8 @@ describe("a depth ladder", () => {
       [path({ collateralAvailable: budget, prices: "0.6,abc" }), "Invalid query parameters", "prices"],
       [path({ collateralAvailable: "1.5", prices: "0.6" }), "Invalid query parameters", "collateralAvailable"],
       [path({ collateralAvailable: budget, prices: "0.4,0.6" }), "Invalid query parameters", "prices"],
-      [path({ collateralAvailable: budget, prices: "0.5" }), "Invalid query parameters", "prices"],
-      [path({ collateralAvailable: budget, to: "0.5", levels: "4" }), "Invalid query parameters", "to"],
+      [path({ collateralAvailable: budget, prices: price }), "Invalid query parameters", "prices"],
+      [path({ collateralAvailable: budget, to: price, levels: "4" }), "Invalid query parameters", "to"],
       [`/quoter/${DEVCHAIN_ID}/0x123/1/depth?collateralAvailable=${budget}&prices=0.6`, "Invalid path parameters", "marketAddress"],
     ];
     for (const [url, error, param] of cases) {
@@ -237,9 +250,9 @@ describe("a depth ladder", () => {
     let seed = 1126;
     const draw = (n: number) => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), seed % n);
     const markets: [string, string, bigint][] = [
-      [devchain.marketGroup, "1", parseUnits("0.5", 18)],
-      [devchain.marketGroup, "2", parseUnits("1000", 18)],
-      [DEMO_USDC_MARKET_GROUP_ADDRESS, "1", parseUnits("0.5", 18)],
+      [devchain.marketGroup, "1", parseUnits(await currentPrice("1"), 18)],
+      [devchain.marketGroup, "2", parseUnits(await currentPrice("2"), 18)],
+      [DEMO_USDC_MARKET_GROUP_ADDRESS, "1", parseUnits(await currentPrice("1", DEMO_USDC_MARKET_GROUP_ADDRESS), 18)],
     ];
     for (let round = 0; round < 4; round++) {
       const [group, marketId, near] = markets[draw(markets.length)]!;

@@ -18,12 +18,18 @@ const DUST = 10n ** 6n;
 const MAX = 2n ** 255n - 1n;
 
 let setup: ServiceBehindProxy;
+/** The demo markets' reference prices at block 6, read from the chain before the tests. */
+const PRICES = new Map<bigint, bigint>();
 /** [single-call behind the proxy, sequential on the node]. */
 let apps: FastifyInstance[];
 before(async () => {
   setup = await serviceBehindProxy({ strategy: "single-call", timeoutMs: 10_000, probe: true });
   const sequential = await setup.serve({ rpc: setup.devchain.endpoint.url, strategy: "sequential", timeoutMs: 10_000, probe: true });
   apps = [setup.service.app, sequential.app];
+  const client = createPublicClient({ transport: http(setup.devchain.endpoint.url, { retryCount: 0 }) });
+  for (const marketId of [1n, 2n, 4n]) {
+    PRICES.set(marketId, await client.readContract({ address: DEMO_MARKET_GROUP_ADDRESS, abi: marketGroupAbi, functionName: "getReferencePrice", args: [marketId], blockNumber: 6n }));
+  }
 });
 after(() => setup.close());
 
@@ -68,8 +74,6 @@ async function bruteForceMaximum(request: Request, currentPrice: bigint, block: 
   }
   return (await at(low)) === "feasible" ? low : undefined;
 }
-
-const PRICES = new Map([[1n, E18 / 2n], [2n, 1000n * E18], [4n, E18 / 2n]]);
 
 describe("search=exact (semantics §4b)", () => {
   test("200 random requests: every exact answer is the brute-force maximum, no 400 while a size fits, both strategies alike, one JSON-RPC request each", async () => {
@@ -147,7 +151,7 @@ describe("search=exact (semantics §4b)", () => {
     assert.equal(exact.statusCode, 200, exact.body);
     const body = exact.json();
     assert.equal(body.exact, true);
-    const truth = await bruteForceMaximum({ marketId: 2n, expected: 1030n * E18, collateral: 10n ** 27n }, 1000n * E18, 6n);
+    const truth = await bruteForceMaximum({ marketId: 2n, expected: 1030n * E18, collateral: 10n ** 27n }, PRICES.get(2n)!, 6n);
     assert.equal(BigInt(body.maxSize), truth);
   });
 
@@ -161,7 +165,7 @@ describe("search=exact (semantics §4b)", () => {
     assert.equal(body.error, "Could not find a valid position size that satisfies the price constraints");
     const dust = body.trace.find((entry: { size: string }) => BigInt(entry.size) === DUST);
     assert.equal(dust?.outcome, "beyond-expected", "DUST quoted, and too far");
-    assert.equal(await classify({ marketId: 2n, expected: 1000n * E18 + 100n, collateral: E18 }, 1000n * E18, DUST, 6n), "too-large");
+    assert.equal(await classify({ marketId: 2n, expected: 1000n * E18 + 100n, collateral: E18 }, PRICES.get(2n)!, DUST, 6n), "too-large");
     assert.match(body.details[0].message, /^no size fits: the smallest size the exact search quotes, 1000000 wei/);
     assert.ok(body.trace.length <= 12, `${body.trace.length} candidates`);
   });

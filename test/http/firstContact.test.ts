@@ -8,6 +8,9 @@ import { DEMO_MARKETS } from "../../src/devchain/demo.ts";
 import { bannerLines } from "../../src/banner.ts";
 import { PACKAGE_VERSION } from "../../src/http/openapi.ts";
 import { ONE, THOUSAND } from "../../src/http/docExamples.ts";
+import { marketGroupAbi } from "../../src/generated/contracts.ts";
+import { formatD18 } from "../../src/quote/fixedPoint.ts";
+import { parseUnits } from "viem";
 
 let h: QuoterHarness;
 before(async () => {
@@ -16,6 +19,25 @@ before(async () => {
 after(() => h.close());
 
 type Detail = { param: string; message: string };
+type TraceEntry = { size: string; outcome: string; requiredCollateral?: string; priceAfter?: string; revertArgs?: Record<string, string> };
+
+/** A market's reference price on the demo chain, as the answers write it. */
+async function currentPrice(marketId: bigint): Promise<string> {
+  const price = await h.devchain.chain.publicClient.readContract({ address: h.devchain.marketGroup, abi: marketGroupAbi, functionName: "getReferencePrice", args: [marketId] });
+  return formatD18(price);
+}
+
+/** The candidates the search quoted for `query` (the same request with trace=true), smallest size first. */
+async function traceOf(marketId: number, query: Record<string, string>): Promise<TraceEntry[]> {
+  const traced = await h.get(h.quotePath(marketId, { ...query, trace: "true" }));
+  const magnitude = (entry: TraceEntry) => (BigInt(entry.size) < 0n ? -BigInt(entry.size) : BigInt(entry.size));
+  return [...(traced.body.trace as TraceEntry[])].sort((a, b) => (magnitude(a) < magnitude(b) ? -1 : 1));
+}
+
+/** The largest budget whose search range, budget * 10^18 / price rounded down, ends at or below `size`. */
+function largestBudgetBelow(size: bigint, price: bigint): bigint {
+  return ((size + 1n) * price - 1n) / 10n ** 18n;
+}
 
 async function expectError(path: string, status: number, error: string): Promise<Detail[]> {
   const response = await h.get(path);
@@ -27,9 +49,11 @@ async function expectError(path: string, status: number, error: string): Promise
 
 describe("errors say what to do", () => {
   test("Expected price must be different from current price: the details give the current price", async () => {
-    const details = await expectError(h.quotePath(2, { expectedPrice: "1000.0", collateralAvailable: ONE }), 400, MESSAGES.expectedPriceEqualsCurrent);
+    const price = await currentPrice(2n);
+    // Spelt with a trailing zero: the value is compared, and the details give its canonical form.
+    const details = await expectError(h.quotePath(2, { expectedPrice: `${price}0`, collateralAvailable: ONE }), 400, MESSAGES.expectedPriceEqualsCurrent);
     assert.deepEqual(details, [
-      { param: "expectedPrice", message: "equals the current price 1000: set it above 1000 to quote a LONG, below 1000 to quote a SHORT" },
+      { param: "expectedPrice", message: `equals the current price ${price}: set it above ${price} to quote a LONG, below ${price} to quote a SHORT` },
     ]);
   });
 
@@ -69,59 +93,65 @@ describe("errors say what to do", () => {
 
 describe("a failed search names the bound that decided, with its figures, and the change that helps", () => {
   test("every candidate reverted: the smallest size tried, the market's range, a smaller budget, and the step the bisection left untried", async () => {
-    const details = await expectError(h.quotePath(4, { expectedPrice: "0.59", collateralAvailable: ONE }), 400, MESSAGES.insufficientLiquidity);
+    const query = { expectedPrice: "0.59", collateralAvailable: ONE };
+    const details = await expectError(h.quotePath(4, query), 400, MESSAGES.insufficientLiquidity);
+    const [smallest] = await traceOf(4, query);
+    const { minPrice, maxPrice } = smallest!.revertArgs!;
+    const size = smallest!.size;
+    const budget = largestBudgetBelow(BigInt(size), parseUnits(await currentPrice(4n), 18));
+    // The range's ends, from the revert's sqrt prices, to six significant digits ("about" when rounded).
+    const range = /the market's range (\[(?:about )?([\d.]+), (?:about )?([\d.]+)\])/.exec(details[0]!.message);
+    for (const [shown, sqrt] of [[range?.[2], minPrice], [range?.[3], maxPrice]] as const) {
+      const exact = (BigInt(sqrt!) * BigInt(sqrt!) * 10n ** 18n) >> 192n;
+      const gap = parseUnits(shown ?? "0", 18) - exact;
+      assert.ok((gap < 0n ? -gap : gap) * 10n ** 5n <= exact, `${shown} against ${formatD18(exact)}`);
+    }
     assert.deepEqual(details, [
       {
         param: "collateralAvailable",
         message:
-          "every size tried reverted, down to 1953125000000000 wei (PoolPriceOutOfRange: the trade leaves the market's range [0.4, 0.6]): " +
-          "the market's liquidity ends below 1953125000000000 wei of size; a budget of at most 976562500000000 wei ends the search's " +
-          "range at or below 1953125000000000 wei, so it tries smaller sizes",
+          `every size tried reverted, down to ${size} wei (PoolPriceOutOfRange: the trade leaves the market's range ${range![1]}): ` +
+          `the market's liquidity ends below ${size} wei of size; a budget of at most ${budget} wei ends the search's ` +
+          `range at or below ${size} wei, so it tries smaller sizes`,
       },
       {
         param: "collateralAvailable",
         message:
-          "the bisection stopped after 10 candidates with the sizes between 0 and 1953125000000000 wei untried; its range is " +
+          `the bisection stopped after 10 candidates with the sizes between 0 and ${size} wei untried; its range is ` +
           "[0, collateralAvailable / currentPrice] cut in 2^10 steps, so a smaller collateralAvailable tries smaller sizes, or search=exact finds the largest size that fits whatever the budget",
       },
     ]);
-  });
-
-  test("the smaller budget it names does find a size", async () => {
-    const response = await h.get(h.quotePath(4, { expectedPrice: "0.59", collateralAvailable: "976562500000000" }));
+    // The smaller budget it names does find a size.
+    const response = await h.get(h.quotePath(4, { expectedPrice: "0.59", collateralAvailable: budget.toString() }));
     assert.equal(response.status, 200, JSON.stringify(response.body));
     assert.ok(BigInt(response.body.maxSize) > 0n);
   });
 
-  test("every candidate beyond expectedPrice: the smallest size and its priceAfter", async () => {
-    const details = await expectError(
-      h.quotePath(1, { expectedPrice: "0.500000000000000001", collateralAvailable: THOUSAND }),
-      400,
-      MESSAGES.noValidSize,
-    );
+  test("every candidate beyond expectedPrice: the smallest size and its priceAfter; the expectedPrice it names lets that size fill", async () => {
+    const query = { expectedPrice: "0.500000000000000001", collateralAvailable: THOUSAND };
+    const details = await expectError(h.quotePath(1, query), 400, MESSAGES.noValidSize);
+    const [smallest] = await traceOf(1, query);
+    assert.equal(smallest!.outcome, "beyond-expected");
+    const { size, priceAfter } = smallest!;
+    const budget = largestBudgetBelow(BigInt(size), parseUnits(await currentPrice(1n), 18));
     assert.equal(details[0]!.param, "expectedPrice");
     assert.equal(
       details[0]!.message,
-      "even the smallest size tried, 1953125000000000000 wei, moves the price to 0.500001381070793034, past expectedPrice " +
-        "0.500000000000000001; an expectedPrice of at least 0.500001381070793034 lets that size fill; a budget of at most " +
-        "976562500000000000 wei ends the search's range at or below 1953125000000000000 wei, so it tries smaller sizes",
+      `even the smallest size tried, ${size} wei, moves the price to ${priceAfter}, past expectedPrice ` +
+        `0.500000000000000001; an expectedPrice of at least ${priceAfter} lets that size fill; a budget of at most ` +
+        `${budget} wei ends the search's range at or below ${size} wei, so it tries smaller sizes`,
     );
     assert.match(details[1]!.message, /a smaller collateralAvailable tries smaller sizes, or search=exact finds the largest size that fits whatever the budget$/);
+    const response = await h.get(h.quotePath(1, { expectedPrice: priceAfter!, collateralAvailable: THOUSAND }));
+    assert.equal(response.status, 200, JSON.stringify(response.body));
   });
 
   test("with fewer candidates than it may: maxIterations=10 named", async () => {
-    const details = await expectError(
-      h.quotePath(1, { expectedPrice: "0.500000000000000001", collateralAvailable: THOUSAND, maxIterations: "1" }),
-      400,
-      MESSAGES.noValidSize,
-    );
+    const query = { expectedPrice: "0.500000000000000001", collateralAvailable: THOUSAND, maxIterations: "1" };
+    const details = await expectError(h.quotePath(1, query), 400, MESSAGES.noValidSize);
+    const [only] = await traceOf(1, query);
     assert.equal(details[1]!.param, "maxIterations");
-    assert.match(details[1]!.message, /^the bisection stopped after 1 candidate with the sizes between 0 and 1000000000000000000000 wei untried; maxIterations=10 halves the step 9 more times$/);
-  });
-
-  test("the expectedPrice it names lets that size fill", async () => {
-    const response = await h.get(h.quotePath(1, { expectedPrice: "0.500001381070793034", collateralAvailable: THOUSAND }));
-    assert.equal(response.status, 200, JSON.stringify(response.body));
+    assert.equal(details[1]!.message, `the bisection stopped after 1 candidate with the sizes between 0 and ${only!.size} wei untried; maxIterations=10 halves the step 9 more times`);
   });
 
   test("a LONG's priceLimit at or above expectedPrice: nothing can satisfy both", async () => {
@@ -131,60 +161,81 @@ describe("a failed search names the bound that decided, with its figures, and th
         param: "priceLimit",
         message:
           "priceLimit 1040 is not below expectedPrice 1030: a LONG needs priceLimit < priceAfter <= expectedPrice, so no size can " +
-          "satisfy both; set priceLimit below 1030, or leave it out (it defaults to the current price 1000)",
+          `satisfy both; set priceLimit below 1030, or leave it out (it defaults to the current price ${await currentPrice(2n)})`,
       },
     ]);
   });
 
   test("a budget below one wei of size: the smallest budget that gives a size of 1", async () => {
     const details = await expectError(h.quotePath(2, { expectedPrice: "1030", collateralAvailable: "1" }), 400, MESSAGES.noValidSize);
+    const price = await currentPrice(2n);
+    // The search tries sizes strictly between 0 and budget * 10^18 / price: a size of 1 needs that to reach 2.
+    const smallest = (2n * parseUnits(price, 18) + 10n ** 18n - 1n) / 10n ** 18n;
     assert.deepEqual(details, [
       {
         param: "collateralAvailable",
         message:
-          "1 wei buys 0 wei of size at the current price 1000 (collateralAvailable × 10^18 / currentPrice), and the search tries sizes " +
-          "strictly between 0 and that: no size was quoted; the smallest budget that gives a size of 1 wei to try is 2000 wei",
+          `1 wei buys 0 wei of size at the current price ${price} (collateralAvailable × 10^18 / currentPrice), and the search tries sizes ` +
+          `strictly between 0 and that: no size was quoted; the smallest budget that gives a size of 1 wei to try is ${smallest} wei`,
       },
     ]);
-    const named = await h.get(h.quotePath(2, { expectedPrice: "1030", collateralAvailable: "2000", trace: "true" }));
+    const named = await h.get(h.quotePath(2, { expectedPrice: "1030", collateralAvailable: smallest.toString(), trace: "true" }));
     assert.equal(named.status, 200);
     assert.equal(named.body.trace[0].size, "1", "that budget's search tries a size of 1");
   });
 
   test("every candidate short of priceLimit: the largest size tried, its priceAfter and the cap", async () => {
-    const details = await expectError(h.quotePath(2, { expectedPrice: "1030", priceLimit: "1001", collateralAvailable: ONE }), 400, MESSAGES.noValidSize);
+    const query = { expectedPrice: "1030", priceLimit: "1001", collateralAvailable: ONE };
+    const details = await expectError(h.quotePath(2, query), 400, MESSAGES.noValidSize);
+    const largest = (await traceOf(2, query)).at(-1)!;
+    assert.equal(largest.outcome, "short-of-limit");
+    const price = await currentPrice(2n);
+    const cap = (10n ** 36n) / parseUnits(price, 18);
     assert.equal(
       details[0]!.message,
-      "even the largest size tried, 999023437500000 wei (the budget buys at most 1000000000000000 wei at the current price 1000), " +
-        "moves the price only to 1000.632137440197489156, not past priceLimit 1001; a priceLimit below 1000.632137440197489156 lets " +
+      `even the largest size tried, ${largest.size} wei (the budget buys at most ${cap} wei at the current price ${price}), ` +
+        `moves the price only to ${largest.priceAfter}, not past priceLimit 1001; a priceLimit below ${largest.priceAfter} lets ` +
         "that size fill, or a larger budget reaches larger sizes",
     );
   });
 
   test("short of priceLimit below, over budget above: both figures, and the search's untried sizes", async () => {
-    const details = await expectError(
-      h.quotePath(2, { expectedPrice: "500.0001", priceLimit: "628.5", collateralAvailable: THOUSAND }),
-      400,
-      MESSAGES.noValidSize,
-    );
+    // A SHORT the budget bounds: its answer's next size up was over budget. A priceLimit at the answer's priceAfter
+    // leaves the same candidates below it short of the limit, the ones above over budget.
+    const bounded = await h.get(h.quotePath(2, { expectedPrice: "500.0001", collateralAvailable: THOUSAND, trace: "true" }));
+    assert.equal(bounded.status, 200, JSON.stringify(bounded.body));
+    assert.ok((bounded.body.trace as TraceEntry[]).some((entry) => entry.outcome === "over-budget"));
+    const limit = bounded.body.priceAfter as string;
+    const query = { expectedPrice: "500.0001", priceLimit: limit, collateralAvailable: THOUSAND };
+    const details = await expectError(h.quotePath(2, query), 400, MESSAGES.noValidSize);
+    const trace = await traceOf(2, query);
+    const below = trace.filter((entry) => entry.outcome === "short-of-limit").at(-1)!;
+    const above = trace.find((entry) => entry.outcome === "over-budget" && -BigInt(entry.size) > -BigInt(below.size))!;
     assert.deepEqual(details.map((d) => d.param), ["collateralAvailable", "collateralAvailable"]);
+    const magnitude = (size: string) => (-BigInt(size)).toString();
     assert.equal(
       details[0]!.message,
-      "826171875000000000 wei moves the price only to 628.625215036441863641, not past priceLimit 628.5, and the next size up the " +
-        "search tried, 827148437500000000 wei, needs 1000612374365453354169 wei of collateral, more than collateralAvailable " +
-        "1000000000000000000000 wei: a size between them may fit; else a priceLimit above 628.625215036441863641, or a budget of at " +
-        "least 1000612374365453354169 wei",
+      `${magnitude(below.size)} wei moves the price only to ${below.priceAfter}, not past priceLimit ${limit}, and the next size up the ` +
+        `search tried, ${magnitude(above.size)} wei, needs ${above.requiredCollateral} wei of collateral, more than collateralAvailable ` +
+        `1000000000000000000000 wei: a size between them may fit; else a priceLimit above ${below.priceAfter}, or a budget of at ` +
+        `least ${above.requiredCollateral} wei`,
     );
   });
 
   test("short of priceLimit below, beyond expectedPrice above", async () => {
-    const details = await expectError(
-      h.quotePath(2, { expectedPrice: "1010", priceLimit: "1009.99", collateralAvailable: THOUSAND }),
-      400,
-      MESSAGES.noValidSize,
-    );
+    const query = { expectedPrice: "1010", priceLimit: "1009.99", collateralAvailable: THOUSAND };
+    const details = await expectError(h.quotePath(2, query), 400, MESSAGES.noValidSize);
+    const trace = await traceOf(2, query);
+    const below = trace.filter((entry) => entry.outcome === "short-of-limit").at(-1)!;
+    const above = trace.find((entry) => entry.outcome === "beyond-expected" && BigInt(entry.size) > BigInt(below.size))!;
     assert.equal(details[0]!.param, "expectedPrice");
-    assert.match(details[0]!.message, /^15625000000000000 wei moves the price only to 1009.955845398809205105, not past priceLimit 1009.99, and the next size up the search tried, 16601562500000000 wei, moves it to 1010.58301620009489328, past expectedPrice 1010/);
+    assert.ok(
+      details[0]!.message.startsWith(
+        `${below.size} wei moves the price only to ${below.priceAfter}, not past priceLimit 1009.99, and the next size up the search tried, ` +
+          `${above.size} wei, moves it to ${above.priceAfter}, past expectedPrice 1010`,
+      ),
+      details[0]!.message,
+    );
   });
 
   test("trace=true leaves the details as they are", async () => {

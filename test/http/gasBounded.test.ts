@@ -19,23 +19,39 @@ import type { SearchStrategy } from "../../src/service/quoter.ts";
 import { quoterApp } from "../support/quoterHarness.ts";
 import { deployFragmentedMarketGroup, GAS_PER_TICK, ticksCrossed, type Fragmentation } from "../support/fragmentedMarketGroup.ts";
 import { quoteRequests, rpcError, startRpcProxy, type JsonRpcRequest, type RpcProxy, type RpcProxyOptions } from "../support/rpcProxy.ts";
+import { meterDeployless } from "../../scripts/measure-gas.ts";
 
 /** JSON-RPC answers of the devchain, anvil and ganache recorded on the same state (semantics §1). */
 const recorded = JSON.parse(readFileSync(new URL("../fixtures/node-error-bodies.json", import.meta.url), "utf8")) as {
   cases: Record<string, Record<string, { body: { error: Record<string, unknown> } }>>;
 };
 const E18 = 10n ** 18n;
-const CAP = 3_000_000n;
-/** Up to 4,000 ticks: one large candidate needs about 8.8M gas, three times the cap; a search 10M and more. */
+/**
+ * A cap that holds a whole light search (the exact search's 32 candidates on a demo market's v3 pool, checked in
+ * `before` against the gas the demo markets' candidates use) but not one heavy candidate.
+ */
+const CAP = 7_000_000n;
+/** Up to 4,000 ticks: one large candidate needs about 8.8M gas, more than the cap; a search 10M and more. */
 const FRAGMENTATION: Fragmentation = { sizePerTick: 10n ** 14n, baseTicks: 50n, maxTicks: 4_000n };
-/** Gas of a candidate besides its ticks: the quote itself and the calls around it (a generous bound). */
-const CANDIDATE_OVERHEAD = 60_000n;
+/** Gas of a candidate besides its ticks: the quote itself on the v3 pool and the calls around it (a generous bound, checked in `before`). */
+const CANDIDATE_OVERHEAD = 200_000n;
 
 let devchain: Devchain;
 let fragmented: Address;
 before(async () => {
   devchain = await startDevchain();
   fragmented = await deployFragmentedMarketGroup(devchain.chain, devchain.marketGroup, FRAGMENTATION);
+  // What a candidate costs on the demo markets (reverting ones included), from the searcher's own measurement.
+  const client = createPublicClient({ transport: http(devchain.endpoint.url, { retryCount: 0 }) });
+  let heaviest = 0n;
+  for (const [marketId, expectedPrice] of [["1", "0.55"], ["2", "1030"], ["4", "0.59"]] as const) {
+    const parsed = parseQuoteRequest({ chainId: String(DEVCHAIN_ID), marketAddress: devchain.marketGroup, marketId }, { expectedPrice, collateralAvailable: "1000000000000000000000" });
+    if (!parsed.ok) throw parsed.error;
+    const { answer } = await meterDeployless(client as never, encodeSearch(parsed.value));
+    for (const candidate of decodeFacts({ success: false, data: answer }).candidates) heaviest = candidate.gasUsed > heaviest ? candidate.gasUsed : heaviest;
+  }
+  assert.ok(heaviest > 0n && heaviest + 20_000n <= CANDIDATE_OVERHEAD, `a candidate uses ${heaviest} gas`);
+  assert.ok(32n * heaviest + 300_000n <= CAP, "the cap holds an exact search of 32 light candidates");
 });
 after(() => devchain.close());
 
@@ -191,7 +207,7 @@ describe("a search heavier than the gas cap (semantics §7)", () => {
       ));
     const starved = await factsWith(CAP);
     assert.equal(starved.priceRead, true);
-    assert.equal(starved.candidates.length, 0, "the first candidate needs ~8.8M gas: starved under 3M, so not recorded");
+    assert.equal(starved.candidates.length, 0, "the first candidate needs ~8.8M gas: starved under the cap, so not recorded");
     const funded = await factsWith(30_000_000n);
     assert.ok(funded.candidates.length >= 3);
     const first = funded.candidates[0]!;

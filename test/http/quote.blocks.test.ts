@@ -7,6 +7,7 @@ import { maxUint256, parseUnits } from "viem";
 import { marketGroupAbi } from "../../src/generated/contracts.ts";
 import { startQuoterHarness, type QuoterHarness } from "../support/quoterHarness.ts";
 import { canonical, verifyAnswer } from "../support/verify.ts";
+import { DEMO_TRADE_GAS } from "../../src/devchain/demo.ts";
 
 let h: QuoterHarness;
 before(async () => {
@@ -25,6 +26,7 @@ test("a trade between two quotes: each answer is consistent with its own block",
     abi: marketGroupAbi,
     functionName: "executeTrade",
     args: [2n, parseUnits("0.01", 18), maxUint256],
+    gas: DEMO_TRADE_GAS,
   });
   const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 10 });
   assert.equal(receipt.status, "success");

@@ -8,6 +8,8 @@ import { closedPort } from "../support/closedPort.ts";
 import { quoterApp, startQuoterHarness, type QuoterHarness } from "../support/quoterHarness.ts";
 import { deployPricelessMarketGroup } from "../support/pricelessMarketGroup.ts";
 import { internalError } from "../../src/quote/quoteErrors.ts";
+import { marketGroupAbi } from "../../src/generated/contracts.ts";
+import { formatD18 } from "../../src/quote/fixedPoint.ts";
 
 let h: QuoterHarness;
 before(async () => {
@@ -87,11 +89,14 @@ describe("400 Expected price must be greater than 0 (semantics §3.2)", () => {
 });
 
 describe("400 Expected price must be different from current price (semantics §3.7)", () => {
-  for (const expectedPrice of ["0.5", "0.50000000000000000000", "5e-1"]) {
-    test(`expectedPrice=${expectedPrice} on market 1 at 0.5`, async () => {
+  test("expectedPrice equal to market 1's price on chain, in three spellings: canonical, trailing zeros, an exponent", async () => {
+    const price = await h.devchain.chain.publicClient.readContract({ address: h.devchain.marketGroup, abi: marketGroupAbi, functionName: "getReferencePrice", args: [1n] });
+    const canonical = formatD18(price);
+    const digits = price.toString();
+    for (const expectedPrice of [canonical, `${canonical}00`, `${digits}e-18`]) {
       await expectError(h.quotePath(1, { expectedPrice, collateralAvailable: ONE }), 400, "Expected price must be different from current price");
-    });
-  }
+    }
+  });
 });
 
 describe("400 Could not find a valid position size (semantics §5)", () => {

@@ -2,6 +2,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { ONE, THOUSAND } from "../../src/http/docExamples.ts";
+import { marketGroupAbi } from "../../src/generated/contracts.ts";
+import { formatD18 } from "../../src/quote/fixedPoint.ts";
 import { startQuoterHarness, type QuoterHarness } from "../support/quoterHarness.ts";
 import { verifyAnswer, type QuoteQuery } from "../support/verify.ts";
 
@@ -10,6 +12,10 @@ before(async () => {
   h = await startQuoterHarness();
 });
 after(() => h.close());
+
+/** The market's reference price on the demo chain now (the pool's price, rounded down). */
+const referencePrice = (marketId: bigint) =>
+  h.devchain.chain.publicClient.readContract({ address: h.devchain.marketGroup, abi: marketGroupAbi, functionName: "getReferencePrice", args: [marketId] });
 
 async function quoteOk(marketId: bigint, query: QuoteQuery & Record<string, string>) {
   const response = await h.get(h.quotePath(marketId, query));
@@ -29,7 +35,7 @@ describe("LONG and SHORT (interface §1, semantics §3.8, §5)", () => {
     // Semantics §10: an 18-decimal collateral's limit is the required amount itself.
     assert.equal(body.collateralDecimals, 18);
     assert.equal(body.maxCollateral, body.requiredCollateral);
-    assert.equal(body.currentPrice, "0.5");
+    assert.equal(body.currentPrice, formatD18(await referencePrice(1n)));
     assert.equal(body.iterations, 10);
   });
   test("market 1 SHORT towards 0.45", async () => {
@@ -69,7 +75,7 @@ describe("maxIterations (interface §8)", () => {
   test("maxIterations=1 quotes exactly one candidate: cap/2", async () => {
     const body = await quoteOk(1n, { expectedPrice: "0.9", collateralAvailable: ONE, maxIterations: "1" });
     assert.equal(body.iterations, 1);
-    assert.equal(BigInt(body.maxSize), (BigInt(ONE) * 10n ** 18n) / (5n * 10n ** 17n) / 2n);
+    assert.equal(BigInt(body.maxSize), (BigInt(ONE) * 10n ** 18n) / (await referencePrice(1n)) / 2n);
   });
   test("maxIterations=10 quotes ten candidates", async () => {
     const body = await quoteOk(1n, { expectedPrice: "0.9", collateralAvailable: ONE, maxIterations: "10" });

@@ -9,6 +9,7 @@ import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { marketGroupAbi } from "../../src/generated/contracts.ts";
 import { quoterApp, type QuoterAppOptions } from "./quoterHarness.ts";
 import { startRpcProxy, type RpcProxy, type RpcProxyOptions } from "./rpcProxy.ts";
+import { DEMO_TRADE_GAS } from "../../src/devchain/demo.ts";
 
 export interface LiveService {
   readonly app: FastifyInstance;
@@ -137,6 +138,7 @@ export async function trade(devchain: Devchain, size = parseUnits("0.01", 18)): 
     abi: marketGroupAbi,
     functionName: "executeTrade",
     args: [2n, size, maxUint256],
+    gas: DEMO_TRADE_GAS,
   });
   const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 5 });
   if (receipt.status !== "success") throw new Error("the trade reverted");

@@ -3,12 +3,13 @@
 import type { Address } from "viem";
 import { pricelessMarketGroupAbi, pricelessMarketGroupBytecode } from "../../src/generated/contracts.ts";
 import type { EmbeddedChain } from "../../src/devchain/chain.ts";
+import { DEMO_UNISWAP_FACTORY_ADDRESS } from "../../src/devchain/demo.ts";
 
-/** The group's address, and the block its market was created in: a quote sees it with `minBlock` (semantics §11). */
+/** On a demo chain (its Uniswap v3 factory creates the pool). The group's address, and the block its market was created in: a quote sees it with `minBlock` (semantics §11). */
 export async function deployPricelessMarketGroup(chain: EmbeddedChain): Promise<{ address: Address; blockNumber: bigint }> {
   const { walletClient, publicClient } = chain;
   const deployed = await publicClient.waitForTransactionReceipt({
-    hash: await walletClient.deployContract({ abi: pricelessMarketGroupAbi, bytecode: pricelessMarketGroupBytecode }),
+    hash: await walletClient.deployContract({ abi: pricelessMarketGroupAbi, bytecode: pricelessMarketGroupBytecode, args: [DEMO_UNISWAP_FACTORY_ADDRESS] }),
     pollingInterval: 10,
   });
   const address = deployed.contractAddress!;
@@ -24,8 +25,8 @@ export async function deployPricelessMarketGroup(chain: EmbeddedChain): Promise<
         priceD18: 5n * 10n ** 17n,
         minPriceD18: 10n ** 16n,
         maxPriceD18: 99n * 10n ** 16n,
-        liquidity: 10n ** 24n,
         feeRate: 10_000,
+        ranges: [{ minPriceD18: 10n ** 16n, maxPriceD18: 99n * 10n ** 16n, liquidity: 10n ** 24n }],
         claimStatementYesOrNumeric: "0x",
         claimStatementNo: "0x",
       }],

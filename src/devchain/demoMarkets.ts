@@ -1,0 +1,153 @@
+// The demo's market groups and markets: where each group lands, and each market's pool and the behaviour of the
+// quoter it shows. src/devchain/demo.ts deploys them.
+import { getAddress, getContractAddress, type Address } from "viem";
+
+const E18 = 10n ** 18n;
+
+/** Hardhat's first default account, the demo's deployer: its nonces fix the groups' addresses. */
+export const DEMO_DEPLOYER: Address = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
+
+/**
+ * Where the deployer's first contract lands: nonce 0 of Hardhat's first default account. Often written
+ * 0x5FbDB2315678afecb367f032d93f642f64180aa3, a spelling that fails EIP-55 (semantics §2 rejects it).
+ * Its collateral token has 18 decimals.
+ */
+export const DEMO_MARKET_GROUP_ADDRESS: Address = getAddress("0x5fbdb2315678afecb367f032d93f642f64180aa3");
+
+/** Uniswap v3's factory: the deployer's second contract (nonce 1), right after the first group, which is given it. */
+export const DEMO_UNISWAP_FACTORY_ADDRESS: Address = getContractAddress({ from: DEMO_DEPLOYER, nonce: 1n });
+
+/**
+ * The second group, collateralised by a 6-decimal (USDC-like) token: the deployer's ninth transaction
+ * (nonce 8), after the first group, the factory and the first group's six transactions.
+ */
+export const DEMO_USDC_MARKET_GROUP_ADDRESS: Address = getContractAddress({ from: DEMO_DEPLOYER, nonce: 8n });
+
+export interface DemoMarketGroup {
+  readonly address: Address;
+  /** decimals() of the collateral token the group deploys. */
+  readonly collateralDecimals: number;
+  readonly role: string;
+}
+
+export const DEMO_MARKET_GROUPS: readonly DemoMarketGroup[] = [
+  { address: DEMO_MARKET_GROUP_ADDRESS, collateralDecimals: 18, role: "18-decimal collateral (wstETH-like): maxCollateral equals requiredCollateral" },
+  {
+    address: DEMO_USDC_MARKET_GROUP_ADDRESS,
+    collateralDecimals: 6,
+    role: "6-decimal collateral (USDC-like): collateralAvailable and requiredCollateral stay in 18-decimal units, the trade's limit is in USDC units",
+  },
+];
+
+export interface DemoMarket {
+  /** The market group that holds the market. */
+  readonly group: Address;
+  /** The market's id in its group. */
+  readonly id: bigint;
+  readonly role: string;
+  readonly priceD18: bigint;
+  readonly minPriceD18: bigint;
+  readonly maxPriceD18: bigint;
+  /** The liquidity ranges, in prices: the group rounds each inward to ticks of the fee tier's spacing. */
+  readonly ranges: readonly DemoRange[];
+  /** A Uniswap v3 fee tier, in pips: 10_000 is 1% (tick spacing 200), 3_000 is 0.3% (spacing 60). */
+  readonly feeRate: number;
+  readonly claim: string;
+  /** Settled at this D18 price right after creation. */
+  readonly settlementPriceD18?: bigint;
+  /** Created already ended (it started two hours and ended one hour before the deployment) and never settled. */
+  readonly ended?: true;
+  /** A request that shows the market's role, for the README and the start-up banner. */
+  readonly example: { readonly expectedPrice: string; readonly collateralAvailable: string };
+}
+
+/** One liquidity range: Uniswap's liquidity L between two prices. */
+export interface DemoRange {
+  readonly minPriceD18: bigint;
+  readonly maxPriceD18: bigint;
+  readonly liquidity: bigint;
+}
+
+/**
+ * The pool of the deep yes/no markets: price 0.5 in [0.01, 0.99], 1% fee, liquidity 10^24 over the whole range and
+ * as much again in [0.4, 0.6] and in [0.45, 0.55], so that a large
+ * trade crosses initialized ticks.
+ */
+const DEEP_YES_NO = {
+  priceD18: E18 / 2n,
+  minPriceD18: E18 / 100n,
+  maxPriceD18: (E18 * 99n) / 100n,
+  ranges: [
+    { minPriceD18: E18 / 100n, maxPriceD18: (E18 * 99n) / 100n, liquidity: 10n ** 24n },
+    { minPriceD18: (E18 * 4n) / 10n, maxPriceD18: (E18 * 6n) / 10n, liquidity: 10n ** 24n },
+    { minPriceD18: (E18 * 45n) / 100n, maxPriceD18: (E18 * 55n) / 100n, liquidity: 10n ** 24n },
+  ],
+  feeRate: 10_000,
+} as const;
+
+/** One range over the whole price range. */
+const whole = (minPriceD18: bigint, maxPriceD18: bigint, liquidity: bigint) => ({ minPriceD18, maxPriceD18, ranges: [{ minPriceD18, maxPriceD18, liquidity }] });
+
+export const DEMO_MARKETS: readonly DemoMarket[] = [
+  {
+    group: DEMO_MARKET_GROUP_ADDRESS,
+    id: 1n,
+    role: "yes/no market with deep liquidity: ordinary LONG and SHORT quotes succeed",
+    ...DEEP_YES_NO,
+    claim: "Will it rain in Lisbon on 1 January?",
+    example: { expectedPrice: "0.55", collateralAvailable: "1000000000000000000000" },
+  },
+  {
+    group: DEMO_MARKET_GROUP_ADDRESS,
+    id: 2n,
+    role: "numeric market with shallow liquidity: an expectedPrice a few percent away binds before the budget",
+    priceD18: 1000n * E18,
+    ...whole(500n * E18, 2000n * E18, 10n ** 20n),
+    feeRate: 3_000,
+    claim: "Average gas price on 1 January, in gwei",
+    example: { expectedPrice: "1030", collateralAvailable: "1000000000000000000000" },
+  },
+  {
+    group: DEMO_MARKET_GROUP_ADDRESS,
+    id: 3n,
+    role: "settled yes/no market (resolved YES): quotes answer 400 Market is settled",
+    ...DEEP_YES_NO,
+    claim: "Did it snow in Lisbon last winter?",
+    settlementPriceD18: E18,
+    example: { expectedPrice: "0.6", collateralAvailable: "1000000000000000000" },
+  },
+  {
+    group: DEMO_MARKET_GROUP_ADDRESS,
+    id: 4n,
+    role: "liquidity so thin that even small trades leave the range: Insufficient liquidity",
+    priceD18: E18 / 2n,
+    ...whole((E18 * 4n) / 10n, (E18 * 6n) / 10n, 10n ** 14n),
+    feeRate: 10_000,
+    claim: "Will the thin market move?",
+    example: { expectedPrice: "0.59", collateralAvailable: "1000000000000000000" },
+  },
+  {
+    group: DEMO_MARKET_GROUP_ADDRESS,
+    id: 5n,
+    role: "ended an hour before the deployment and never settled: every quote reverts ExpiredMarketNotSettled(endTime), no size can be quoted",
+    ...DEEP_YES_NO,
+    claim: "Was the result announced before the deadline?",
+    ended: true,
+    example: { expectedPrice: "0.55", collateralAvailable: "1000000000000000000" },
+  },
+  {
+    group: DEMO_USDC_MARKET_GROUP_ADDRESS,
+    id: 1n,
+    role: "yes/no market on the 6-decimal (USDC) group: a budget of 1000 USDC is 1000000000000000000000 wei, maxCollateral is in USDC units",
+    ...DEEP_YES_NO,
+    claim: "Will the stablecoin keep its peg all year?",
+    example: { expectedPrice: "0.55", collateralAvailable: "1000000000000000000000" },
+  },
+];
+
+/**
+ * The gas limit to send a trade (executeTrade) on a demo market with, instead of an estimate: a v3 swap writes an
+ * oracle observation only in a block whose timestamp differs from the last one's, so an estimate made at the time of
+ * the previous block can fall short of the swap in the next. A trade that crosses a few ticks needs about 300,000.
+ */
+export const DEMO_TRADE_GAS = 1_000_000n;
