@@ -22,6 +22,8 @@ library ExactSearchRule {
     uint256 private constant RESOLUTION = 2;
     /// @dev A bracket wider than this ratio is split near its geometric mean, not at its midpoint.
     uint256 private constant GEOMETRIC_RATIO = 1 << 16;
+    /// @dev How far the search may stray from the price edge while the edge still guides it.
+    uint256 private constant EDGE_WINDOW = 16;
 
     /// @notice A quoted size: below the top of the feasible interval (`low`) or above it (`high`). Above, a
     /// revert has no quote but may name the D18 price the market's range ends at (`rangeEnd`, 0 for none).
@@ -43,13 +45,15 @@ library ExactSearchRule {
         uint256 quoted;
     }
 
-    /// @notice What the rule reads of the request and the market.
+    /// @notice What the rule reads of the request and the market, and the price edge read at the block ({PriceEdge}).
     struct Input {
         bool isLong;
         uint256 cap;
         uint256 currentPrice;
         uint256 expectedPrice;
         uint256 collateralAvailable;
+        bool hasEdge;
+        uint256 edge;
     }
 
     struct Estimate {
@@ -113,7 +117,8 @@ library ExactSearchRule {
         uint256 ceiling = s.high.known ? s.high.size - 1 : MAX_SIZE;
         uint256 middle = s.high.known ? _split(s.low.known ? s.low.size : DUST, s.high.size) : 0;
         if (s.quoted == 0) {
-            size = input.cap;
+            // The price edge when the budget's first guess lies beyond it.
+            size = input.hasEdge && input.edge < input.cap ? input.edge : input.cap;
         } else {
             Estimate memory estimate = _estimateTop(input, s);
             if (estimate.found) {
@@ -132,12 +137,13 @@ library ExactSearchRule {
         else if (size > ceiling) size = ceiling;
     }
 
-    /// @notice Just before the estimate, moved on while quotes keep landing on one side, never past the split.
+    /// @notice Just before the estimate, then moved on by 1, 2, 4, ... units while quotes keep landing on one side,
+    /// never past the split.
     function _guided(State memory s, Estimate memory estimate, uint256 middle) private pure returns (uint256 size) {
         uint256 streakLength = s.streak < 0 ? uint256(-s.streak) : uint256(s.streak);
-        uint256 overshoot = streakLength == 0 ? 0 : _shifted(estimate.unit, Math.min(streakLength, 255) - 1);
+        uint256 overshoot = streakLength <= 1 ? 0 : _shifted(estimate.unit, Math.min(streakLength, 255) - 2);
         uint256 gap;
-        if (s.streak <= -2) gap = s.high.size - estimate.size;
+        if (s.streak <= -2 && s.high.size > estimate.size) gap = s.high.size - estimate.size;
         else if (s.streak >= 2 && s.low.known && estimate.size > s.low.size) gap = estimate.size - s.low.size;
         uint256 far = gap == 0 ? 0 : _shifted(gap, Math.min(streakLength, 255) - 2);
         if (far > overshoot) overshoot = far;
@@ -165,8 +171,12 @@ library ExactSearchRule {
     }
 
     /// @notice The smallest estimate of the first size too large over the rules a size can break, in order:
-    /// the price, the budget, the range's end (a tie keeps the first).
+    /// the price, the budget, the range's end (a tie keeps the first). Where the price edge guides, it stands for the
+    /// price and the range's end, and is kept even above the size known too large (its steps down start there).
     function _estimateTop(Input memory input, State memory s) private pure returns (Estimate memory best) {
+        bool tooCostly = s.high.known && s.high.quoted && s.high.requiredCollateral > input.collateralAvailable;
+        Estimate memory byEdge = _edgeTop(input, s, tooCostly);
+        _keepSmallest(best, byEdge);
         Rule memory price;
         price.isPrice = true;
         price.rawOrigin = input.currentPrice;
@@ -175,18 +185,25 @@ library ExactSearchRule {
             (price.hasTarget, price.target) =
                 _inverseSqrtPrice(input.isLong ? input.expectedPrice + 1 : input.expectedPrice - 1);
         }
-        bool tooCostly = s.high.known && s.high.quoted && s.high.requiredCollateral > input.collateralAvailable;
         price.brokenAbove = s.high.known && s.high.quoted && !tooCostly;
-        _keepSmallest(best, _along(s, price));
+        if (!byEdge.found) _keepSmallest(best, _along(s, price));
 
         uint256 overBudget = input.collateralAvailable == type(uint256).max ? type(uint256).max : input.collateralAvailable + 1;
         _keepSmallest(best, _along(s, Rule(false, 0, true, 0, true, overBudget, tooCostly)));
 
-        if (s.high.known && !s.high.quoted && s.high.rangeEnd != 0) {
+        if (!byEdge.found && s.high.known && !s.high.quoted && s.high.rangeEnd != 0) {
             (price.hasTarget, price.target) = _inverseSqrtPrice(s.high.rangeEnd);
             price.brokenAbove = false;
             _keepSmallest(best, _along(s, price));
         }
+    }
+
+    /// @notice One wei past the price edge, while the edge guides: the search has not moved more than EDGE_WINDOW
+    /// from it, and no size at or below it is known to need more than the budget.
+    function _edgeTop(Input memory input, State memory s, bool tooCostly) private pure returns (Estimate memory estimate) {
+        if (!input.hasEdge || (s.low.known && s.low.size > input.edge + EDGE_WINDOW)) return estimate;
+        if (s.high.known && (s.high.size + EDGE_WINDOW <= input.edge || (tooCostly && s.high.size <= input.edge))) return estimate;
+        return Estimate(true, input.edge < MAX_SIZE ? input.edge + 1 : MAX_SIZE, 1);
     }
 
     /// @notice Keeps `candidate` when it is useful (not above the size known too large) and smaller than `best`.
@@ -248,7 +265,7 @@ library ExactSearchRule {
     }
 
     /// @notice Where the line through (s1, y1) and (s2, y2), s1 < s2, reaches `target`, when it moves towards it:
-    /// s1 + |target - y1| * (s2 - s1) / |y2 - y1|, rounded down, at most MAX_SIZE.
+    /// s1 + |target - y1| * (s2 - s1) / |y2 - y1|, rounded up, at most MAX_SIZE.
     function _interpolate(uint256 s1, uint256 y1, uint256 s2, uint256 y2, uint256 target)
         private
         pure
@@ -261,7 +278,9 @@ library ExactSearchRule {
         if (rise == 0 || (needed != 0 && up != rising)) return (false, 0);
         (uint256 productHigh,) = Math.mul512(needed, s2 - s1);
         if (productHigh >= rise) return (true, MAX_SIZE);
+        // Rounded up: the first size at or past the target on the line.
         uint256 step = Math.mulDiv(needed, s2 - s1, rise);
+        if (step < type(uint256).max && mulmod(needed, s2 - s1, rise) != 0) step++;
         return (true, step > MAX_SIZE - s1 ? MAX_SIZE : s1 + step);
     }
 }

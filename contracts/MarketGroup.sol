@@ -118,6 +118,10 @@ contract MarketGroup is IMarketGroup, Ownable {
 
     /// @notice The Uniswap v3 factory that creates the markets' pools.
     IUniswapV3Factory public immutable uniswapFactory;
+    /// @notice Uniswap's QuoterV2 over that factory, named in the markets' params as the real group names the one it
+    /// quotes through (zero for none): the quoter asks it how far a price-limited swap fills. The group's own quotes
+    /// simulate their swaps themselves.
+    address public immutable uniswapQuoter;
     address public immutable collateralAsset;
     /// @notice 10^(18 - decimals): one token unit in 18-decimal units.
     uint256 private immutable _collateralScale;
@@ -143,12 +147,14 @@ contract MarketGroup is IMarketGroup, Ownable {
     );
 
     /// @notice Deploys the group's collateral token with `collateralDecimals` decimals (its first creation);
-    /// `factory` is the v3-core factory (it may be deployed after the group, before the first market).
-    constructor(uint8 collateralDecimals, IUniswapV3Factory factory) Ownable(msg.sender) {
+    /// `factory` is the v3-core factory (it may be deployed after the group, before the first market), `quoter` a
+    /// QuoterV2 over it (it may be deployed later; zero for none).
+    constructor(uint8 collateralDecimals, IUniswapV3Factory factory, address quoter) Ownable(msg.sender) {
         if (collateralDecimals > MAX_COLLATERAL_DECIMALS) revert InvalidData("collateral decimals above 18");
         collateralAsset = address(new CollateralToken("Market group collateral", "COLLATERAL", collateralDecimals));
         _collateralScale = 10 ** (MAX_COLLATERAL_DECIMALS - collateralDecimals);
         uniswapFactory = factory;
+        uniswapQuoter = quoter;
     }
 
     /// @notice Creates a market: its two virtual tokens, its pool (initialized at floor(sqrt(priceD18)) in Q96) and
@@ -210,13 +216,15 @@ contract MarketGroup is IMarketGroup, Ownable {
 
     /// @inheritdoc IMarketGroup
     function getMarketGroup() external view returns (address, address, address, MarketParams memory marketParams) {
+        marketParams.uniswapQuoter = uniswapQuoter;
         return (owner(), collateralAsset, address(0), marketParams);
     }
 
     /// @inheritdoc IMarketGroup
     /// @dev pool is the market's v3 pool, baseToken (token0) and quoteToken its virtual tokens, the ticks the
     /// lowest and highest bounds of its liquidity (multiples of the fee tier's spacing, inside the price range);
-    /// of the params only feeRate (the pool's fee tier). An id never created answers both structs all zero.
+    /// of the params only feeRate (the pool's fee tier) and uniswapQuoter. An id never created answers both structs all
+    /// zero.
     function getMarket(uint256 id) external view returns (MarketData memory data, MarketParams memory params) {
         Market storage market = _markets[id];
         if (market.startTime == 0) return (data, params);
@@ -235,6 +243,7 @@ contract MarketGroup is IMarketGroup, Ownable {
         data.claimStatementYesOrNumeric = market.claimStatementYesOrNumeric;
         data.claimStatementNo = market.claimStatementNo;
         params.feeRate = market.feeRate;
+        params.uniswapQuoter = uniswapQuoter;
     }
 
     /// @notice The liquidity ranges of a market, as placed in its pool.

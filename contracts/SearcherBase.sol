@@ -70,7 +70,8 @@ abstract contract SearcherBase {
     /// @dev `priceRead` is false when the market check stopped the quote; `collateralRead` (the group's
     /// `getMarketGroup`) is true when a search follows; `decimalsRead` when that answer names a collateral token
     /// (semantics section 10). `candidates` is empty when no search ran, or when gas ran short before the first
-    /// candidate of this call could be recorded.
+    /// candidate of this call could be recorded. `edgeRead`: an exact search asked the market's QuoterV2 for the
+    /// price edge ({PriceEdge}), answered in `edge`; false also when that call may have been starved.
     struct Facts {
         uint256 blockNumber;
         Call market;
@@ -81,6 +82,8 @@ abstract contract SearcherBase {
         bool decimalsRead;
         Call collateralDecimals;
         Candidate[] candidates;
+        bool edgeRead;
+        Call edge;
     }
 
     /// @notice How the searcher answers, always: it never returns normally.
@@ -237,7 +240,7 @@ abstract contract SearcherBase {
 
     /// @notice Encoded size of the facts read so far, before any candidate.
     function _encodedBytes(Facts memory facts) internal pure returns (uint256) {
-        return 32 * 24 + _padded(facts.market.data.length) + _padded(facts.price.data.length)
+        return 32 * 29 + _padded(facts.market.data.length) + _padded(facts.price.data.length) + _padded(facts.edge.data.length)
             + _padded(facts.collateralGroup.data.length) + _padded(facts.collateralDecimals.data.length);
     }
 

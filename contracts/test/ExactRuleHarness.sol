@@ -2,10 +2,12 @@
 pragma solidity ^0.8.30;
 
 import {ExactSearchRule} from "../ExactSearchRule.sol";
+import {PriceEdge} from "../PriceEdge.sol";
 
 /// @title ExactRuleHarness: the exact search's rule as the searcher runs it, callable from a test
 /// @notice Test only, run as a deployless call: the test asks it and the service's TypeScript rule the same
-/// questions (random states included) and requires the same answers to the wei.
+/// questions (random states included) and requires the same answers to the wei; and so for the price edge's call
+/// and the edge read from its answer.
 contract ExactRuleHarness {
     function next(ExactSearchRule.Input memory input, ExactSearchRule.State memory state)
         external
@@ -21,5 +23,17 @@ contract ExactRuleHarness {
 
     function rangeEndOf(uint256 bound) external pure returns (uint256) {
         return ExactSearchRule.rangeEndOf(bound);
+    }
+
+    function planEdge(bytes memory market, bool isLong, uint256 expectedPrice)
+        external
+        pure
+        returns (bool planned, address quoter, bytes memory data)
+    {
+        return PriceEdge.plan(market, isLong, expectedPrice);
+    }
+
+    function edgeOf(bool success, bytes memory answer) external pure returns (bool hasEdge, uint256 edge) {
+        return PriceEdge.edgeOf(success, answer);
     }
 }

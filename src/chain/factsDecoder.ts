@@ -19,6 +19,9 @@ export type Facts = {
   decimalsRead: boolean;
   collateralDecimals: RawCall;
   candidates: readonly Candidate[];
+  /** An exact search asked the market's QuoterV2 for the price edge (src/chain/priceEdge.ts), answered in `edge`. */
+  edgeRead: boolean;
+  edge: RawCall;
 };
 
 /** A depth ladder's answer: the block, the price read there, the prices planned from it, the facts of the levels started. */
@@ -113,7 +116,7 @@ function array<T>(words: Words, at: number, read: (words: Words, at: number) => 
   return Array.from({ length }, (_, i) => read(words, heads + words.position(heads + 32 * i)));
 }
 
-/** The Facts tuple at `at`: nine head words, then the dynamic parts at their offsets. */
+/** The Facts tuple at `at`: eleven head words, then the dynamic parts at their offsets. */
 function facts(words: Words, at: number): Facts {
   const dynamic = (word: number) => at + words.position(at + 32 * word);
   return {
@@ -126,6 +129,8 @@ function facts(words: Words, at: number): Facts {
     decimalsRead: words.bool(at + 192),
     collateralDecimals: call(words, dynamic(7)),
     candidates: array(words, dynamic(8), candidate),
+    edgeRead: words.bool(at + 288),
+    edge: call(words, dynamic(10)),
   };
 }
 

@@ -3,9 +3,15 @@ import type { ExactState } from "../quote/exactRule.ts";
 import type { SearchPoint } from "../quote/search.ts";
 import type { Hex } from "viem";
 import type { BlockPin, RawCall } from "./call.ts";
+import type { EdgeCall } from "./priceEdge.ts";
 
-/** Where a search stands when it asks for a candidate: the bisection's point, or the exact search's state. */
-export type SearchPosition = { readonly search: "bisection"; readonly point: SearchPoint } | { readonly search: "exact"; readonly state: ExactState };
+/**
+ * Where a search stands when it asks for a candidate: the bisection's point, or the exact search's state with the
+ * price edge it searches by.
+ */
+export type SearchPosition =
+  | { readonly search: "bisection"; readonly point: SearchPoint }
+  | { readonly search: "exact"; readonly state: ExactState; readonly edge: bigint | undefined };
 
 /**
  * The answers of one quote's chain reads, all at one block. The sequential strategy makes each call when
@@ -21,6 +27,8 @@ export interface MarketReader {
   collateralGroup(): Promise<RawCall>;
   /** `decimals()` of the collateral token `asset`. */
   collateralDecimals(asset: Hex): Promise<RawCall>;
+  /** The price edge of an exact search: the market's QuoterV2 answering `edge` (semantics §4b). */
+  edge(edge: EdgeCall): Promise<RawCall>;
   /**
    * The candidate `signedSize`, with where the search stands when it asks for it (a searcher on chain resumes
    * from there).

@@ -35,7 +35,7 @@ export class SearcherUnsupportedError extends QuoterError {
  */
 export type Resume = { readonly isLong: boolean } & (
   | { readonly search: "bisection"; readonly point: SearchPoint }
-  | { readonly search: "exact"; readonly state: ExactState; readonly currentPrice: bigint }
+  | { readonly search: "exact"; readonly state: ExactState; readonly currentPrice: bigint; readonly edge: bigint | undefined }
 );
 
 const NO_SIDE = { known: false, size: 0n, quoted: false, requiredCollateral: 0n, priceAfter: 0n, rangeEnd: 0n } as const;
@@ -76,7 +76,12 @@ export function encodeSearch(request: QuoteRequest, resume?: Resume, exactMaxCan
     return encodeDeployData({
       abi: exactQuoteSearcherAbi,
       bytecode: exactQuoteSearcherBytecode,
-      args: [...head, BigInt(exactMaxCandidates), resume !== undefined, { isLong, currentPrice: exact?.currentPrice ?? 0n, state: exactStateArgs(exact?.state) }],
+      args: [
+        ...head,
+        BigInt(exactMaxCandidates),
+        resume !== undefined,
+        { isLong, currentPrice: exact?.currentPrice ?? 0n, state: exactStateArgs(exact?.state), hasEdge: exact?.edge !== undefined, edge: exact?.edge ?? 0n },
+      ],
     });
   }
   const point = resume?.search === "bisection" ? resume.point : { low: 0n, high: 0n, iteration: 0 };

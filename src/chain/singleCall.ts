@@ -7,6 +7,7 @@ import { ethCall, type BlockPin, type RawCall, type ReadContext } from "./call.t
 import type { ChainEndpoint } from "./client.ts";
 import { encodeQuote, interpretReferencePrice } from "./marketGroup.ts";
 import type { MarketReader, SearchPosition } from "./marketReader.ts";
+import type { EdgeCall } from "./priceEdge.ts";
 import { encodeSearch, runSearcher, type Facts, type Resume } from "./searcher.ts";
 
 /** The service asked the recorded facts for a read the searcher did not make: a bug on one side. */
@@ -51,6 +52,7 @@ class ReplayingReader implements MarketReader {
   private candidates: Facts["candidates"];
   private next = 0;
   private replayed = 0;
+  private edgeAsked = false;
 
   constructor(
     private readonly call: SearchCall,
@@ -79,11 +81,25 @@ class ReplayingReader implements MarketReader {
     return this.facts.collateralDecimals;
   }
 
+  /**
+   * The edge the searcher read; one it did not record (it could not afford the call) is read here alone, at the
+   * pinned block, as the sequential strategy reads it, and the search then resumes with it.
+   */
+  async edge(edge: EdgeCall): Promise<RawCall> {
+    this.edgeAsked = true;
+    if (this.facts.edgeRead) return this.facts.edge;
+    if (this.candidates.length > 0) throw new SearcherMismatchError("the searcher searched without the price edge the service reads");
+    const { endpoint, context } = this.call;
+    context.signal?.throwIfAborted();
+    return ethCall(endpoint, { to: edge.to, data: edge.data, ...context });
+  }
+
   async quote(signedSize: bigint, at?: SearchPosition): Promise<RawCall> {
     return this.next < this.candidates.length ? this.take(signedSize) : this.continueAt(signedSize, at);
   }
 
   done(): void {
+    if (this.facts.edgeRead && !this.edgeAsked) throw new SearcherMismatchError("the searcher read a price edge the service does not");
     if (this.next !== this.candidates.length) {
       throw new SearcherMismatchError(`the searcher quoted ${this.candidates.length - this.next} candidates more than the service asked for`);
     }
@@ -115,7 +131,7 @@ class ReplayingReader implements MarketReader {
     if (at.search === "bisection") return { isLong, ...at };
     const currentPrice = this.facts.priceRead ? interpretReferencePrice(this.facts.price) : undefined;
     if (currentPrice === undefined) throw new SearcherMismatchError("an exact search resumes without the price the searcher read");
-    return { isLong, ...at, currentPrice };
+    return { isLong, search: "exact", state: at.state, edge: at.edge, currentPrice };
   }
 
   private quoteAlone(signedSize: bigint): Promise<RawCall> {

@@ -1,10 +1,18 @@
 // The demo deployment: Uniswap v3's factory, two market groups (18- and 6-decimal collateral) and six markets,
-// each on its own v3 pool and each showing one behaviour of the quoter.
-import { getAddress, stringToHex, type Address, type Hash, type Hex } from "viem";
+// each on its own v3 pool and each showing one behaviour of the quoter, and the QuoterV2 the markets' params name.
+import { getAddress, stringToHex, zeroAddress, type Address, type Hash, type Hex } from "viem";
 import { marketGroupAbi, marketGroupBytecode } from "../generated/contracts.ts";
 import { GENESIS_TIMESTAMP, type EmbeddedChain } from "./chain.ts";
-import { DEMO_DEPLOYER, DEMO_MARKET_GROUP_ADDRESS, DEMO_MARKET_GROUPS, DEMO_MARKETS, DEMO_UNISWAP_FACTORY_ADDRESS, type DemoMarket } from "./demoMarkets.ts";
-import { uniswapV3Factory } from "./uniswap.ts";
+import {
+  DEMO_DEPLOYER,
+  DEMO_MARKET_GROUP_ADDRESS,
+  DEMO_MARKET_GROUPS,
+  DEMO_MARKETS,
+  DEMO_UNISWAP_FACTORY_ADDRESS,
+  DEMO_UNISWAP_QUOTER_ADDRESS,
+  type DemoMarket,
+} from "./demoMarkets.ts";
+import { uniswapQuoterV2, uniswapV3Factory } from "./uniswap.ts";
 
 export * from "./demoMarkets.ts";
 
@@ -51,12 +59,13 @@ export async function deployDemo(chain: EmbeddedChain): Promise<Address> {
       }
     }
   }
+  steps.push(deployQuoter(chain));
   for (const step of steps.slice(0, 4)) await mineBlock(chain, [step]);
   await mineBlock(chain, steps.slice(4));
 
-  for (const group of DEMO_MARKET_GROUPS) {
-    const code = await publicClient.getCode({ address: group.address });
-    if (code === undefined || code === "0x") throw new Error(`no market group at ${group.address} after the demo deployment`);
+  for (const [what, address] of [...DEMO_MARKET_GROUPS.map((group) => ["market group", group.address]), ["QuoterV2", DEMO_UNISWAP_QUOTER_ADDRESS]]) {
+    const code = await publicClient.getCode({ address: address as Address });
+    if (code === undefined || code === "0x") throw new Error(`no ${what} at ${address} after the demo deployment`);
   }
   return DEMO_MARKET_GROUP_ADDRESS;
 }
@@ -76,7 +85,7 @@ function configOf(market: DemoMarket, timestamp: bigint) {
 }
 
 function deployGroup(chain: EmbeddedChain, collateralDecimals: number): Step {
-  const args = [collateralDecimals, DEMO_UNISWAP_FACTORY_ADDRESS] as const;
+  const args = [collateralDecimals, DEMO_UNISWAP_FACTORY_ADDRESS, DEMO_UNISWAP_QUOTER_ADDRESS] as const;
   return (nonce) => chain.walletClient.deployContract({ abi: marketGroupAbi, bytecode: marketGroupBytecode, args, gas: DEPLOY_GAS, nonce });
 }
 
@@ -84,6 +93,13 @@ function deployGroup(chain: EmbeddedChain, collateralDecimals: number): Step {
 function deployFactory(chain: EmbeddedChain): Step {
   const { abi, bytecode } = uniswapV3Factory();
   return (nonce) => chain.walletClient.deployContract({ abi, bytecode, gas: DEPLOY_GAS, nonce });
+}
+
+/** v3-periphery's QuoterV2 over the factory, its creation code as published (WETH9: none, quoting never uses it). */
+function deployQuoter(chain: EmbeddedChain): Step {
+  const { abi, bytecode } = uniswapQuoterV2();
+  const args = [DEMO_UNISWAP_FACTORY_ADDRESS, zeroAddress];
+  return (nonce) => chain.walletClient.deployContract({ abi, bytecode, args, gas: DEPLOY_GAS, nonce });
 }
 
 function call(chain: EmbeddedChain, address: Address, functionName: "createMarket" | "settleMarket", args: readonly unknown[]): Step {

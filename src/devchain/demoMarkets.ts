@@ -18,6 +18,13 @@ export const DEMO_MARKET_GROUP_ADDRESS: Address = getAddress("0x5fbdb2315678afec
 export const DEMO_UNISWAP_FACTORY_ADDRESS: Address = getContractAddress({ from: DEMO_DEPLOYER, nonce: 1n });
 
 /**
+ * Uniswap's QuoterV2 over the factory, which the groups name in their markets' params (`uniswapQuoter`): the
+ * deployer's last transaction (after both groups and every market's), so that it moves no other address.
+ * Each group is given its address when deployed.
+ */
+export const DEMO_UNISWAP_QUOTER_ADDRESS: Address = getContractAddress({ from: DEMO_DEPLOYER, nonce: 10n });
+
+/**
  * The second group, collateralised by a 6-decimal (USDC-like) token: the deployer's ninth transaction
  * (nonce 8), after the first group, the factory and the first group's six transactions.
  */

@@ -13,4 +13,4 @@ export function demoRequest(marketId: number, query: Record<string, string>): st
 }
 
 /** The demo chain's block 6, where its answers are until something trades: the same on every embedded chain. */
-export const DEMO_BLOCK_HASH = "0xeb272ebee27e35c6cf78b83188aa604642664cea8ab9c3f884e4cab12e860848";
+export const DEMO_BLOCK_HASH = "0x13e6463ecff7da55d5d9e6defc36724d312d2513420c597b74baa5bd722f0d84";

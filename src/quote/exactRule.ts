@@ -16,6 +16,11 @@ export type ExactRuleInput = {
   currentPrice: bigint;
   expectedPrice: bigint;
   collateralAvailable: bigint;
+  /**
+   * The price edge read at the block (src/chain/priceEdge.ts): the base a swap moves before its price passes
+   * expectedPrice, per the pool's own math. Absent when the market has none to read, or the read failed.
+   */
+  edge?: bigint;
 };
 
 /** A quoted size; above the interval, a revert may tell the price the market's range ends at (`rangeEnd`). */
@@ -65,13 +70,14 @@ export function sqrt(n: bigint): bigint {
 
 /**
  * Where the line through (s1, y1) and (s2, y2), s1 < s2, reaches `target`: s1 + |target - y1| * (s2 - s1) /
- * |y2 - y1| (rounded down, at most maxInt256), when the target lies on the side the line moves to. Else none.
+ * |y2 - y1| (rounded up: the first size at or past the target on the line; at most maxInt256), when the target lies
+ * on the side the line moves to. Else none.
  */
 export function interpolate(s1: bigint, y1: bigint, s2: bigint, y2: bigint, target: bigint): bigint | undefined {
   const rise = y2 - y1;
   const needed = target - y1;
   if (rise === 0n || (needed !== 0n && needed < 0n !== rise < 0n)) return undefined;
-  const step = (abs(needed) * (s2 - s1)) / abs(rise);
+  const step = (abs(needed) * (s2 - s1) + abs(rise) - 1n) / abs(rise);
   const size = s1 + step;
   return size > maxInt256 ? maxInt256 : size;
 }
@@ -97,6 +103,8 @@ function estimateTop(input: ExactRuleInput, low: Known | undefined, high: Known 
   const lowQuote = low?.quote;
   const highQuote = high?.quote;
   const tooCostly = highQuote !== undefined && highQuote.requiredCollateral > input.collateralAvailable;
+  // Where the price edge guides, it stands for the price's rule (and the range's end): the pool's own answer.
+  const byEdge = edgeTop(input, low, high, tooCostly);
   const estimates: Estimate[] = [];
   const along = (
     raw: (quote: CandidateQuote) => bigint,
@@ -123,16 +131,35 @@ function estimateTop(input: ExactRuleInput, low: Known | undefined, high: Known 
     const size = s1 > 0n ? interpolate(0n, origin, s1, y1, target) : undefined;
     if (size !== undefined) estimates.push({ size, unit: 1n });
   };
-  along((quote) => quote.priceAfter, input.currentPrice, inverseSqrtPrice, current, passed, highQuote !== undefined && !tooCostly);
+  if (byEdge === undefined) along((quote) => quote.priceAfter, input.currentPrice, inverseSqrtPrice, current, passed, highQuote !== undefined && !tooCostly);
   // The smallest requiredCollateral over budget, saturated at 2^256-1 so that it fits 256 bits on chain.
   const overBudget = input.collateralAvailable === maxUint256 ? maxUint256 : input.collateralAvailable + 1n;
   along((quote) => quote.requiredCollateral, 0n, (value) => value, 0n, overBudget, tooCostly);
-  if (high !== undefined && highQuote === undefined && high.rangeEnd !== undefined) {
+  if (byEdge === undefined && high !== undefined && highQuote === undefined && high.rangeEnd !== undefined) {
     along((quote) => quote.priceAfter, input.currentPrice, inverseSqrtPrice, current, inverseSqrtPrice(high.rangeEnd), false);
   }
-  // An estimate above the size known too large says only that another rule binds later: no guide.
-  const useful = estimates.filter((e) => high === undefined || e.size <= high.size);
+  // An estimate above the size known too large says only that another rule binds later: no guide. The edge's is
+  // exempt: one wei past an edge that went too far is where its steps down start.
+  const useful = [...(byEdge === undefined ? [] : [byEdge]), ...estimates.filter((e) => high === undefined || e.size <= high.size)];
   return useful.reduce<Estimate | undefined>((best, e) => (best === undefined || e.size < best.size ? e : best), undefined);
+}
+
+/**
+ * How far the search may stray from the price edge while the edge still guides it: its last steps (1, 2, 4, ...
+ * wei past it) cover a swap's rounding at the price's boundary; farther away, the edge was no guide.
+ */
+const EDGE_WINDOW = 16n;
+
+/**
+ * The first size too large by the price, per the price edge: one wei past it, where the edge still guides. It does
+ * not while the search has moved more than EDGE_WINDOW away from it, nor once a size at or below it is known to need
+ * more than the budget (the budget binds there: the edge says nothing of it).
+ */
+function edgeTop(input: ExactRuleInput, low: Known | undefined, high: Known | undefined, tooCostly: boolean): Estimate | undefined {
+  const edge = input.edge;
+  if (edge === undefined || (low !== undefined && low.size > edge + EDGE_WINDOW)) return undefined;
+  if (high !== undefined && (high.size + EDGE_WINDOW <= edge || (tooCostly && high.size <= edge))) return undefined;
+  return { size: edge < maxInt256 ? edge + 1n : maxInt256, unit: 1n };
 }
 
 /** A bracket wider than this ratio is split at its geometric mean, not its midpoint. */
@@ -147,9 +174,10 @@ function split(bottom: bigint, top: bigint): bigint {
 }
 
 /**
- * The next size to quote, within (low, high) and at least DUST. The first is the cap. Then the size just before
- * the estimated first size too large, moved on by 1, 2, 4, ... units (the wei one unit of the value it follows
- * spans) while quotes keep landing on the same side (`streak`), from the second on at least as far as the last
+ * The next size to quote, within (low, high) and at least DUST. The first is the cap, or the price edge where it is
+ * smaller. Then the size just before the estimated first size too large, from the second quote in a row on one side
+ * moved on by 1, 2, 4, ... units (the wei one unit of the value it follows spans) while quotes keep landing on that
+ * side (`streak`), and at least as far as the last
  * quote missed the estimate by (doubling), but never past the bracket's split point: a good estimate closes the bracket in two or three
  * quotes, a poor one costs no more than a bisection of the bracket. With no estimate: doubling up when nothing
  * above is known, else the split point. While nothing fills, once the bracket above DUST is narrow enough to be
@@ -164,10 +192,11 @@ export function nextExactCandidate(input: ExactRuleInput, state: ExactState): { 
   let size: bigint;
   let guided = false;
   if (quoted === 0) {
-    size = input.cap;
+    // The price edge when the budget's first guess lies beyond it: the price binds first there, or nearly.
+    size = input.edge !== undefined && input.edge < input.cap ? input.edge : input.cap;
   } else if (estimate !== undefined) {
     guided = true;
-    let overshoot = streak === 0 ? 0n : estimate.unit * 2n ** BigInt(Math.min(Math.abs(streak), 255) - 1);
+    let overshoot = Math.abs(streak) <= 1 ? 0n : estimate.unit * 2n ** BigInt(Math.min(Math.abs(streak), 255) - 2);
     // Estimates that keep landing on one side converge from that side only (regula falsi): from the second in a
     // row, go past the estimate by as far as the last quote missed it, doubled at each further one.
     const gap = streak <= -2 ? high!.size - estimate.size : streak >= 2 && low !== undefined ? estimate.size - low.size : 0n;

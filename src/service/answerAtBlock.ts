@@ -9,6 +9,7 @@ import {
 import type { ReadContext } from "../chain/call.ts";
 import type { ChainEndpoint } from "../chain/client.ts";
 import type { MarketReader, SearchPosition } from "../chain/marketReader.ts";
+import { interpretEdge, planEdge } from "../chain/priceEdge.ts";
 import { SearcherUnsupportedError, type Facts } from "../chain/searcher.ts";
 import { buildAnswer, planSearch, type QuoteResponseBody } from "../quote/quoteAnswer.ts";
 import { currentPriceNotFound, marketNotFound, marketSettled, type QuoteError } from "../quote/quoteErrors.ts";
@@ -38,7 +39,8 @@ export interface Searched {
 /** The answer to `request` from `reader`'s block: the market, its price, the search, the body or its error. */
 export async function answerFrom(reader: MarketReader, request: QuoteRequest, exactMaxCandidates = DEFAULT_EXACT_MAX_CANDIDATES): Promise<Searched> {
   const blockNumber = reader.block.number;
-  const market = interpretMarket(await reader.market(), request.marketId);
+  const marketAnswer = await reader.market();
+  const market = interpretMarket(marketAnswer, request.marketId);
   if (market.kind === "missing") return { answer: err(marketNotFound([{ param: market.param, message: market.reason }])), facts: { blockNumber } };
   if (market.settled) return { answer: err(marketSettled()), facts: { blockNumber } };
 
@@ -53,14 +55,17 @@ export async function answerFrom(reader: MarketReader, request: QuoteRequest, ex
     candidates++;
     return interpretQuote(await reader.quote(size, at));
   };
-  const result =
-    request.search === "exact"
-      ? await runExactSearch({ ...plan.value, currentPrice, maxCandidates: exactMaxCandidates }, (size, state) =>
-          quote(size, { search: "exact", state }),
-        )
-      : await runSearch(plan.value, (size, point) => quote(size, { search: "bisection", point }));
-  reader.done?.();
   const { direction } = plan.value;
+  let result;
+  if (request.search === "exact") {
+    const edgeCall = planEdge(marketAnswer, direction, request.expectedPrice);
+    const edge = edgeCall === undefined ? undefined : interpretEdge(await reader.edge(edgeCall));
+    const input = { ...plan.value, currentPrice, maxCandidates: exactMaxCandidates, ...(edge === undefined ? {} : { edge }) };
+    result = await runExactSearch(input, (size, state) => quote(size, { search: "exact", state, edge }));
+  } else {
+    result = await runSearch(plan.value, (size, point) => quote(size, { search: "bisection", point }));
+  }
+  reader.done?.();
   const answer = buildAnswer(request, currentPrice, reader.block, direction, result, collateralDecimals);
   const stoppedBy = result.kind === "market-settled" || result.kind === "no-valid-size" ? result.revertName : undefined;
   return { answer, facts: { blockNumber, direction, candidates, ...(stoppedBy === undefined ? {} : { stoppedBy }) } };

@@ -41,6 +41,8 @@ function random(seed: number) {
     decimalsRead: below(2) === 1,
     collateralDecimals: call(),
     candidates: Array.from({ length: below(12) }, () => ({ size: size(), success: below(2) === 1, data: bytes(), gasUsed: below(2) ? BigInt(below(30_000_000)) : word() })),
+    edgeRead: below(2) === 1,
+    edge: call(),
   });
   const ladderFacts = () => ({ blockNumber: word(), price: call(), prices: Array.from({ length: below(6) }, word), facts: Array.from({ length: below(4) }, facts) });
   return { below, facts, ladderFacts };

@@ -10,10 +10,11 @@ import {
   DEMO_MARKET_GROUPS,
   DEMO_MARKETS,
   DEMO_UNISWAP_FACTORY_ADDRESS,
+  DEMO_UNISWAP_QUOTER_ADDRESS,
   DEMO_USDC_MARKET_GROUP_ADDRESS,
   deployDemo,
 } from "../../src/devchain/demo.ts";
-import { uniswapV3Factory, uniswapV3Pool } from "../../src/devchain/uniswap.ts";
+import { uniswapQuoterV2, uniswapV3Factory, uniswapV3Pool } from "../../src/devchain/uniswap.ts";
 import { collateralTokenAbi, marketGroupAbi } from "../../src/generated/contracts.ts";
 import { revertOf } from "./marketGroupHarness.ts";
 
@@ -36,12 +37,13 @@ async function quoteRevert(group: `0x${string}`, id: bigint, size: bigint) {
 }
 
 describe("demo deployment", () => {
-  test("the first group is the deployer's first contract, v3-core's factory its second, the USDC group its ninth transaction; the head stays at block 6", async () => {
+  test("the first group is the deployer's first contract, v3-core's factory its second, the USDC group its ninth transaction, QuoterV2 its last; the head stays at block 6", async () => {
     const deployer = chain.walletClient.account.address;
     assert.equal(DEMO_MARKET_GROUP_ADDRESS, getContractAddress({ from: deployer, nonce: 0n }));
     assert.equal(DEMO_UNISWAP_FACTORY_ADDRESS, getContractAddress({ from: deployer, nonce: 1n }));
     assert.equal(DEMO_USDC_MARKET_GROUP_ADDRESS, getContractAddress({ from: deployer, nonce: 8n }));
-    assert.equal(await chain.publicClient.getTransactionCount({ address: deployer }), 10);
+    assert.equal(DEMO_UNISWAP_QUOTER_ADDRESS, getContractAddress({ from: deployer, nonce: 10n }));
+    assert.equal(await chain.publicClient.getTransactionCount({ address: deployer }), 11);
     assert.equal(await chain.publicClient.getBlockNumber(), 6n);
     // The factory runs v3-core's published code, and both groups create their pools with it.
     const code = hexToBytes((await chain.publicClient.getCode({ address: DEMO_UNISWAP_FACTORY_ADDRESS }))!);
@@ -49,6 +51,19 @@ describe("demo deployment", () => {
     // The bytes the artifact leaves zero are the immutables the constructor fills in (the factory's own address).
     assert.ok(code.length === published.length && published.every((byte, i) => byte === code[i] || byte === 0), "v3-core's factory code");
     for (const group of DEMO_MARKET_GROUPS) assert.equal(await read(group.address, "uniswapFactory"), DEMO_UNISWAP_FACTORY_ADDRESS);
+  });
+
+  test("QuoterV2 runs v3-periphery's published code over the factory, and every market's params name it", async () => {
+    const code = hexToBytes((await chain.publicClient.getCode({ address: DEMO_UNISWAP_QUOTER_ADDRESS }))!);
+    const published = hexToBytes(uniswapQuoterV2().deployedBytecode);
+    // The bytes the artifact leaves zero are its immutables (the factory, WETH9).
+    assert.ok(code.length === published.length && published.every((byte, i) => byte === code[i] || byte === 0), "v3-periphery's QuoterV2 code");
+    const { abi } = uniswapQuoterV2();
+    assert.equal(await chain.publicClient.readContract({ address: DEMO_UNISWAP_QUOTER_ADDRESS, abi, functionName: "factory" }), DEMO_UNISWAP_FACTORY_ADDRESS);
+    for (const market of DEMO_MARKETS) {
+      const [, params] = await read<readonly [unknown, { uniswapQuoter: string }]>(market.group, "getMarket", [market.id]);
+      assert.equal(params.uniswapQuoter, DEMO_UNISWAP_QUOTER_ADDRESS, `${market.group} ${market.id}`);
+    }
   });
 
   test("each group's collateral token has the decimals DEMO_MARKET_GROUPS gives it: 18 and 6", async () => {

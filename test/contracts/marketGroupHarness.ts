@@ -1,6 +1,6 @@
 // Test harness: deploys Uniswap v3's factory (v3-core's published bytecode) and MarketGroup on an embedded chain,
 // and wraps their calls.
-import { decodeErrorResult, encodeDeployData, isHex, maxUint256, parseEventLogs, type Address, type Hex } from "viem";
+import { decodeErrorResult, encodeDeployData, isHex, maxUint256, parseEventLogs, zeroAddress, type Address, type Hex } from "viem";
 import { startEmbeddedChain, type EmbeddedChain } from "../../src/devchain/chain.ts";
 import { uniswapV3Factory, uniswapV3Pool } from "../../src/devchain/uniswap.ts";
 import { collateralTokenAbi, marketGroupAbi, marketGroupBytecode } from "../../src/generated/contracts.ts";
@@ -107,7 +107,7 @@ export class MarketGroupHarness {
    */
   static async start(chain?: EmbeddedChain, collateralDecimals = 18): Promise<MarketGroupHarness> {
     const c = chain ?? (await startEmbeddedChain());
-    const args = [collateralDecimals, await factoryOn(c)] as const;
+    const args = [collateralDecimals, await factoryOn(c), zeroAddress] as const;
     const hash = await c.walletClient.deployContract({ abi: marketGroupAbi, bytecode: marketGroupBytecode, args });
     const receipt = await c.publicClient.waitForTransactionReceipt({ hash });
     if (receipt.contractAddress == null) throw new Error("deployment failed");
@@ -118,7 +118,7 @@ export class MarketGroupHarness {
   static async simulateDeploy(chain: EmbeddedChain, collateralDecimals: number) {
     return chain.publicClient.call({
       account: chain.walletClient.account,
-      data: encodeDeployData({ abi: marketGroupAbi, bytecode: marketGroupBytecode, args: [collateralDecimals, await factoryOn(chain)] }),
+      data: encodeDeployData({ abi: marketGroupAbi, bytecode: marketGroupBytecode, args: [collateralDecimals, await factoryOn(chain), zeroAddress] }),
     });
   }
 

@@ -156,8 +156,8 @@ describe("a search heavier than the gas cap (semantics §7)", () => {
     assert.ok((tally.statuses.get(200) ?? 0) >= 25, JSON.stringify([...tally.statuses]));
   });
 
-  test(`search=exact, SEARCH_GAS_CAP=${CAP}: 40 random requests resume the exact search on chain from its state, byte-identical to sequential`, async () => {
-    const tally = await gasBoundedProperty("exact", 40, 11);
+  test(`search=exact, SEARCH_GAS_CAP=${CAP}: 100 random requests resume the exact search on chain from its state, byte-identical to sequential`, async () => {
+    const tally = await gasBoundedProperty("exact", 100, 11);
     assert.ok(tally.light >= 10 && tally.heavy >= 10, JSON.stringify({ light: tally.light, heavy: tally.heavy }));
     assert.ok(tally.multiCall >= 8, `too few searches needed more than one call: ${tally.multiCall}`);
     assert.ok((tally.statuses.get(200) ?? 0) >= 15, JSON.stringify([...tally.statuses]));

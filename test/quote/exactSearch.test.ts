@@ -133,9 +133,10 @@ test("§4b a SHORT quotes negative sizes and answers the largest magnitude", asy
   assert.equal(result.size, (D18 / 2n + 1n) * 10n ** 6n - 1n);
 });
 
-test("interpolate and sqrt round down and refuse a target the line moves away from", () => {
-  assert.equal(interpolate(0n, 0n, 10n, 100n, 55n), 5n);
-  assert.equal(interpolate(0n, 100n, 10n, 0n, 45n), 5n);
+test("interpolate rounds up (the first size at or past the target), sqrt down; both refuse what the line moves away from", () => {
+  assert.equal(interpolate(0n, 0n, 10n, 100n, 55n), 6n);
+  assert.equal(interpolate(0n, 0n, 10n, 100n, 50n), 5n);
+  assert.equal(interpolate(0n, 100n, 10n, 0n, 45n), 6n);
   assert.equal(interpolate(0n, 0n, 10n, 100n, -1n), undefined);
   assert.equal(interpolate(0n, 5n, 10n, 5n, 6n), undefined);
   assert.equal(interpolate(0n, 0n, 10n, 1n, 10n ** 80n), maxInt256);

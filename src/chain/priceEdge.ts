@@ -1,0 +1,80 @@
+// The price edge of an exact quote (semantics §4b): the size at which the trade's price reaches expectedPrice, asked
+// of the market's own QuoterV2 (`uniswapQuoter` in getMarket's params) as one price-limited swap. A plain eth_call,
+// which both strategies make alike: the searcher on chain (contracts/PriceEdge.sol, the same plan word for word) and
+// an endpoint quoted call by call. Read from the raw words of getMarket's answer, as the searcher reads them.
+import { encodeFunctionData, maxInt256, parseAbi, type Address, type Hex } from "viem";
+import { sqrt } from "../quote/exactRule.ts";
+import type { Direction } from "../quote/search.ts";
+import type { RawCall } from "./call.ts";
+
+/** The QuoterV2 call that measures the edge: its target and call data. */
+export type EdgeCall = { readonly to: Address; readonly data: Hex };
+
+const quoterAbi = parseAbi([
+  "function quoteExactInputSingle((address tokenIn, address tokenOut, uint256 amountIn, uint24 fee, uint160 sqrtPriceLimitX96) params) returns (uint256 amountOut, uint160 sqrtPriceX96After, uint32 initializedTicksCrossed, uint256 gasEstimate)",
+  "function quoteExactOutputSingle((address tokenIn, address tokenOut, uint256 amount, uint24 fee, uint160 sqrtPriceLimitX96) params) returns (uint256 amountIn, uint160 sqrtPriceX96After, uint32 initializedTicksCrossed, uint256 gasEstimate)",
+]);
+
+/** Words of getMarket's answer: params (feeRate, uniswapQuoter), then MarketData's head at its offset. */
+const WORD = { fee: 1, quoter: 7, quoteToken: 4, baseToken: 5, minPrice: 6, maxPrice: 7, marketDataHead: 15 } as const;
+const D18 = 10n ** 18n;
+const Q192 = 1n << 192n;
+/** Prices from here on have a sqrt price of 2^128 or more (no market's): no edge is asked. */
+const MAX_TARGET = (1n << 64n) * D18;
+/** v3's least price limit (TickMath.MIN_SQRT_RATIO + 1). */
+const MIN_LIMIT = 4295128740n;
+/** Swapped as if without end: the price limit stops the swap first. */
+const UNLIMITED = maxInt256;
+
+/** Word `index` of hex data, if it holds it. */
+function word(data: Hex, index: number): bigint | undefined {
+  const start = 2 + 64 * index;
+  if (data.length < start + 64) return undefined;
+  return BigInt(`0x${data.slice(start, start + 64)}`);
+}
+
+/** The largest sqrt price X96 whose price, rounded down as the group rounds it, is at most `price`. */
+export function highestSqrtPriceAtOrBelow(price: bigint): bigint {
+  return sqrt(((price + 1n) * Q192 - 1n) / D18);
+}
+
+/** The smallest sqrt price X96 whose price is at least `price`, and above v3's least price limit. */
+export function lowestSqrtPriceAtOrAbove(price: bigint): bigint {
+  const squared = (price * Q192 + D18 - 1n) / D18;
+  const root = sqrt(squared);
+  const limit = root * root === squared ? root : root + 1n;
+  return limit > MIN_LIMIT ? limit : MIN_LIMIT;
+}
+
+/**
+ * The QuoterV2 call of a market whose getMarket answered `market` (its check passed), or none: no quoter, base not
+ * token0, a malformed word, or a target price out of bounds. The target is expectedPrice, within the market's range.
+ */
+export function planEdge(market: RawCall, direction: Direction, expectedPrice: bigint): EdgeCall | undefined {
+  const at = (index: number) => word(market.data, index) ?? 0n;
+  const offset = at(0);
+  const bytes = BigInt((market.data.length - 2) / 2);
+  const first = offset / 32n;
+  if (offset % 32n !== 0n || offset > bytes || bytes < (first + BigInt(WORD.marketDataHead)) * 32n) return undefined;
+  const field = (index: number) => at(Number(first) + index);
+  const [quoter, fee, quote, base] = [at(WORD.quoter), at(WORD.fee), field(WORD.quoteToken), field(WORD.baseToken)];
+  if (quoter === 0n || quoter >> 160n !== 0n || quote >> 160n !== 0n || base >= quote || fee >> 24n !== 0n) return undefined;
+  const [minPrice, maxPrice] = [field(WORD.minPrice), field(WORD.maxPrice)];
+  const isLong = direction === "LONG";
+  const target = isLong ? (maxPrice !== 0n && maxPrice < expectedPrice ? maxPrice : expectedPrice) : expectedPrice > minPrice ? expectedPrice : minPrice;
+  if (target >= MAX_TARGET) return undefined;
+  const address = (value: bigint) => `0x${value.toString(16).padStart(40, "0")}` as Address;
+  const [tokenIn, tokenOut] = isLong ? [address(quote), address(base)] : [address(base), address(quote)];
+  const limit = isLong ? highestSqrtPriceAtOrBelow(target) : lowestSqrtPriceAtOrAbove(target);
+  const data = isLong
+    ? encodeFunctionData({ abi: quoterAbi, functionName: "quoteExactInputSingle", args: [{ tokenIn, tokenOut, amountIn: UNLIMITED, fee: Number(fee), sqrtPriceLimitX96: limit }] })
+    : encodeFunctionData({ abi: quoterAbi, functionName: "quoteExactOutputSingle", args: [{ tokenIn, tokenOut, amount: UNLIMITED, fee: Number(fee), sqrtPriceLimitX96: limit }] });
+  return { to: address(quoter), data };
+}
+
+/** The edge a QuoterV2 answer gives: its first word (the base moved), at most 2^255-1; none for a revert or less. */
+export function interpretEdge(answer: RawCall): bigint | undefined {
+  const amount = answer.success ? word(answer.data, 0) : undefined;
+  if (amount === undefined) return undefined;
+  return amount > maxInt256 ? maxInt256 : amount;
+}
