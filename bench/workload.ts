@@ -13,6 +13,8 @@ export interface MixEntry {
   readonly marketId: number;
   readonly expectedPrice: string;
   readonly collateralAvailable: string;
+  /** The exact grid's entries only: a priceLimit between the price and expectedPrice. */
+  readonly priceLimit?: string;
   /** What the entry shows. */
   readonly note: string;
 }
@@ -84,6 +86,44 @@ export const EXACT_WORKLOAD: readonly MixEntry[] = EXACT_MARKETS.flatMap((market
   ),
 );
 
+/** The exact grid's targets on one market: [expectedPrice, priceLimit between the price and it]. */
+const GRID_MARKETS: readonly { marketId: number; kind: string; targets: readonly (readonly [string, string])[] }[] = [
+  {
+    marketId: 1,
+    kind: "deep",
+    targets: [["0.502", "0.501"], ["0.52", "0.51"], ["0.6", "0.55"], ["0.9", "0.7"], ["0.498", "0.499"], ["0.48", "0.49"], ["0.4", "0.45"], ["0.1", "0.3"]],
+  },
+  {
+    marketId: 2,
+    kind: "shallow",
+    targets: [["1003", "1001.5"], ["1050", "1025"], ["1200", "1100"], ["1900", "1450"], ["997", "998.5"], ["950", "975"], ["800", "900"], ["550", "775"]],
+  },
+  {
+    marketId: 4,
+    kind: "thin",
+    targets: [["0.501", "0.5005"], ["0.52", "0.51"], ["0.56", "0.53"], ["0.594", "0.547"], ["0.499", "0.4995"], ["0.48", "0.49"], ["0.44", "0.47"], ["0.41", "0.455"]],
+  },
+];
+
+/**
+ * A wider grid of search=exact quotes than the workload's, for the edge's figures (bench/exactEdge.ts) and the test
+ * that holds its answers to the ones recorded before it (test/http/exactEdge.test.ts): markets 1, 2 and 4, LONG and
+ * SHORT, four targets each, budgets 10^12 to 10^27 wei, each without and with a priceLimit: 288 quotes.
+ */
+export const EXACT_GRID: readonly MixEntry[] = GRID_MARKETS.flatMap((market) =>
+  market.targets.flatMap(([expectedPrice, limit]) =>
+    [12, 15, 18, 21, 24, 27].flatMap((exponent) =>
+      [undefined, limit].map((priceLimit) => ({
+        marketId: market.marketId,
+        expectedPrice,
+        collateralAvailable: E(exponent),
+        ...(priceLimit === undefined ? {} : { priceLimit }),
+        note: `${market.kind}, ${expectedPrice}${priceLimit === undefined ? "" : `, priceLimit ${priceLimit}`}, budget 10^${exponent}`,
+      })),
+    ),
+  ),
+);
+
 /**
  * The service path of an entry: `/quoter/31337/<market group>/<id>?expectedPrice=&collateralAvailable=`, with
  * `&search=exact` for the exact search. `extraWei` is added to the budget: the bench makes every quote distinct
@@ -92,6 +132,7 @@ export const EXACT_WORKLOAD: readonly MixEntry[] = EXACT_MARKETS.flatMap((market
 export function quotePath(entry: MixEntry, extraWei = 0, search: SearchMode = "bisection"): string {
   const collateralAvailable = (BigInt(entry.collateralAvailable) + BigInt(extraWei)).toString();
   const query = new URLSearchParams({ expectedPrice: entry.expectedPrice, collateralAvailable });
+  if (entry.priceLimit !== undefined) query.set("priceLimit", entry.priceLimit);
   // The default is left out, so that the bisection's paths stay those of earlier runs.
   if (search !== "bisection") query.set("search", search);
   return `/quoter/${DEVCHAIN_ID}/${DEMO_MARKET_GROUP_ADDRESS}/${entry.marketId}?${query}`;
