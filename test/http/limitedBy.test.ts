@@ -46,7 +46,7 @@ async function quoteChecked(on: readonly LiveService[], { group = DEMO_MARKET_GR
 
 const BISECTION_CASES: Case[] = [
   { marketId: 2n, query: { expectedPrice: "1030", collateralAvailable: THOUSAND }, limitedBy: "expectedPrice", why: "market 2: the next size tried moves the price past 1030" },
-  { marketId: 2n, query: { expectedPrice: "600", collateralAvailable: ONE }, limitedBy: "collateral", why: "market 2 SHORT: the next sizes tried need more than the budget" },
+  { marketId: 2n, query: { expectedPrice: "600", collateralAvailable: THOUSAND }, limitedBy: "collateral", why: "market 2 SHORT: the next sizes tried need more than the budget" },
   { marketId: 4n, query: { expectedPrice: "0.7", collateralAvailable: "1000000000000000" }, limitedBy: "liquidity", why: "market 4: the next size tried leaves the range" },
   { marketId: 4n, query: { expectedPrice: "0.3", collateralAvailable: "1000000000000000" }, limitedBy: "liquidity", why: "market 4 SHORT" },
   { marketId: 1n, query: { expectedPrice: "0.55", collateralAvailable: THOUSAND, maxIterations: "3" }, limitedBy: "search", why: "market 1: three sizes, all fit" },
