@@ -5,6 +5,7 @@ import { startEmbeddedChain, type EmbeddedChain } from "../../src/devchain/chain
 import { uniswapV3Factory, uniswapV3Pool } from "../../src/devchain/uniswap.ts";
 import { collateralTokenAbi, marketGroupAbi, marketGroupBytecode } from "../../src/generated/contracts.ts";
 import type { MarketSpec } from "./poolModel.ts";
+import { minedReceipt } from "../support/receipts.ts";
 
 export interface LiquidityRange {
   minPriceD18: bigint;
@@ -34,7 +35,7 @@ export function factoryOn(chain: EmbeddedChain): Promise<Address> {
     const { abi, bytecode } = uniswapV3Factory();
     factory = chain.walletClient
       .deployContract({ abi, bytecode })
-      .then((hash) => chain.publicClient.waitForTransactionReceipt({ hash }))
+      .then((hash) => minedReceipt(chain.publicClient, hash))
       .then((receipt) => receipt.contractAddress!);
     factories.set(chain, factory);
   }
@@ -109,7 +110,7 @@ export class MarketGroupHarness {
     const c = chain ?? (await startEmbeddedChain());
     const args = [collateralDecimals, await factoryOn(c), zeroAddress] as const;
     const hash = await c.walletClient.deployContract({ abi: marketGroupAbi, bytecode: marketGroupBytecode, args });
-    const receipt = await c.publicClient.waitForTransactionReceipt({ hash });
+    const receipt = await minedReceipt(c.publicClient, hash);
     if (receipt.contractAddress == null) throw new Error("deployment failed");
     return new MarketGroupHarness(c, receipt.contractAddress);
   }
@@ -129,7 +130,7 @@ export class MarketGroupHarness {
   /** Creates a market as the owner and returns its id, read from the MarketCreated event. */
   async createMarket(config: MarketConfig): Promise<bigint> {
     const hash = await this.chain.walletClient.writeContract({ ...this.contract, functionName: "createMarket", args: [config], gas: 15_000_000n });
-    const receipt = await this.chain.publicClient.waitForTransactionReceipt({ hash });
+    const receipt = await minedReceipt(this.chain.publicClient, hash);
     const [created] = parseEventLogs({ abi: marketGroupAbi, logs: receipt.logs, eventName: "MarketCreated" });
     if (created === undefined) throw new Error("no MarketCreated event");
     return created.args.marketId;
@@ -152,7 +153,7 @@ export class MarketGroupHarness {
 
   async settle(marketId: bigint, settlementPriceD18: bigint): Promise<void> {
     const hash = await this.chain.walletClient.writeContract({ ...this.contract, functionName: "settleMarket", args: [marketId, settlementPriceD18] });
-    await this.chain.publicClient.waitForTransactionReceipt({ hash });
+    await minedReceipt(this.chain.publicClient, hash);
   }
 
   /** quoteCreateTraderPosition through eth_call. */
@@ -173,7 +174,7 @@ export class MarketGroupHarness {
    */
   async trade(marketId: bigint, size: bigint, maxCollateral = maxUint256) {
     const hash = await this.chain.traderClient.writeContract({ ...this.contract, functionName: "executeTrade", args: [marketId, size, maxCollateral], gas: 2_000_000n });
-    const receipt = await this.chain.publicClient.waitForTransactionReceipt({ hash });
+    const receipt = await minedReceipt(this.chain.publicClient, hash);
     if (receipt.status === "reverted") {
       const trace = (await this.chain.provider.request({
         method: "debug_traceTransaction",

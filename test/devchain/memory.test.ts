@@ -9,6 +9,7 @@ import { TRADER_PRIVATE_KEY } from "../../src/devchain/chain.ts";
 import { gasBurnerAbi, gasBurnerBytecode } from "../../src/generated/contracts.ts";
 import { startCommand, type Running } from "../support/processes.ts";
 import { isRunning, namedInTree, treeResidentBytes } from "../support/processTree.ts";
+import { minedReceipt } from "../support/receipts.ts";
 
 const GIB = 1024 ** 3;
 const BURN = encodeFunctionData({ abi: gasBurnerAbi, functionName: "burn" });
@@ -27,7 +28,7 @@ before(async () => {
   const chain = { id: 31337, name: "devchain", nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [url] } } };
   const wallet = createWalletClient({ chain, transport: http(url), account: privateKeyToAccount(TRADER_PRIVATE_KEY) });
   const client = createPublicClient({ chain, transport: http(url) });
-  const receipt = await client.waitForTransactionReceipt({ hash: await wallet.deployContract({ abi: gasBurnerAbi, bytecode: gasBurnerBytecode }), pollingInterval: 10 });
+  const receipt = await minedReceipt(client, await wallet.deployContract({ abi: gasBurnerAbi, bytecode: gasBurnerBytecode }));
   burner = receipt.contractAddress!;
 });
 after(async () => {

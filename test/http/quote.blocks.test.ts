@@ -8,6 +8,7 @@ import { marketGroupAbi } from "../../src/generated/contracts.ts";
 import { startQuoterHarness, type QuoterHarness } from "../support/quoterHarness.ts";
 import { canonical, verifyAnswer } from "../support/verify.ts";
 import { DEMO_TRADE_GAS } from "../../src/devchain/demo.ts";
+import { minedReceipt } from "../support/receipts.ts";
 
 let h: QuoterHarness;
 before(async () => {
@@ -28,7 +29,7 @@ test("a trade between two quotes: each answer is consistent with its own block",
     args: [2n, parseUnits("0.01", 18), maxUint256],
     gas: DEMO_TRADE_GAS,
   });
-  const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 10 });
+  const receipt = await minedReceipt(publicClient, hash);
   assert.equal(receipt.status, "success");
 
   const second = await h.get(h.quotePath(2, { ...query, minBlock: receipt.blockNumber.toString() }));

@@ -60,6 +60,9 @@ test("a search abandoned at the deadline makes no further call to the chain", as
     // A sequential quote makes 14 requests, far more than fit before this deadline.
     const quote = withDeadline(350, async (signal) => answerFrom(await sequentialReader(endpoint!, request, { block, signal }), request));
     await assert.rejects(quote, QuoteDeadlineError);
+    // A request already on its way at the deadline may reach the proxy a moment later (seen on a busy machine):
+    // let it arrive, then count.
+    await sleep(150);
     const sent = slow.methods.length;
     assert.ok(sent > 0 && sent < 14, `${sent} requests before the deadline`);
     await sleep(500); // long enough for several more requests, were the search still going

@@ -3,6 +3,7 @@
 import type { Address } from "viem";
 import { fragmentedMarketGroupAbi, fragmentedMarketGroupBytecode } from "../../src/generated/contracts.ts";
 import type { EmbeddedChain } from "../../src/devchain/chain.ts";
+import { minedReceipt } from "./receipts.ts";
 
 export interface Fragmentation {
   /** Size (wei) that crosses one more tick; each tick costs about 2,200 gas. */
@@ -16,14 +17,14 @@ export const GAS_PER_TICK = 2_200n;
 
 export async function deployFragmentedMarketGroup(chain: EmbeddedChain, inner: Address, fragmentation: Fragmentation): Promise<Address> {
   const { walletClient, publicClient } = chain;
-  const receipt = await publicClient.waitForTransactionReceipt({
-    hash: await walletClient.deployContract({
+  const receipt = await minedReceipt(
+    publicClient,
+    await walletClient.deployContract({
       abi: fragmentedMarketGroupAbi,
       bytecode: fragmentedMarketGroupBytecode,
       args: [inner, fragmentation.sizePerTick, fragmentation.baseTicks, fragmentation.maxTicks],
     }),
-    pollingInterval: 10,
-  });
+  );
   if (receipt.status !== "success" || !receipt.contractAddress) throw new Error("the fragmented market group did not deploy");
   return receipt.contractAddress;
 }

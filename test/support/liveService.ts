@@ -10,6 +10,7 @@ import { marketGroupAbi } from "../../src/generated/contracts.ts";
 import { quoterApp, type QuoterAppOptions } from "./quoterHarness.ts";
 import { startRpcProxy, type RpcProxy, type RpcProxyOptions } from "./rpcProxy.ts";
 import { DEMO_TRADE_GAS } from "../../src/devchain/demo.ts";
+import { minedReceipt } from "./receipts.ts";
 
 export interface LiveService {
   readonly app: FastifyInstance;
@@ -140,7 +141,7 @@ export async function trade(devchain: Devchain, size = parseUnits("0.01", 18)): 
     args: [2n, size, maxUint256],
     gas: DEMO_TRADE_GAS,
   });
-  const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 5 });
+  const receipt = await minedReceipt(publicClient, hash);
   if (receipt.status !== "success") throw new Error("the trade reverted");
   return { blockNumber: receipt.blockNumber, blockHash: receipt.blockHash };
 }

@@ -4,18 +4,20 @@ import type { Address } from "viem";
 import { pricelessMarketGroupAbi, pricelessMarketGroupBytecode } from "../../src/generated/contracts.ts";
 import type { EmbeddedChain } from "../../src/devchain/chain.ts";
 import { DEMO_UNISWAP_FACTORY_ADDRESS } from "../../src/devchain/demo.ts";
+import { minedReceipt } from "./receipts.ts";
 
 /** On a demo chain (its Uniswap v3 factory creates the pool). The group's address, and the block its market was created in: a quote sees it with `minBlock` (semantics §11). */
 export async function deployPricelessMarketGroup(chain: EmbeddedChain): Promise<{ address: Address; blockNumber: bigint }> {
   const { walletClient, publicClient } = chain;
-  const deployed = await publicClient.waitForTransactionReceipt({
-    hash: await walletClient.deployContract({ abi: pricelessMarketGroupAbi, bytecode: pricelessMarketGroupBytecode, args: [DEMO_UNISWAP_FACTORY_ADDRESS] }),
-    pollingInterval: 10,
-  });
+  const deployed = await minedReceipt(
+    publicClient,
+    await walletClient.deployContract({ abi: pricelessMarketGroupAbi, bytecode: pricelessMarketGroupBytecode, args: [DEMO_UNISWAP_FACTORY_ADDRESS] }),
+  );
   const address = deployed.contractAddress!;
   const { timestamp } = await publicClient.getBlock();
-  const created = await publicClient.waitForTransactionReceipt({
-    hash: await walletClient.writeContract({
+  const created = await minedReceipt(
+    publicClient,
+    await walletClient.writeContract({
       address,
       abi: pricelessMarketGroupAbi,
       functionName: "createMarket",
@@ -31,8 +33,7 @@ export async function deployPricelessMarketGroup(chain: EmbeddedChain): Promise<
         claimStatementNo: "0x",
       }],
     }),
-    pollingInterval: 10,
-  });
+  );
   if (created.status !== "success") throw new Error("createMarket failed on the priceless market group");
   return { address, blockNumber: created.blockNumber };
 }
