@@ -2,6 +2,9 @@
 pragma solidity ^0.8.30;
 
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
+import {
+    BASE_TOKEN_WORD, FEE_WORD, MARKET_DATA_HEAD_WORDS, MAX_PRICE_WORD, MIN_PRICE_WORD, QUOTE_TOKEN_WORD, QUOTER_WORD, wordAt
+} from "./libraries/MarketWords.sol";
 
 /// @title PriceEdge: the size at which a trade's price reaches expectedPrice, asked of the market's own QuoterV2
 /// @notice The exact search (semantics section 4b) starts from the pool's own integer math: the market's QuoterV2
@@ -15,16 +18,6 @@ import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 /// SHORT sells base: QuoterV2's exact output of quote answers the base in, fee included, as the group's exact input
 /// of base pays it. Nothing is decided from the answer but the next candidate: the quotes still prove the size.
 library PriceEdge {
-    /// @dev Words of getMarket's answer: the MarketData offset, then MarketParams (feeRate first, uniswapQuoter
-    /// seventh), then the MarketData head at the offset (quoteToken, baseToken, minPriceD18, maxPriceD18).
-    uint256 private constant FEE_WORD = 1;
-    uint256 private constant QUOTER_WORD = 7;
-    uint256 private constant QUOTE_TOKEN = 4;
-    uint256 private constant BASE_TOKEN = 5;
-    uint256 private constant MIN_PRICE = 6;
-    uint256 private constant MAX_PRICE = 7;
-    uint256 private constant MARKET_DATA_HEAD_WORDS = 15;
-
     uint256 private constant D18 = 1e18;
     uint256 private constant Q192 = 1 << 192;
     /// @dev Prices from here on have a sqrt price of 2^128 or more (no market's): no edge is asked.
@@ -43,20 +36,20 @@ library PriceEdge {
         pure
         returns (bool planned, address quoter, bytes memory data)
     {
-        (, uint256 offset) = _word(market, 0);
+        (, uint256 offset) = wordAt(market, 0);
         uint256 first = offset / 32;
         if (offset % 32 != 0 || offset > market.length || market.length < (first + MARKET_DATA_HEAD_WORDS) * 32) {
             return (false, address(0), data);
         }
-        (, uint256 quoterWord) = _word(market, QUOTER_WORD);
-        (, uint256 fee) = _word(market, FEE_WORD);
-        (, uint256 quote) = _word(market, first + QUOTE_TOKEN);
-        (, uint256 base) = _word(market, first + BASE_TOKEN);
+        (, uint256 quoterWord) = wordAt(market, QUOTER_WORD);
+        (, uint256 fee) = wordAt(market, FEE_WORD);
+        (, uint256 quote) = wordAt(market, first + QUOTE_TOKEN_WORD);
+        (, uint256 base) = wordAt(market, first + BASE_TOKEN_WORD);
         if (quoterWord == 0 || quoterWord >> 160 != 0 || quote >> 160 != 0 || base >= quote || fee >> 24 != 0) {
             return (false, address(0), data);
         }
-        (, uint256 minPrice) = _word(market, first + MIN_PRICE);
-        (, uint256 maxPrice) = _word(market, first + MAX_PRICE);
+        (, uint256 minPrice) = wordAt(market, first + MIN_PRICE_WORD);
+        (, uint256 maxPrice) = wordAt(market, first + MAX_PRICE_WORD);
         uint256 target = isLong ? (maxPrice != 0 && maxPrice < expectedPrice ? maxPrice : expectedPrice) : Math.max(expectedPrice, minPrice);
         if (target >= MAX_TARGET) return (false, address(0), data);
         uint160 limit = isLong ? _highestAtOrBelow(target) : _lowestAtOrAbove(target);
@@ -70,7 +63,7 @@ library PriceEdge {
     /// or an answer shorter than a word.
     function edgeOf(bool success, bytes memory answer) internal pure returns (bool hasEdge, uint256 edge) {
         bool hasWord;
-        (hasWord, edge) = _word(answer, 0);
+        (hasWord, edge) = wordAt(answer, 0);
         if (!success || !hasWord) return (false, 0);
         return (true, Math.min(edge, MAX_SIZE));
     }
@@ -88,13 +81,5 @@ library PriceEdge {
     function _lowestAtOrAbove(uint256 price) private pure returns (uint160) {
         uint256 limit = Math.sqrt(Math.mulDiv(price, Q192, D18, Math.Rounding.Ceil), Math.Rounding.Ceil);
         return uint160(Math.max(limit, MIN_LIMIT));
-    }
-
-    function _word(bytes memory data, uint256 index) private pure returns (bool, uint256 word) {
-        if (data.length < (index + 1) * 32) return (false, 0);
-        assembly ("memory-safe") {
-            word := mload(add(add(data, 32), mul(index, 32)))
-        }
-        return (true, word);
     }
 }

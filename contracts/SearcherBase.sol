@@ -3,6 +3,7 @@ pragma solidity ^0.8.30;
 
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {IMarketGroup} from "./interfaces/IMarketGroup.sol";
+import {MARKET_DATA_HEAD_WORDS, SETTLED_WORD, wordAt} from "./libraries/MarketWords.sol";
 
 /// @title SearcherBase: what both searchers share
 /// @notice The reads of a quote (market, price, collateral), one candidate's gas-bounded quote, and the facts every
@@ -92,11 +93,6 @@ abstract contract SearcherBase {
     uint256 internal constant D18 = 1e18;
     /// @dev The largest size a quote takes (int256 max), the cap of the search range.
     uint256 internal constant MAX_SIZE = uint256(type(int256).max);
-    /// @dev Head words of `getMarket`'s return: one offset for the dynamic MarketData, then 8 words of
-    /// MarketParams. MarketData's head holds 15 words; `settled` is its 11th (index 10). The build checks both
-    /// against IMarketGroup's ABI (scripts/build-contracts.ts), since the searcher cannot take them from abi.decode.
-    uint256 internal constant MARKET_DATA_HEAD_WORDS = 15;
-    uint256 internal constant SETTLED_WORD = 10;
     /// @dev A successful quote returns three words.
     uint256 internal constant QUOTE_RETURN_LENGTH = 96;
 
@@ -147,7 +143,7 @@ abstract contract SearcherBase {
     /// call reverted, answered less than a word, or answered 0.
     function _priceOf(Call memory answer) internal pure returns (bool hasPrice, uint256 price) {
         bool hasWord;
-        (hasWord, price) = _readWord(answer.data, 0);
+        (hasWord, price) = wordAt(answer.data, 0);
         hasPrice = answer.success && hasWord && price != 0;
     }
 
@@ -156,7 +152,7 @@ abstract contract SearcherBase {
     function _readCollateral(Facts memory facts, address marketGroup) internal {
         facts.collateralRead = true;
         facts.collateralGroup = _call(marketGroup, abi.encodeWithSignature("getMarketGroup()"));
-        (bool hasAsset, uint256 asset) = _readWord(facts.collateralGroup.data, 1);
+        (bool hasAsset, uint256 asset) = wordAt(facts.collateralGroup.data, 1);
         if (!facts.collateralGroup.success || !hasAsset) return;
         facts.decimalsRead = true;
         facts.collateralDecimals = _call(address(uint160(asset)), abi.encodeWithSignature("decimals()"));
@@ -261,13 +257,13 @@ abstract contract SearcherBase {
     /// words the service decodes (marketId, startTime, settled). Any malformed answer stops the quote.
     function _marketIsOpen(Call memory market, uint256 marketId) internal pure returns (bool) {
         if (!market.success) return false;
-        (bool hasOffset, uint256 offset) = _readWord(market.data, 0);
+        (bool hasOffset, uint256 offset) = wordAt(market.data, 0);
         if (!hasOffset || offset % 32 != 0 || offset > market.data.length) return false;
         uint256 first = offset / 32;
         if (market.data.length < (first + MARKET_DATA_HEAD_WORDS) * 32) return false;
-        (, uint256 id) = _readWord(market.data, first);
-        (, uint256 startTime) = _readWord(market.data, first + 1);
-        (, uint256 settled) = _readWord(market.data, first + SETTLED_WORD);
+        (, uint256 id) = wordAt(market.data, first);
+        (, uint256 startTime) = wordAt(market.data, first + 1);
+        (, uint256 settled) = wordAt(market.data, first + SETTLED_WORD);
         return id == marketId && startTime != 0 && settled == 0;
     }
 
@@ -279,15 +275,6 @@ abstract contract SearcherBase {
         return selector == MARKET_SETTLED || selector == EPOCH_SETTLED || selector == INVALID_MARKET
             || selector == EXPIRED_MARKET || selector == MARKET_NOT_STARTED
             || (selector == EXPIRED_MARKET_NOT_SETTLED && revertData.length >= 36);
-    }
-
-    /// @notice Word `index` of `data`, if `data` holds it.
-    function _readWord(bytes memory data, uint256 index) internal pure returns (bool, uint256 word) {
-        if (data.length < (index + 1) * 32) return (false, 0);
-        assembly ("memory-safe") {
-            word := mload(add(add(data, 32), mul(index, 32)))
-        }
-        return (true, word);
     }
 
     /// @notice A low-level call that never reverts here, keeping the whole return or revert data.

@@ -102,7 +102,7 @@ function deployableNames(ast: AstNode): string[] {
 type AbiParameter = { name: string; type: string; components?: AbiParameter[] };
 type AbiEntry = { type: string; name?: string; outputs?: AbiParameter[] };
 
-const SEARCHER_SOURCE = `${CONTRACTS_DIR}/SearcherBase.sol`;
+const SEARCHER_SOURCE = `${CONTRACTS_DIR}/libraries/MarketWords.sol`;
 const MARKET_GROUP_INTERFACE = { unit: `${CONTRACTS_DIR}/interfaces/IMarketGroup.sol`, name: "IMarketGroup" };
 
 /** Whether values of an ABI type are encoded behind an offset (bytes, string, T[], or a tuple holding one). */
@@ -112,10 +112,12 @@ function isDynamic(parameter: AbiParameter): boolean {
 }
 
 /**
- * The searcher reads `getMarket`'s answer by word offsets it cannot take from the compiler (it must never revert on
- * a malformed answer, so it does not abi.decode it): MarketData behind one offset, `marketId` and `startTime` its
- * first two words, `settled` at SETTLED_WORD, and MARKET_DATA_HEAD_WORDS words of head. Checked here against the
- * interface's ABI, so that a changed struct fails the build rather than every quote. Throws on a mismatch.
+ * The searchers read `getMarket`'s answer by word offsets they cannot take from the compiler (they must never revert
+ * on a malformed answer, so they do not abi.decode it), all written in SEARCHER_SOURCE: MarketData behind one
+ * offset, `marketId` and `startTime` its first two words, the fields they read at their *_WORD index, and
+ * MARKET_DATA_HEAD_WORDS words of head; MarketParams inline after the offset, one word per field. Checked here
+ * against the interface's ABI, so that a changed struct fails the build rather than every quote. Throws on a
+ * mismatch.
  */
 export function checkSearcherLayout(marketGroupAbi: readonly AbiEntry[], searcherSource: string): void {
   const constant = (name: string) => {
@@ -125,22 +127,39 @@ export function checkSearcherLayout(marketGroupAbi: readonly AbiEntry[], searche
   };
   const getMarket = marketGroupAbi.find((entry) => entry.type === "function" && entry.name === "getMarket");
   const data = getMarket?.outputs?.[0];
+  const params = getMarket?.outputs?.[1];
   if (data === undefined || data.type !== "tuple" || !isDynamic(data)) {
     throw new Error("IMarketGroup.getMarket must return MarketData first, encoded behind an offset");
   }
+  if (params === undefined || params.type !== "tuple" || isDynamic(params)) {
+    throw new Error("IMarketGroup.getMarket must return MarketParams second, encoded inline");
+  }
   const fields = data.components ?? [];
-  const wide = fields.find((field) => !isDynamic(field) && (field.type === "tuple" || field.type.endsWith("]")));
-  if (wide !== undefined) throw new Error(`MarketData.${wide.name} takes more than one head word; the searcher reads one word per field`);
-  const expected = {
-    MARKET_DATA_HEAD_WORDS: fields.length,
-    SETTLED_WORD: fields.findIndex((field) => field.name === "settled"),
+  const paramFields = params.components ?? [];
+  const wide = [...fields, ...paramFields].find((field) => !isDynamic(field) && (field.type === "tuple" || field.type.endsWith("]")));
+  if (wide !== undefined) throw new Error(`getMarket's ${wide.name} takes more than one head word; the searchers read one word per field`);
+  const dataWord = (name: string) => fields.findIndex((field) => field.name === name);
+  // MarketParams' fields follow the MarketData offset (word 0).
+  const paramWord = (name: string) => {
+    const index = paramFields.findIndex((field) => field.name === name);
+    return index < 0 ? index : 1 + index;
   };
+  const expected: [name: string, struct: string, words: number][] = [
+    ["MARKET_DATA_HEAD_WORDS", "MarketData", fields.length],
+    ["SETTLED_WORD", "MarketData", dataWord("settled")],
+    ["QUOTE_TOKEN_WORD", "MarketData", dataWord("quoteToken")],
+    ["BASE_TOKEN_WORD", "MarketData", dataWord("baseToken")],
+    ["MIN_PRICE_WORD", "MarketData", dataWord("minPriceD18")],
+    ["MAX_PRICE_WORD", "MarketData", dataWord("maxPriceD18")],
+    ["FEE_WORD", "MarketParams", paramWord("feeRate")],
+    ["QUOTER_WORD", "MarketParams", paramWord("uniswapQuoter")],
+  ];
   if (fields[0]?.name !== "marketId" || fields[1]?.name !== "startTime") {
     throw new Error("MarketData must start with marketId and startTime: the searcher reads its first two words as those");
   }
-  for (const [name, words] of Object.entries(expected)) {
+  for (const [name, struct, words] of expected) {
     if (constant(name) !== words) {
-      throw new Error(`${SEARCHER_SOURCE}: ${name} is ${constant(name)}, but IMarketGroup.MarketData gives ${words}`);
+      throw new Error(`${SEARCHER_SOURCE}: ${name} is ${constant(name)}, but IMarketGroup.${struct} gives ${words}`);
     }
   }
 }

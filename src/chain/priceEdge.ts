@@ -15,7 +15,10 @@ const quoterAbi = parseAbi([
   "function quoteExactOutputSingle((address tokenIn, address tokenOut, uint256 amount, uint24 fee, uint160 sqrtPriceLimitX96) params) returns (uint256 amountIn, uint160 sqrtPriceX96After, uint32 initializedTicksCrossed, uint256 gasEstimate)",
 ]);
 
-/** Words of getMarket's answer: params (feeRate, uniswapQuoter), then MarketData's head at its offset. */
+/**
+ * Words of getMarket's answer: params (feeRate, uniswapQuoter), then MarketData's head at its offset; the searchers'
+ * contracts/libraries/MarketWords.sol, which the build checks against the ABI (the parity test holds these to it).
+ */
 const WORD = { fee: 1, quoter: 7, quoteToken: 4, baseToken: 5, minPrice: 6, maxPrice: 7, marketDataHead: 15 } as const;
 const D18 = 10n ** 18n;
 const Q192 = 1n << 192n;
