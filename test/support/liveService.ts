@@ -12,6 +12,8 @@ import { startRpcProxy, type RpcProxy, type RpcProxyOptions } from "./rpcProxy.t
 import { DEMO_TRADE_GAS } from "../../src/devchain/demo.ts";
 import { minedReceipt } from "./receipts.ts";
 
+export { waitFor } from "./waitFor.ts";
+
 export interface LiveService {
   readonly app: FastifyInstance;
   readonly base: string;
@@ -144,13 +146,4 @@ export async function trade(devchain: Devchain, size = parseUnits("0.01", 18)): 
   const receipt = await minedReceipt(publicClient, hash);
   if (receipt.status !== "success") throw new Error("the trade reverted");
   return { blockNumber: receipt.blockNumber, blockHash: receipt.blockHash };
-}
-
-/** Waits until `condition` holds, checking every 10 ms, for at most `ms`. */
-export async function waitFor(condition: () => Promise<boolean> | boolean, ms = 5_000, what = "a condition"): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }

@@ -3,20 +3,18 @@
 // waits for a block that an automining node, idle after the send, never mines, and times out after three minutes.
 // Asking for the receipt until it is there needs no later block.
 import { TransactionReceiptNotFoundError, type Chain, type Hash, type PublicClient, type TransactionReceipt, type Transport } from "viem";
+import { waitFor } from "./waitFor.ts";
 
-const POLL_MS = 5;
-const TIMEOUT_MS = 60_000;
-
-/** The receipt of `hash`, asked for every 5 ms until the node has it (at most 60 s). */
+/** The receipt of `hash`, asked for until the node has it (at most 60 s). */
 export async function minedReceipt(client: PublicClient<Transport, Chain | undefined>, hash: Hash): Promise<TransactionReceipt> {
-  const deadline = Date.now() + TIMEOUT_MS;
-  for (;;) {
-    try {
-      return await client.getTransactionReceipt({ hash });
-    } catch (error) {
-      if (!(error instanceof TransactionReceiptNotFoundError)) throw error;
-      if (Date.now() > deadline) throw new Error(`no receipt for ${hash} after ${TIMEOUT_MS} ms`, { cause: error });
-    }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
+  let receipt: TransactionReceipt | undefined;
+  const mined = async () => {
+    receipt = await client.getTransactionReceipt({ hash }).catch((error: unknown) => {
+      if (error instanceof TransactionReceiptNotFoundError) return undefined;
+      throw error;
+    });
+    return receipt !== undefined;
+  };
+  await waitFor(mined, 60_000, `the receipt of ${hash}`);
+  return receipt!;
 }
