@@ -47,7 +47,7 @@ const DEFAULT_COLLATERAL_DECIMALS = 18;
 
 /** A missing market names the parameter to change: the address (no market group there) or the id (none in it). */
 export type MarketCheck =
-  | { kind: "found"; settled: boolean }
+  | { kind: "found"; settled: boolean; minPrice: bigint; maxPrice: bigint }
   | { kind: "missing"; param: "marketAddress" | "marketId"; reason: string };
 
 export const encodeGetMarket = (marketId: bigint): Hex =>
@@ -124,7 +124,7 @@ export function interpretMarket(raw: RawCall, marketId: bigint): MarketCheck {
   if (market.startTime === 0n) {
     return { kind: "missing", param: "marketId", reason: `market ${marketId} was never created in this market group: check the market id` };
   }
-  return { kind: "found", settled: market.settled };
+  return { kind: "found", settled: market.settled, minPrice: market.minPriceD18, maxPrice: market.maxPriceD18 };
 }
 
 /** Semantics §3.6: the D18 reference price, or undefined when `getReferencePrice` reverts or returns 0. */

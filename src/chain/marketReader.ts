@@ -11,7 +11,7 @@ import type { EdgeCall } from "./priceEdge.ts";
  */
 export type SearchPosition =
   | { readonly search: "bisection"; readonly point: SearchPoint }
-  | { readonly search: "exact"; readonly state: ExactState; readonly edge: bigint | undefined };
+  | { readonly search: "exact"; readonly state: ExactState };
 
 /**
  * The answers of one quote's chain reads, all at one block. The sequential strategy makes each call when

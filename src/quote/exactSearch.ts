@@ -4,10 +4,10 @@
 // (`low`: short of the limit or feasible) and the smallest quoted above it (`high`), and chooses each next size
 // by interpolation, safeguarded so that it never stalls on one side. Integer arithmetic only, every division
 // rounding down, so that the same rule can run on chain and pick the same candidates.
-import { isClosed, nextExactCandidate, rangeEndFromBound, type ExactRuleInput, type ExactState, type Known } from "./exactRule.ts";
+import { isClosed, nextExactStep, rangeEndFromBound, recordAbove, recordBelow, recordEdge, recordRevert, START, type ExactRuleInput, type ExactState } from "./exactRule.ts";
 import {
   classifyQuote,
-  recordRevert,
+  recordRevert as recordRevertedCandidate,
   type CandidateQuote,
   type Direction,
   type Evaluation,
@@ -35,6 +35,9 @@ export type ExactSearchResult =
 /** Quotes one signed size, the candidate of `state`; a throw is a transport failure and ends the search. */
 export type ExactEvaluator = (signedSize: bigint, state: ExactState) => Evaluation | Promise<Evaluation>;
 
+/** Reads the price edge at the search's block (none where the market has none to read), when the rule asks for it. */
+export type EdgeReader = (state: ExactState) => bigint | undefined | Promise<bigint | undefined>;
+
 /**
  * The D18 price where a `PoolPriceOutOfRange(poolPrice, minPrice, maxPrice)` revert says the market's range ends
  * in the trade's direction (its bounds are sqrt prices X96): price = sqrt^2 * 10^18 / 2^192, rounded down.
@@ -47,31 +50,27 @@ function rangeEndOf(direction: Direction, evaluation: Extract<Evaluation, { kind
 }
 
 /** Semantics §4b: the largest feasible size over DUST .. 2^255-1, proven at the pinned block when it can be. */
-export async function runExactSearch(input: ExactSearchInput, evaluate: ExactEvaluator): Promise<ExactSearchResult> {
+export async function runExactSearch(input: ExactSearchInput, evaluate: ExactEvaluator, readEdge: EdgeReader = () => undefined): Promise<ExactSearchResult> {
   const trace: TraceEntry[] = [];
-  let low: Known | undefined;
-  let high: Known | undefined;
+  let state = START;
   let best: { size: bigint; quote: CandidateQuote } | undefined;
-  let streak = 0;
   let reverted = false;
   let rejectedForPrice = false;
-  const closed = () => isClosed({ low, high });
 
-  while (trace.length < input.maxCandidates && !closed()) {
-    const state = { low, high, streak, quoted: trace.length };
-    const next = nextExactCandidate(input, state);
-    const unsigned = next.size;
-    // Only guided quotes count towards the streak: a split starts the estimates afresh.
-    if (!next.guided) streak = 0;
+  while (trace.length < input.maxCandidates && !isClosed(state)) {
+    const next = nextExactStep(input, state);
+    if (next.kind === "edge") {
+      state = recordEdge(state, await readEdge(state));
+      continue;
+    }
+    const { size: unsigned, guided } = next;
     const size = input.direction === "LONG" ? unsigned : -unsigned;
     const evaluation = await evaluate(size, state);
     if (evaluation.kind === "reverted") {
-      const stopped = recordRevert(trace, size, evaluation);
+      const stopped = recordRevertedCandidate(trace, size, evaluation);
       if (stopped !== undefined) return stopped;
       reverted = true;
-      const rangeEnd = rangeEndOf(input.direction, evaluation);
-      high = rangeEnd === undefined ? { size: unsigned } : { size: unsigned, rangeEnd };
-      streak = streak < 0 ? streak - 1 : -1;
+      state = recordRevert(state, guided, unsigned, rangeEndOf(input.direction, evaluation));
       continue;
     }
     const outcome = classifyQuote(input, evaluation.quote);
@@ -79,18 +78,17 @@ export async function runExactSearch(input: ExactSearchInput, evaluate: ExactEva
     if (outcome === "feasible" || outcome === "short-of-limit") {
       if (outcome === "feasible" && (best === undefined || unsigned > best.size)) best = { size: unsigned, quote: evaluation.quote };
       if (outcome === "short-of-limit") rejectedForPrice = true;
-      low = { size: unsigned, quote: evaluation.quote };
-      streak = streak > 0 ? streak + 1 : 1;
+      state = recordBelow(state, guided, unsigned, evaluation.quote);
     } else {
       if (outcome === "beyond-expected") rejectedForPrice = true;
-      high = { size: unsigned, quote: evaluation.quote };
-      streak = streak < 0 ? streak - 1 : -1;
+      state = recordAbove(state, guided, unsigned, evaluation.quote);
     }
   }
 
+  const { low, high } = state;
   const record = { iterations: trace.length, trace };
   if (best !== undefined) {
-    const proven = closed() && low !== undefined && low.size === best.size;
+    const proven = isClosed(state) && low !== undefined && low.size === best.size;
     const upperBound = high === undefined ? undefined : input.direction === "LONG" ? high.size : -high.size;
     return {
       kind: "found",
@@ -101,7 +99,7 @@ export async function runExactSearch(input: ExactSearchInput, evaluate: ExactEva
       ...(proven || upperBound === undefined ? {} : { upperBound }),
     };
   }
-  const proven = closed();
+  const proven = isClosed(state);
   if (reverted && !rejectedForPrice) return { kind: "insufficient-liquidity", ...record, proven };
   return { kind: "no-valid-size", ...record, proven };
 }

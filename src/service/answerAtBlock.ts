@@ -58,10 +58,12 @@ export async function answerFrom(reader: MarketReader, request: QuoteRequest, ex
   const { direction } = plan.value;
   let result;
   if (request.search === "exact") {
-    const edgeCall = planEdge(marketAnswer, direction, request.expectedPrice);
-    const edge = edgeCall === undefined ? undefined : interpretEdge(await reader.edge(edgeCall));
-    const input = { ...plan.value, currentPrice, maxCandidates: exactMaxCandidates, ...(edge === undefined ? {} : { edge }) };
-    result = await runExactSearch(input, (size, state) => quote(size, { search: "exact", state, edge }));
+    const input = { ...plan.value, currentPrice, maxCandidates: exactMaxCandidates, worstPrice: direction === "LONG" ? market.minPrice : market.maxPrice };
+    const readEdge = async () => {
+      const edgeCall = planEdge(marketAnswer, direction, request.expectedPrice);
+      return edgeCall === undefined ? undefined : interpretEdge(await reader.edge(edgeCall));
+    };
+    result = await runExactSearch(input, (size, state) => quote(size, { search: "exact", state }), readEdge);
   } else {
     result = await runSearch(plan.value, (size, point) => quote(size, { search: "bisection", point }));
   }
