@@ -4,20 +4,23 @@ pragma solidity ^0.8.30;
 import {ExactSearchRule} from "./ExactSearchRule.sol";
 import {PriceEdge} from "./PriceEdge.sol";
 import {SearcherBase} from "./SearcherBase.sol";
+import {MAX_PRICE_WORD, MIN_PRICE_WORD, wordAt} from "./libraries/MarketWords.sol";
 
 /// @title ExactSearch: the exact search of semantics section 4b, one quote per candidate
-/// @notice Shared by {ExactQuoteSearcher} (one quote per call) and {BatchQuoteSearcher} (many). Each candidate is
-/// chosen by {ExactSearchRule}, the service's rule word for word, so the service replays exactly the candidates
-/// quoted here.
+/// @notice Shared by {ExactQuoteSearcher} (one quote per call) and {BatchQuoteSearcher} (many). Each step is chosen
+/// by {ExactSearchRule}, the service's rule function for function, so the service replays exactly the candidates
+/// quoted here, and the price edge where the rule asks for it.
 abstract contract ExactSearch is SearcherBase {
-    /// @notice Where an exact search resumes: its direction, the price read when it started, the rule's state, and
-    /// the price edge (read by the call that started it, or by the service when that call could not afford it).
+    /// @notice Where an exact search resumes: its direction, the price read when it started, the market's worst
+    /// settlement price for the direction (the loss model's), the rule's state (the price edge's included), and the
+    /// QuoterV2 call that measures the edge (planned from the market's answer; no data: none).
     struct ExactResume {
         bool isLong;
         uint256 currentPrice;
+        uint256 worstPrice;
         ExactSearchRule.State state;
-        bool hasEdge;
-        uint256 edge;
+        address edgeQuoter;
+        bytes edgeData;
     }
 
     /// @dev Encoded bytes of the edge's answer guessed before the call: QuoterV2's four words, or a revert's string.
@@ -33,24 +36,69 @@ abstract contract ExactSearch is SearcherBase {
         returns (uint256 encodedBytes)
     {
         bool searching = resuming;
-        if (!resuming) (searching, resume.isLong, resume.currentPrice) = _start(facts, q.marketGroup, q.marketId, q.expectedPrice);
+        if (!resuming) {
+            (searching, resume.isLong, resume.currentPrice) = _start(facts, q.marketGroup, q.marketId, q.expectedPrice);
+            if (searching) _plan(facts.market.data, q.expectedPrice, resume);
+        }
         Search memory s = _newSearch(q, resume.isLong, before + _encodedBytes(facts), memo);
-        // A new search reads the price edge first; one that could not afford it leaves it, and its search, to the
-        // service (which reads it alone and resumes).
-        if (searching && !resuming) searching = _readEdge(facts, s, resume);
-        if (searching) facts.candidates = _exactSearch(s, resume);
+        if (searching) facts.candidates = _exactSearch(facts, s, resume);
         return s.encodedBytes;
     }
 
-    /// @notice Asks the market's QuoterV2 for the price edge ({PriceEdge}), when the market names one, with all the
-    /// gas that can be spared; false when that gas may have been too little (starved: QuoterV2 turns an inner
-    /// out-of-gas into a revert) or too little is left to return its answer.
-    function _readEdge(Facts memory facts, Search memory s, ExactResume memory resume) private returns (bool) {
-        (bool planned, address quoter, bytes memory data) = PriceEdge.plan(facts.market.data, s.isLong, s.expectedPrice);
-        if (!planned) return true;
+    /// @notice What a new search reads of the market's answer: its worst settlement price for the direction, and the
+    /// price edge's QuoterV2 call ({PriceEdge.plan}; none for a market without one).
+    function _plan(bytes memory market, uint256 expectedPrice, ExactResume memory resume) private pure {
+        (, uint256 first) = wordAt(market, 0);
+        (, resume.worstPrice) = wordAt(market, first / 32 + (resume.isLong ? MIN_PRICE_WORD : MAX_PRICE_WORD));
+        (bool planned, address quoter, bytes memory data) = PriceEdge.plan(market, resume.isLong, expectedPrice);
+        if (planned) (resume.edgeQuoter, resume.edgeData) = (quoter, data);
+    }
+
+    /// @notice The exact search from where `resume` stands, while gas lasts: the price edge when the rule asks for it,
+    /// then one quote per candidate, each outcome recorded as the service records it. A revert's PoolPriceOutOfRange
+    /// bound in the trade's direction tells the rule where the market's range ends.
+    function _exactSearch(Facts memory facts, Search memory s, ExactResume memory resume) private returns (Candidate[] memory candidates) {
+        ExactSearchRule.State memory st = resume.state;
+        ExactSearchRule.Input memory input = ExactSearchRule.Input({
+            isLong: s.isLong,
+            cap: _cap(s.collateralAvailable, resume.currentPrice),
+            currentPrice: resume.currentPrice,
+            expectedPrice: s.expectedPrice,
+            collateralAvailable: s.collateralAvailable,
+            worstPrice: resume.worstPrice
+        });
+        candidates = new Candidate[](s.maxIterations > st.quoted ? s.maxIterations - st.quoted : 0);
+        uint256 count;
+        while (st.quoted < s.maxIterations && !ExactSearchRule.closed(st)) {
+            (bool readEdge, uint256 size, bool guided) = ExactSearchRule.next(input, st);
+            if (readEdge) {
+                if (!_readEdge(facts, s, st, resume)) break;
+                continue;
+            }
+            (bool recorded, Candidate memory candidate) = _quote(s, s.isLong ? int256(size) : -int256(size));
+            if (!recorded) break;
+            _record(s, candidates, count++, candidate);
+            if (!candidate.success && _stopsSearch(candidate.data)) break;
+            _recordOutcome(s, st, guided, size, candidate);
+        }
+        _truncate(candidates, count);
+    }
+
+    /// @notice Asks the market's QuoterV2 for the price edge ({PriceEdge}) with all the gas that can be spared, and
+    /// records it (none, without a call, for a market that has no QuoterV2); false when that gas may have been too
+    /// little (starved: QuoterV2 turns an inner out-of-gas into a revert) or too little is left to return its answer:
+    /// the search then stops here, and the call that resumes it asks again.
+    function _readEdge(Facts memory facts, Search memory s, ExactSearchRule.State memory st, ExactResume memory resume)
+        private
+        returns (bool)
+    {
+        if (resume.edgeData.length == 0) {
+            ExactSearchRule.recordEdge(st, false, 0);
+            return true;
+        }
         uint256 forwarded = _spareGas(s.encodedBytes + EDGE_DATA_GUESS);
         if (forwarded < MIN_CANDIDATE_GAS) return false;
-        (bool success, uint256 used) = _measuredCall(quoter, data, forwarded);
+        (bool success, uint256 used) = _measuredCall(resume.edgeQuoter, resume.edgeData, forwarded);
         if (!success && used > forwarded - forwarded / STARVED_FRACTION) return false;
         uint256 length;
         assembly ("memory-safe") {
@@ -63,48 +111,29 @@ abstract contract ExactSearch is SearcherBase {
         }
         (facts.edgeRead, facts.edge) = (true, Call(success, answer));
         s.encodedBytes += _padded(length);
-        (resume.hasEdge, resume.edge) = PriceEdge.edgeOf(success, answer);
+        (bool hasEdge, uint256 edge) = PriceEdge.edgeOf(success, answer);
+        ExactSearchRule.recordEdge(st, hasEdge, edge);
         return true;
     }
 
-    /// @notice The exact search from where `resume` stands, one quote per candidate, while gas lasts, each outcome
-    /// recorded as the service records it. A revert's PoolPriceOutOfRange bound in the trade's direction tells the
-    /// rule where the market's range ends.
-    function _exactSearch(Search memory s, ExactResume memory resume) private returns (Candidate[] memory candidates) {
-        ExactSearchRule.State memory st = resume.state;
-        ExactSearchRule.Input memory input = ExactSearchRule.Input({
-            isLong: s.isLong,
-            cap: _cap(s.collateralAvailable, resume.currentPrice),
-            currentPrice: resume.currentPrice,
-            expectedPrice: s.expectedPrice,
-            collateralAvailable: s.collateralAvailable,
-            hasEdge: resume.hasEdge,
-            edge: resume.edge
-        });
-        candidates = new Candidate[](s.maxIterations > st.quoted ? s.maxIterations - st.quoted : 0);
-        uint256 count;
-        while (st.quoted < s.maxIterations && !ExactSearchRule.closed(st)) {
-            (uint256 size, bool guided) = ExactSearchRule.next(input, st);
-            (bool recorded, Candidate memory candidate) = _quote(s, s.isLong ? int256(size) : -int256(size));
-            if (!recorded) break;
-            _record(s, candidates, count++, candidate);
-            if (!candidate.success && _stopsSearch(candidate.data)) break;
-            // Only guided quotes count towards the streak: a split starts the estimates afresh.
-            if (!guided) st.streak = 0;
-            _recordOutcome(s, st, size, candidate);
-        }
-        _truncate(candidates, count);
-    }
-
     /// @notice Moves the side of the bracket that the candidate of `size` falls on.
-    function _recordOutcome(Search memory s, ExactSearchRule.State memory st, uint256 size, Candidate memory candidate)
+    function _recordOutcome(Search memory s, ExactSearchRule.State memory st, bool guided, uint256 size, Candidate memory candidate)
         private
         pure
     {
         (bool quoted, bool tooLarge, uint256 requiredCollateral, uint256 priceAfter) = _outcome(s, candidate);
-        if (!quoted) ExactSearchRule.recordRevert(st, size, candidate.success ? 0 : _rangeEnd(candidate.data, s.isLong));
-        else if (tooLarge) ExactSearchRule.recordAbove(st, size, requiredCollateral, priceAfter);
-        else ExactSearchRule.recordBelow(st, size, requiredCollateral, priceAfter);
+        if (!quoted) {
+            ExactSearchRule.recordRevert(st, guided, size, candidate.success ? 0 : _rangeEnd(candidate.data, s.isLong));
+            return;
+        }
+        uint256 fillPrice = _fillPrice(candidate.data);
+        if (tooLarge) ExactSearchRule.recordAbove(st, guided, size, requiredCollateral, fillPrice, priceAfter);
+        else ExactSearchRule.recordBelow(st, guided, size, requiredCollateral, fillPrice, priceAfter);
+    }
+
+    /// @dev A quote's second word (its fill price): the caller has checked the quote's three words are there.
+    function _fillPrice(bytes memory data) private pure returns (uint256 fillPrice) {
+        (, fillPrice) = wordAt(data, 1);
     }
 
     /// @notice The D18 price where a PoolPriceOutOfRange(poolPrice, minPrice, maxPrice) revert says the range

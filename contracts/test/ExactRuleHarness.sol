@@ -12,9 +12,24 @@ contract ExactRuleHarness {
     function next(ExactSearchRule.Input memory input, ExactSearchRule.State memory state)
         external
         pure
-        returns (uint256 size, bool guided)
+        returns (bool readEdge, uint256 size, bool guided)
     {
         return ExactSearchRule.next(input, state);
+    }
+
+    /// @notice One step recorded: kind 0 below, 1 above, 2 a revert (rangeEnd), 3 the edge (hasEdge from `quoted`).
+    function record(
+        ExactSearchRule.State memory state,
+        uint8 kind,
+        bool guided,
+        uint256 size,
+        ExactSearchRule.Side memory quote
+    ) external pure returns (ExactSearchRule.State memory) {
+        if (kind == 0) ExactSearchRule.recordBelow(state, guided, size, quote.requiredCollateral, quote.fillPrice, quote.priceAfter);
+        else if (kind == 1) ExactSearchRule.recordAbove(state, guided, size, quote.requiredCollateral, quote.fillPrice, quote.priceAfter);
+        else if (kind == 2) ExactSearchRule.recordRevert(state, guided, size, quote.rangeEnd);
+        else ExactSearchRule.recordEdge(state, quote.quoted, size);
+        return state;
     }
 
     function closed(ExactSearchRule.State memory state) external pure returns (bool) {

@@ -11,7 +11,14 @@ import type { EdgeCall } from "./priceEdge.ts";
  */
 export type SearchPosition =
   | { readonly search: "bisection"; readonly point: SearchPoint }
-  | { readonly search: "exact"; readonly state: ExactState };
+  | {
+      readonly search: "exact";
+      readonly state: ExactState;
+      /** The market's worst settlement price for the direction (the rule's loss model reads it). */
+      readonly worstPrice: bigint;
+      /** The price edge's QuoterV2 call, planned from the market's answer; none for a market without one. */
+      readonly edgeCall: EdgeCall | undefined;
+    };
 
 /**
  * The answers of one quote's chain reads, all at one block. The sequential strategy makes each call when
@@ -27,8 +34,11 @@ export interface MarketReader {
   collateralGroup(): Promise<RawCall>;
   /** `decimals()` of the collateral token `asset`. */
   collateralDecimals(asset: Hex): Promise<RawCall>;
-  /** The price edge of an exact search: the market's QuoterV2 answering `edge` (semantics §4b). */
-  edge(edge: EdgeCall): Promise<RawCall>;
+  /**
+   * The price edge of an exact search: the market's QuoterV2 answering `at.edgeCall` (semantics §4b), when the search
+   * standing at `at` asks for it.
+   */
+  edge(at: Extract<SearchPosition, { search: "exact" }> & { readonly edgeCall: EdgeCall }): Promise<RawCall>;
   /**
    * The candidate `signedSize`, with where the search stands when it asks for it (a searcher on chain resumes
    * from there).

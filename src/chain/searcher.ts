@@ -6,6 +6,7 @@ import { encodeDeployData, getAbiItem, numberToHex, zeroAddress, type Address, t
 import { SETTINGS } from "../config.ts";
 import { exactQuoteSearcherAbi, exactQuoteSearcherBytecode, quoteSearcherAbi, quoteSearcherBytecode } from "../generated/contracts.ts";
 import type { ExactState, Known } from "../quote/exactRule.ts";
+import type { EdgeCall } from "./priceEdge.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES } from "../quote/exactSearch.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import type { SearchPoint } from "../quote/search.ts";
@@ -35,18 +36,30 @@ export class SearcherUnsupportedError extends QuoterError {
  */
 export type Resume = { readonly isLong: boolean } & (
   | { readonly search: "bisection"; readonly point: SearchPoint }
-  | { readonly search: "exact"; readonly state: ExactState; readonly currentPrice: bigint; readonly edge: bigint | undefined }
+  | {
+      readonly search: "exact";
+      readonly state: ExactState;
+      readonly currentPrice: bigint;
+      /** The market's worst settlement price for the direction, which the rule's loss model reads. */
+      readonly worstPrice: bigint;
+      /** The QuoterV2 call that measures the price edge, planned from the market's answer; none for a market without. */
+      readonly edgeCall: EdgeCall | undefined;
+    }
 );
 
-const NO_SIDE = { known: false, size: 0n, quoted: false, requiredCollateral: 0n, priceAfter: 0n, rangeEnd: 0n } as const;
+const NO_SIDE = { known: false, size: 0n, quoted: false, requiredCollateral: 0n, fillPrice: 0n, priceAfter: 0n, rangeEnd: 0n } as const;
 
 /** The exact search's state as the searcher's `ExactSearchRule.State`. */
 export function exactStateArgs(state: ExactState | undefined) {
   return {
     low: encodeSide(state?.low),
     high: encodeSide(state?.high),
+    prior: encodeSide(state?.prior),
     streak: BigInt(state?.streak ?? 0),
     quoted: BigInt(state?.quoted ?? 0),
+    edgeAsked: state?.edge.asked ?? false,
+    hasEdge: state?.edge.size !== undefined,
+    edge: state?.edge.size ?? 0n,
   };
 }
 
@@ -58,6 +71,7 @@ function encodeSide(side: Known | undefined) {
     size: side.size,
     quoted: side.quote !== undefined,
     requiredCollateral: side.quote?.requiredCollateral ?? 0n,
+    fillPrice: side.quote?.fillPrice ?? 0n,
     priceAfter: side.quote?.priceAfter ?? 0n,
     rangeEnd: side.rangeEnd ?? 0n,
   };
@@ -80,7 +94,14 @@ export function encodeSearch(request: QuoteRequest, resume?: Resume, exactMaxCan
         ...head,
         BigInt(exactMaxCandidates),
         resume !== undefined,
-        { isLong, currentPrice: exact?.currentPrice ?? 0n, state: exactStateArgs(exact?.state), hasEdge: exact?.edge !== undefined, edge: exact?.edge ?? 0n },
+        {
+          isLong,
+          currentPrice: exact?.currentPrice ?? 0n,
+          worstPrice: exact?.worstPrice ?? 0n,
+          state: exactStateArgs(exact?.state),
+          edgeQuoter: exact?.edgeCall?.to ?? zeroAddress,
+          edgeData: exact?.edgeCall?.data ?? "0x",
+        },
       ],
     });
   }

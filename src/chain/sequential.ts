@@ -23,7 +23,7 @@ export async function sequentialReader(
     referencePrice: () => call(encodeGetReferencePrice(marketId)),
     collateralGroup: () => call(encodeGetMarketGroup()),
     collateralDecimals: (asset) => call(encodeDecimals(), asset),
-    edge: (edge) => call(edge.data, edge.to),
+    edge: ({ edgeCall }) => call(edgeCall.data, edgeCall.to),
     quote: (signedSize) => call(encodeQuote(marketId, signedSize)),
   };
 }

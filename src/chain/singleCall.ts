@@ -7,7 +7,6 @@ import { ethCall, type BlockPin, type RawCall, type ReadContext } from "./call.t
 import type { ChainEndpoint } from "./client.ts";
 import { encodeQuote, interpretReferencePrice } from "./marketGroup.ts";
 import type { MarketReader, SearchPosition } from "./marketReader.ts";
-import type { EdgeCall } from "./priceEdge.ts";
 import { encodeSearch, runSearcher, type Facts, type Resume } from "./searcher.ts";
 
 /** The service asked the recorded facts for a read the searcher did not make: a bug on one side. */
@@ -52,7 +51,8 @@ class ReplayingReader implements MarketReader {
   private candidates: Facts["candidates"];
   private next = 0;
   private replayed = 0;
-  private edgeAsked = false;
+  /** The price edge a call of the searcher read and the service has not asked for yet. */
+  private edgeAnswer: RawCall | undefined;
 
   constructor(
     private readonly call: SearchCall,
@@ -60,6 +60,7 @@ class ReplayingReader implements MarketReader {
   ) {
     this.block = call.context.block;
     this.candidates = facts.candidates;
+    if (facts.edgeRead) this.edgeAnswer = facts.edge;
   }
 
   async market(): Promise<RawCall> {
@@ -82,24 +83,34 @@ class ReplayingReader implements MarketReader {
   }
 
   /**
-   * The edge the searcher read; one it did not record (it could not afford the call) is read here alone, at the
-   * pinned block, as the sequential strategy reads it, and the search then resumes with it.
+   * The edge a call of the searcher read. One it did not reach (its call stopped to stay within its gas) is read by
+   * the call that resumes the search from where it stands; alone, as the sequential strategy reads it, only when even
+   * a whole call cannot afford it.
    */
-  async edge(edge: EdgeCall): Promise<RawCall> {
-    this.edgeAsked = true;
-    if (this.facts.edgeRead) return this.facts.edge;
-    if (this.candidates.length > 0) throw new SearcherMismatchError("the searcher searched without the price edge the service reads");
+  async edge(at: Parameters<MarketReader["edge"]>[0]): Promise<RawCall> {
+    if (this.edgeAnswer === undefined) {
+      if (this.next < this.candidates.length) throw new SearcherMismatchError("the searcher quoted on where the service reads the price edge");
+      await this.resume(at);
+    }
+    const answer = this.edgeAnswer;
+    this.edgeAnswer = undefined;
+    if (answer !== undefined) return answer;
     const { endpoint, context } = this.call;
     context.signal?.throwIfAborted();
-    return ethCall(endpoint, { to: edge.to, data: edge.data, ...context });
+    return ethCall(endpoint, { to: at.edgeCall.to, data: at.edgeCall.data, ...context });
   }
 
   async quote(signedSize: bigint, at?: SearchPosition): Promise<RawCall> {
-    return this.next < this.candidates.length ? this.take(signedSize) : this.continueAt(signedSize, at);
+    if (this.next >= this.candidates.length) {
+      if (at === undefined) return this.quoteAlone(signedSize);
+      await this.resume(at, signedSize);
+      if (this.candidates.length === 0) return this.quoteAlone(signedSize);
+    }
+    return this.take(signedSize);
   }
 
   done(): void {
-    if (this.facts.edgeRead && !this.edgeAsked) throw new SearcherMismatchError("the searcher read a price edge the service does not");
+    if (this.edgeAnswer !== undefined) throw new SearcherMismatchError("the searcher read a price edge the service does not");
     if (this.next !== this.candidates.length) {
       throw new SearcherMismatchError(`the searcher quoted ${this.candidates.length - this.next} candidates more than the service asked for`);
     }
@@ -115,23 +126,23 @@ class ReplayingReader implements MarketReader {
     return { success: candidate.success, data: candidate.data };
   }
 
-  private async continueAt(signedSize: bigint, at: SearchPosition | undefined): Promise<RawCall> {
-    if (at === undefined) return this.quoteAlone(signedSize);
+  /** Continues the search on chain from `at`, at the pinned block: its facts replace the candidates replayed. */
+  private async resume(at: SearchPosition, signedSize?: bigint): Promise<void> {
     const { endpoint, request, search, context } = this.call;
     context.signal?.throwIfAborted();
-    const data = encodeSearch(request, this.resumeAt(signedSize, at), search.exactMaxCandidates);
+    const data = encodeSearch(request, this.resumeAt(at, signedSize), search.exactMaxCandidates);
     const resumed = await runSearcher(endpoint, data, search.gasCap, context);
     this.candidates = resumed.candidates;
     this.next = 0;
-    return this.candidates.length > 0 ? this.take(signedSize) : this.quoteAlone(signedSize);
+    if (resumed.edgeRead) this.edgeAnswer = resumed.edge;
   }
 
-  private resumeAt(signedSize: bigint, at: SearchPosition): Resume {
-    const isLong = signedSize > 0n;
-    if (at.search === "bisection") return { isLong, ...at };
+  private resumeAt(at: SearchPosition, signedSize: bigint | undefined): Resume {
+    if (at.search === "bisection") return { isLong: signedSize! > 0n, ...at };
     const currentPrice = this.facts.priceRead ? interpretReferencePrice(this.facts.price) : undefined;
     if (currentPrice === undefined) throw new SearcherMismatchError("an exact search resumes without the price the searcher read");
-    return { isLong, search: "exact", state: at.state, edge: at.edge, currentPrice };
+    const isLong = currentPrice < this.call.request.expectedPrice;
+    return { isLong, search: "exact", state: at.state, worstPrice: at.worstPrice, edgeCall: at.edgeCall, currentPrice };
   }
 
   private quoteAlone(signedSize: bigint): Promise<RawCall> {

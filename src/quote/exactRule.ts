@@ -236,6 +236,8 @@ function budgetTop(input: ExactRuleInput, state: ExactState, tooCostly: boolean)
     const highValue = high!.quote!.requiredCollateral;
     const apart = highValue - y1;
     const line = (narrow: boolean): Estimate | undefined => {
+      // Doubled values must fit 256 bits on chain (a requirement of 2^255 is no market's).
+      if (narrow && highValue >= HALF_RANGE) return undefined;
       const size = narrow ? interpolate(s1, 2n * y1, high!.size, 2n * highValue, 2n * target - 1n) : interpolate(s1, y1, high!.size, highValue, target);
       const unit = apart === 0n ? 1n : (high!.size - s1) / apart;
       return size === undefined ? undefined : { size, unit: unit > 0n ? unit : 1n, narrow };
@@ -264,6 +266,12 @@ function secantTop(state: ExactState, target: bigint): bigint | undefined {
 /** Newton steps on the loss model: enough to converge from any quote on one range. */
 const MODEL_STEPS = 8;
 
+/** 2^255: doubled values at or above it leave 256 bits. */
+const HALF_RANGE = 1n << 255n;
+
+/** The loss model's values and its distance to the target stay below 2^253, so that their sums fit an int256. */
+const MODEL_BOUND = 1n << 253n;
+
 /**
  * Where requiredCollateral first reaches `target`, by the loss of a position opened on a Uniswap v3 pool within one
  * liquidity range, anchored on the latest quote: its average fill price moves as sqrt(priceAfter), with 1/sqrt(price)
@@ -290,19 +298,20 @@ function lossModelTop(input: ExactRuleInput, state: ExactState, target: bigint):
   // The model at s: its requirement (signed: the model may say a gain) and its slope (10^-36 per wei).
   const at = (s: bigint) => {
     const shift = mulDiv(moved, s, latest.size);
-    if (shift === undefined || (long && shift >= a)) return undefined;
+    if (shift === undefined || (long ? shift >= a : a + shift > maxUint256)) return undefined;
     const u = long ? a - shift : a + shift;
     const fill = mulDiv(fill36, b, u);
     const marginal = fill === undefined ? undefined : mulDiv(fill, a, u);
     if (fill === undefined || marginal === undefined) return undefined;
     const margin = long ? fill - worst36 : worst36 - fill;
     const value = mulDiv(s, abs(margin), D36);
-    if (value === undefined) return undefined;
+    if (value === undefined || value >= MODEL_BOUND) return undefined;
     return { value: margin < 0n ? -value : value, slope: long ? marginal - worst36 : worst36 - marginal };
   };
   const anchor = at(latest.size);
-  if (anchor === undefined) return undefined;
-  const goal = target - quote.requiredCollateral + anchor.value;
+  const distance = target - quote.requiredCollateral;
+  if (anchor === undefined || abs(distance) >= MODEL_BOUND) return undefined;
+  const goal = distance + anchor.value;
   let size = latest.size;
   let here = anchor;
   for (let i = 0; i < MODEL_STEPS; i++) {

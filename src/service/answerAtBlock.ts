@@ -14,6 +14,7 @@ import { SearcherUnsupportedError, type Facts } from "../chain/searcher.ts";
 import { buildAnswer, planSearch, type QuoteResponseBody } from "../quote/quoteAnswer.ts";
 import { currentPriceNotFound, marketNotFound, marketSettled, type QuoteError } from "../quote/quoteErrors.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES, runExactSearch } from "../quote/exactSearch.ts";
+import type { ExactState } from "../quote/exactRule.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import { err, type Result } from "../quote/result.ts";
 import { runSearch, type Direction } from "../quote/search.ts";
@@ -58,12 +59,12 @@ export async function answerFrom(reader: MarketReader, request: QuoteRequest, ex
   const { direction } = plan.value;
   let result;
   if (request.search === "exact") {
-    const input = { ...plan.value, currentPrice, maxCandidates: exactMaxCandidates, worstPrice: direction === "LONG" ? market.minPrice : market.maxPrice };
-    const readEdge = async () => {
-      const edgeCall = planEdge(marketAnswer, direction, request.expectedPrice);
-      return edgeCall === undefined ? undefined : interpretEdge(await reader.edge(edgeCall));
-    };
-    result = await runExactSearch(input, (size, state) => quote(size, { search: "exact", state }), readEdge);
+    const worstPrice = direction === "LONG" ? market.minPrice : market.maxPrice;
+    const edgeCall = planEdge(marketAnswer, direction, request.expectedPrice);
+    const input = { ...plan.value, currentPrice, worstPrice, maxCandidates: exactMaxCandidates };
+    const at = (state: ExactState) => ({ search: "exact" as const, state, worstPrice, edgeCall });
+    const readEdge = async (state: ExactState) => (edgeCall === undefined ? undefined : interpretEdge(await reader.edge({ ...at(state), edgeCall })));
+    result = await runExactSearch(input, (size, state) => quote(size, at(state)), readEdge);
   } else {
     result = await runSearch(plan.value, (size, point) => quote(size, { search: "bisection", point }));
   }
