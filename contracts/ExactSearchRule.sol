@@ -296,7 +296,7 @@ library ExactSearchRule {
         bool hasLowValue = s.low.known && s.low.quoted;
         (uint256 s1, uint256 y1) = hasLowValue ? (s.low.size, s.low.requiredCollateral) : (0, 0);
         if (tooCostly) {
-            uint256 apart = s.high.requiredCollateral - y1;
+            uint256 apart = s.high.requiredCollateral > y1 ? s.high.requiredCollateral - y1 : 0;
             if (hasLowValue && apart <= RESOLUTION) return Estimate(true, (s.low.size + s.high.size) / 2 + 1, 1, true, false);
             if (hasLowValue && apart <= NARROW_UNITS) return _line(s, s1, y1, target, true);
             if (hasLowValue && (s.streak == 1 || s.streak == -1)) return _line(s, s1, y1, target, false);
@@ -321,7 +321,7 @@ library ExactSearchRule {
         (estimate.found, estimate.size) = narrow
             ? _interpolate(s1, 2 * y1, s.high.size, 2 * highValue, 2 * target - 1)
             : _interpolate(s1, y1, s.high.size, highValue, target);
-        uint256 apart = highValue - y1;
+        uint256 apart = highValue > y1 ? highValue - y1 : 0;
         uint256 unit = apart == 0 ? 1 : (s.high.size - s1) / apart;
         estimate.unit = unit > 0 ? unit : 1;
         estimate.narrow = narrow;

@@ -239,7 +239,7 @@ function budgetTop(input: ExactRuleInput, state: ExactState, tooCostly: boolean)
       // Doubled values must fit 256 bits on chain (a requirement of 2^255 is no market's).
       if (narrow && highValue >= HALF_RANGE) return undefined;
       const size = narrow ? interpolate(s1, 2n * y1, high!.size, 2n * highValue, 2n * target - 1n) : interpolate(s1, y1, high!.size, highValue, target);
-      const unit = apart === 0n ? 1n : (high!.size - s1) / apart;
+      const unit = apart <= 0n ? 1n : (high!.size - s1) / apart;
       return size === undefined ? undefined : { size, unit: unit > 0n ? unit : 1n, narrow };
     };
     if (lowValue !== undefined && apart <= RESOLUTION) return { size: (low!.size + high!.size) / 2n + 1n, unit: 1n, narrow: true };

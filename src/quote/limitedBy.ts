@@ -24,32 +24,30 @@ export function reasonOf(outcome: Outcome): LimitedBy | undefined {
   return REASON[outcome];
 }
 
-/** Which search found the size: the bisection, with the top of its range [0, cap], or the exact search. */
-export type SearchedRange = { readonly search: "bisection"; readonly cap: bigint } | { readonly search: "exact" };
+/**
+ * Which search found the size: the bisection, or the exact search with whether its answer is proven (the quotes
+ * of maxSize and maxSize + 1 both made).
+ */
+export type SearchedRange = { readonly search: "bisection" } | { readonly search: "exact"; readonly proven: boolean };
 
 /**
- * The reason of the smallest size above `size` (unsigned) that the search quoted and found too large. When there
- * is none:
- * - the bisection: "collateral" when it converged to the top of [0, cap] (its mids never reach cap itself, so the
- *   top is reached when cap - 1 was quoted and fits: high - low <= 1 with high still cap); else "search";
- * - the exact search: "liquidity" at 2^255-1, the largest size a quote takes; else "search" (it reached
- *   EXACT_MAX_CANDIDATES before quoting any size too large: `exact: false` with no `upperBound`).
+ * Semantics §5: the reason of the smallest size above `size` (unsigned) that the search quoted and found too large.
+ * - The exact search: a proven answer's is maxSize + 1's ("liquidity" at 2^255-1, the largest size a quote takes,
+ *   above which nothing can be quoted); an unproven one ran out of candidates first: "search", the only answer that
+ *   says it.
+ * - The bisection, when no size above its answer was found too large: "collateral". Every step then went up towards
+ *   the top of its range, collateralAvailable / price, which the budget sets (a larger budget raises it; more
+ *   iterations could only add less than one step of it).
  */
 export function limitedBy(size: bigint, trace: readonly TraceEntry[], range: SearchedRange): LimitedBy {
+  if (range.search === "exact" && !range.proven) return "search";
   let smallestAbove: { size: bigint; reason: LimitedBy } | undefined;
-  let tooLarge = false;
-  let largestFitting = 0n;
   for (const entry of trace) {
     const magnitude = entry.size < 0n ? -entry.size : entry.size;
     const reason = reasonOf(entry.outcome);
-    if (reason === undefined) {
-      if (magnitude > largestFitting) largestFitting = magnitude;
-      continue;
-    }
-    tooLarge = true;
-    if (magnitude > size && (smallestAbove === undefined || magnitude < smallestAbove.size)) smallestAbove = { size: magnitude, reason };
+    if (reason === undefined || magnitude <= size) continue;
+    if (smallestAbove === undefined || magnitude < smallestAbove.size) smallestAbove = { size: magnitude, reason };
   }
   if (smallestAbove !== undefined) return smallestAbove.reason;
-  if (range.search === "bisection") return !tooLarge && range.cap - largestFitting <= 1n ? "collateral" : "search";
-  return size === maxInt256 ? "liquidity" : "search";
+  return range.search === "bisection" ? "collateral" : size === maxInt256 ? "liquidity" : "search";
 }

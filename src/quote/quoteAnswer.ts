@@ -156,7 +156,7 @@ export function buildAnswer(
       : explainExactFailure(request, failed.trace, failed.proven, DUST);
   switch (result.kind) {
     case "found": {
-      const range = "exact" in result ? ({ search: "exact" } as const) : ({ search: "bisection", cap: computeCap(request.collateralAvailable, currentPrice) } as const);
+      const range = "exact" in result ? ({ search: "exact", proven: result.exact } as const) : ({ search: "bisection" } as const);
       const body: QuoteResponseBody = {
         direction,
         maxSize: (direction === "LONG" ? result.size : -result.size).toString(),

@@ -11,7 +11,7 @@ import { chromium, type Browser, type Page, type Response } from "playwright-cor
 import { trade } from "../support/liveService.ts";
 import { marketGroupAbi } from "../../src/generated/contracts.ts";
 import { formatD18, roundSignificant } from "../../src/quote/fixedPoint.ts";
-import { startQuoterHarness, type QuoterHarness } from "../support/quoterHarness.ts";
+import { quoterApp, startQuoterHarness, type QuoterHarness } from "../support/quoterHarness.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const OUTPUT = new URL("../../test-output/", import.meta.url);
@@ -69,7 +69,7 @@ interface Opened {
   firstQuote: Promise<Response>;
 }
 
-async function openPage(path: string, viewport = { width: 1100, height: 900 }): Promise<Opened> {
+async function openPage(path: string, viewport = { width: 1100, height: 900 }, at = origin): Promise<Opened> {
   const page = await browser.newPage({ viewport });
   const opened: Opened = { page, requested: [], errors: [], failed: [], firstQuote: undefined as never };
   // The explorer quotes as it opens: listen before the page loads so that the answer is not missed.
@@ -84,7 +84,7 @@ async function openPage(path: string, viewport = { width: 1100, height: 900 }): 
     // A failed fetch is logged too; those are checked through `failed`.
     if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) opened.errors.push(message.text());
   });
-  await page.goto(`${origin}${path}`, { waitUntil: "load" });
+  await page.goto(`${at}${path}`, { waitUntil: "load" });
   return opened;
 }
 
@@ -214,15 +214,11 @@ describe("/quoter/explorer in Chromium", () => {
       assert.equal(await page.inputValue("#marketId"), "2");
       assert.equal(await page.inputValue("#expectedPrice"), "1030");
 
-      // One sentence: which limit decided, with the figures of the answer.
-      const next = body.trace
-        .filter((e: { size: string; outcome: string }) => e.outcome === "beyond-expected" && BigInt(e.size) > BigInt(body.maxSize))
-        .sort((a: { size: string }, b: { size: string }) => (BigInt(a.size) < BigInt(b.size) ? -1 : 1))[0];
+      // One sentence: which limit decided, worded from the answer's limitedBy alone.
       assert.equal(await page.getAttribute("#verdict", "data-decided"), "expectedPrice");
       assert.equal(
         await page.textContent("#verdict"),
-        `A LONG of at most ${body.maxSize} wei (0.0458984375 × 10^18) fits: expectedPrice 1030 decided, since the next size tried, ` +
-          `${next.size} wei, would move the price to ${next.priceAfter}, past it.`,
+        `A LONG of at most ${body.maxSize} wei (0.0458984375 × 10^18) fits: expectedPrice 1030 decided, since a larger size would move the price past it.`,
       );
       // Beside the answer, why it is not larger, in a trader's words (the answer's limitedBy).
       assert.equal(body.limitedBy, "expectedPrice");
@@ -292,12 +288,8 @@ describe("/quoter/explorer in Chromium", () => {
     const cases: [string, string, string, string][] = [
       ["marketId=1&expectedPrice=0.55&collateralAvailable=1000000000000000000000&search=exact", "collateral", "budget", "more collateral would buy more"],
       ["marketId=4&expectedPrice=0.7&collateralAvailable=1000000000000000", "liquidity", "liquidity", "the market cannot fill more"],
-      [
-        "marketId=1&expectedPrice=0.55&collateralAvailable=1000000000000000000000&maxIterations=3",
-        "search",
-        "search",
-        "a longer search might find more (raise maxIterations or use search=exact)",
-      ],
+      // The bisection stopped by maxIterations with every step going up: the budget sets the range's top.
+      ["marketId=1&expectedPrice=0.55&collateralAvailable=1000000000000000000000&maxIterations=3", "collateral", "budget", "more collateral would buy more"],
       ["marketId=2&expectedPrice=970&collateralAvailable=1000000000000000000000&search=exact", "expectedPrice", "expectedPrice", "the price would pass 970"],
     ];
     for (const [query, limitedBy, decided, words] of cases) {
@@ -313,6 +305,32 @@ describe("/quoter/explorer in Chromium", () => {
       } finally {
         await page.close();
       }
+    }
+  });
+
+  test("an exact answer left unproven (the service's candidate bound reached): limitedBy search, and the verdict says the search ended", { timeout: 60_000 }, async () => {
+    // A service that gives the exact search two candidates: too few to prove a budget-bound answer.
+    const bounded = await quoterApp({ rpc: h.devchain.endpoint.url, exactMaxCandidates: 2 });
+    const at = await bounded.listen({ host: "127.0.0.1", port: 0 });
+    const { page, errors, failed, firstQuote } = await openPage("/quoter/explorer?marketId=1&expectedPrice=0.55&collateralAvailable=1000000000000000000000&search=exact", undefined, at);
+    try {
+      const body = await (await firstQuote).json();
+      await page.waitForSelector("body[data-state=done]");
+      assert.equal(body.exact, false);
+      assert.equal(body.limitedBy, "search");
+      assert.equal(await page.textContent("#summary dd[data-field=limitedBy]"), "the exact search ran out of candidates before it proved the largest size");
+      assert.equal(await page.getAttribute("#verdict", "data-decided"), "search");
+      // upperBound, where the search found one, says where the largest size lies.
+      const below = body.upperBound === undefined ? "" : `; the largest lies below ${BigInt(body.upperBound)} wei (${formatD18(BigInt(body.upperBound))} × 10^18)`;
+      assert.equal(
+        await page.textContent("#verdict"),
+        `A LONG of at most ${body.maxSize} wei (${formatD18(BigInt(body.maxSize))} × 10^18) fits: the search decided, since it ran out of candidates before it proved the largest size${below}.`,
+      );
+      assert.deepEqual(errors, []);
+      assert.deepEqual(failed, []);
+    } finally {
+      await page.close();
+      await bounded.close();
     }
   });
 
@@ -410,7 +428,7 @@ describe("/quoter/explorer in Chromium", () => {
       assert.equal(await page.textContent("#summary dd[data-field=search]"), "exact");
       assert.equal(await page.textContent("#summary dd[data-field=exact]"), "true: proven, maxSize fits and one wei more does not");
       assert.equal(await page.textContent("#summary dd[data-field=limitedBy]"), "the price would pass 1030");
-      assert.match((await page.textContent("#verdict")) ?? "", new RegExp(`^A LONG of at most ${exact.body.maxSize} wei .*expectedPrice 1030 decided, since the next size tried, ${BigInt(exact.body.maxSize) + 1n} wei`));
+      assert.match((await page.textContent("#verdict")) ?? "", new RegExp(`^A LONG of at most ${exact.body.maxSize} wei .*expectedPrice 1030 decided, since a larger size would move the price past it\\.$`));
       assert.equal(await page.locator("#price-chart circle.candidate").count(), exact.body.iterations);
       const chosen = exact.body.trace.findIndex((entry: { size: string }) => entry.size === exact.body.maxSize) + 1;
       assert.equal(await page.locator("#price-chart circle.candidate.chosen").getAttribute("data-index"), String(chosen));

@@ -11,10 +11,25 @@ import { encodeAbiParameters, getAbiItem, maxInt256, maxUint256, zeroAddress, ty
 import { exactStateArgs } from "../../src/chain/searcher.ts";
 import { interpretEdge, planEdge } from "../../src/chain/priceEdge.ts";
 import { exactRuleHarnessAbi, exactRuleHarnessBytecode, marketGroupAbi } from "../../src/generated/contracts.ts";
-import { isClosed, nextExactCandidate, rangeEndFromBound, type ExactRuleInput, type ExactState, type Known } from "../../src/quote/exactRule.ts";
+import {
+  isClosed,
+  nextExactStep,
+  rangeEndFromBound,
+  recordAbove,
+  recordBelow,
+  recordEdge,
+  recordRevert,
+  START,
+  type EdgeKnowledge,
+  type ExactRuleInput,
+  type ExactState,
+  type ExactStep,
+  type Known,
+} from "../../src/quote/exactRule.ts";
 import { pureHarness } from "../support/pureHarness.ts";
 
 const DUST = 10n ** 6n;
+const D18 = 10n ** 18n;
 
 const onChain = pureHarness(exactRuleHarnessAbi, exactRuleHarnessBytecode);
 
@@ -31,7 +46,7 @@ const size = magnitude(DUST, maxInt256);
 const uint = magnitude(0n, maxUint256);
 const price = fc.oneof(magnitude(1n, maxUint256), fc.bigInt({ min: 10n ** 16n, max: 10n ** 22n }));
 
-const quoteOf = fc.record({ requiredCollateral: uint, fillPrice: fc.constant(0n), priceAfter: fc.oneof(uint, price) });
+const quoteOf = fc.record({ requiredCollateral: uint, fillPrice: fc.oneof(uint, price), priceAfter: fc.oneof(uint, price) });
 const side = (at: bigint, revertAllowed: boolean): fc.Arbitrary<Known> =>
   revertAllowed
     ? fc.oneof(
@@ -40,57 +55,105 @@ const side = (at: bigint, revertAllowed: boolean): fc.Arbitrary<Known> =>
       )
     : quoteOf.map((quote) => ({ size: at, quote }));
 
-/** A state the search can be in: sides in order, a streak whose sign matches a side that exists. */
-const state: fc.Arbitrary<ExactState> = fc.oneof(
-  fc.constant<ExactState>({ streak: 0, quoted: 0 }),
+/** The price edge as the search may know it: not asked, asked and none, or a size anywhere or within a few wei of a side. */
+const edgeOf = (near: readonly bigint[]): fc.Arbitrary<EdgeKnowledge> => {
+  const close =
+    near.length === 0
+      ? size
+      : fc.tuple(fc.constantFrom(...near), fc.integer({ min: -40, max: 40 })).map(([at, d]) => {
+          const e = at + BigInt(d);
+          return e < 0n ? 0n : e > maxInt256 ? maxInt256 : e;
+        });
+  return fc.oneof(
+    { arbitrary: fc.constant<EdgeKnowledge>({ asked: false }), weight: 1 },
+    { arbitrary: fc.constant<EdgeKnowledge>({ asked: true }), weight: 3 },
+    { arbitrary: fc.oneof(magnitude(0n, maxInt256), close, close).map((at): EdgeKnowledge => ({ asked: true, size: at })), weight: 4 },
+  );
+};
+
+/** A state the search can be in: sides in order, a streak whose sign matches a side that exists, a prior quote. */
+const randomState: fc.Arbitrary<ExactState> = fc.oneof(
+  fc.constant<ExactState>(START),
+  fc.constant<ExactState>({ ...START, edge: { asked: true } }),
   fc
     .record({
       shape: fc.constantFrom("low", "high", "both"),
       a: size,
       b: size,
       streak: fc.integer({ min: 1, max: 40 }),
-      last: fc.constantFrom("below", "above", "unguided"),
+      last: fc.constantFrom("below", "above"),
       quoted: fc.integer({ min: 1, max: 40 }),
+      prior: fc.option(fc.tuple(size, quoteOf), { nil: undefined }),
     })
-    .chain(({ shape, a, b, streak, last, quoted }) => {
+    .chain(({ shape, a, b, streak, last, quoted, prior }) => {
       let [lowSize, highSize] = a < b ? [a, b] : [b, a];
       if (lowSize === highSize) highSize = lowSize + 1n;
       const low = shape === "high" ? fc.constant(undefined) : side(lowSize, false);
       const high = shape === "low" ? fc.constant(undefined) : side(shape === "high" ? a : highSize, true);
-      const signed = last === "unguided" ? 0 : (last === "below" && shape !== "high") || shape === "low" ? streak : -streak;
-      return fc.record({ low, high }).map(({ low, high }) => ({
+      const signed = (last === "below" && shape !== "high") || shape === "low" ? streak : -streak;
+      return fc.record({ low, high, edge: edgeOf([lowSize, highSize]) }).map(({ low, high, edge }) => ({
         ...(low ? { low } : {}),
         ...(high ? { high } : {}),
+        ...(prior ? { prior: { size: prior[0], quote: prior[1] } } : {}),
         streak: signed,
         quoted,
+        edge,
       }));
     }),
 );
 
-const baseInput: fc.Arbitrary<ExactRuleInput> = fc.record({
+const randomInput: fc.Arbitrary<ExactRuleInput> = fc.record({
   direction: fc.constantFrom("LONG" as const, "SHORT" as const),
   cap: magnitude(0n, maxInt256),
   currentPrice: price,
   expectedPrice: price,
   collateralAvailable: fc.oneof(uint, fc.bigInt({ min: 1n, max: 10n ** 30n })),
+  worstPrice: fc.oneof(uint, price),
 });
 
 /**
- * The price edge beside a state: none, anywhere, or within a few wei of the size of a side (inside and just outside
- * the window in which it guides), so that every branch of the edge's rule is asked.
+ * A search as it stands on a market like the demo's: a price near 0.5 or 1000, quotes whose prices, fills and
+ * requirements follow a pool's curve (the loss model's ground), a bracket that may have narrowed to a few wei. The loss
+ * model, the secant and the narrow bracket are all asked here; random states rarely reach them.
  */
-const withEdge = (s: ExactState): fc.Arbitrary<bigint | undefined> => {
-  const near = [s.low?.size, s.high?.size].filter((x): x is bigint => x !== undefined);
-  const close = near.length === 0 ? size : fc.tuple(fc.constantFrom(...near), fc.integer({ min: -40, max: 40 })).map(([at, d]) => {
-    const e = at + BigInt(d);
-    return e < 0n ? 0n : e > maxInt256 ? maxInt256 : e;
+const marketLike: fc.Arbitrary<readonly [ExactRuleInput, ExactState]> = fc
+  .record({
+    long: fc.boolean(),
+    deep: fc.boolean(),
+    budget: magnitude(10n ** 9n, 10n ** 27n),
+    liquidity: fc.bigInt({ min: 10n ** 14n, max: 10n ** 26n }),
+    fractions: fc.array(fc.bigInt({ min: 1n, max: 2000n }), { minLength: 1, maxLength: 3 }),
+    apart: fc.oneof(fc.bigInt({ min: 1n, max: 40n }), magnitude(1n, 10n ** 20n)),
+    streak: fc.integer({ min: 1, max: 6 }),
+    edge: fc.boolean(),
+  })
+  .map(({ long, deep, budget, liquidity, fractions, apart, streak, edge }) => {
+    const current = deep ? 5n * 10n ** 17n : 1000n * D18;
+    const worst = long ? (current * 8n) / 10n : (current * 12n) / 10n;
+    const cap = (budget * D18) / current;
+    // A LONG of s moves 1/sqrt(p) down by s / L; its requirement is the loss s * (fill - min), a SHORT's s * (max - fill).
+    const quoteAt = (s: bigint) => {
+      const move = (s * D18) / liquidity;
+      const capped = move < D18 ? move : D18 - 1n;
+      const priceAfter = long ? current + (current * move) / D18 : current - (current * capped) / (2n * D18);
+      const fill = (current + priceAfter) / 2n;
+      const margin = long ? fill - worst : worst - fill;
+      return { requiredCollateral: (s * (margin > 0n ? margin : 1n)) / D18 + 2n, fillPrice: fill, priceAfter: priceAfter > 0n ? priceAfter : 1n };
+    };
+    const sizes = fractions.map((f) => (cap * f) / 1000n + DUST).sort((x, y) => (x < y ? -1 : 1));
+    const lowSize = sizes[0]!;
+    const highSize = lowSize + apart;
+    const state: ExactState = {
+      low: { size: lowSize, quote: quoteAt(lowSize) },
+      high: { size: highSize, quote: quoteAt(highSize) },
+      ...(sizes.length > 1 ? { prior: { size: sizes.at(-1)!, quote: quoteAt(sizes.at(-1)!) } } : {}),
+      streak: streak % 2 === 0 ? -streak : streak,
+      quoted: 3,
+      edge: edge ? { asked: true, size: highSize + 3n } : { asked: true },
+    };
+    const input: ExactRuleInput = { direction: long ? "LONG" : "SHORT", cap, currentPrice: current, expectedPrice: long ? current * 2n : current / 2n, collateralAvailable: budget, worstPrice: worst };
+    return [input, state] as const;
   });
-  return fc.oneof(fc.constant(undefined), magnitude(0n, maxInt256), close, close);
-};
-
-const question = fc.tuple(baseInput, state).chain(([i, s]) =>
-  withEdge(s).map((edge) => [edge === undefined ? i : { ...i, edge }, s] as const),
-);
 
 const stateTuple = exactStateArgs;
 const inputTuple = (i: ExactRuleInput) => ({
@@ -99,36 +162,78 @@ const inputTuple = (i: ExactRuleInput) => ({
   currentPrice: i.currentPrice,
   expectedPrice: i.expectedPrice,
   collateralAvailable: i.collateralAvailable,
-  hasEdge: i.edge !== undefined,
-  edge: i.edge ?? 0n,
+  worstPrice: i.worstPrice,
 });
 
+/** The Solidity rule's next step, as the TypeScript's. */
+async function nextOnChain(i: ExactRuleInput, s: ExactState): Promise<ExactStep> {
+  const [readEdge, size, guided] = (await onChain("next", [inputTuple(i), stateTuple(s)])) as [boolean, bigint, boolean];
+  return readEdge ? { kind: "edge" } : { kind: "quote", size, guided };
+}
+
 describe("the exact search's rule: TypeScript and Solidity choose alike", () => {
-  test("3,000 random states at every magnitude, with and without a price edge: the same next candidate, guided or not, and the same closed state", async () => {
-    const seen = { guided: 0, unguided: 0, first: 0, dust: 0, byEdge: 0 };
+  test("4,000 random states at every magnitude (the price edge known, unknown or not asked yet): the same next step, and the same closed state", async () => {
+    const seen = { guided: 0, unguided: 0, first: 0, dust: 0, edge: 0 };
     await fc.assert(
-      fc.asyncProperty(question, async ([i, s]) => {
+      fc.asyncProperty(randomInput, randomState, async (i, s) => {
         const closed = isClosed(s);
         assert.equal(await onChain("closed", [stateTuple(s)]), closed);
         if (closed) return;
-        const expected = nextExactCandidate(i, s);
-        const [size, guided] = (await onChain("next", [inputTuple(i), stateTuple(s)])) as [bigint, boolean];
-        assert.deepEqual({ size, guided }, expected);
-        const { edge, ...without } = i;
-        if (edge !== undefined && nextExactCandidate(without, s).size !== size) seen.byEdge++;
-        if (s.quoted > 0 && s.low === undefined && size === DUST) seen.dust++;
-        if (s.quoted === 0) seen.first++;
-        else if (guided) seen.guided++;
+        const expected = nextExactStep(i, s);
+        assert.deepEqual(await nextOnChain(i, s), expected);
+        if (expected.kind === "edge") seen.edge++;
+        else if (s.quoted === 0) seen.first++;
+        else if (s.low === undefined && expected.size === DUST) seen.dust++;
+        else if (expected.guided) seen.guided++;
         else seen.unguided++;
       }),
-      { numRuns: 3000, seed: 41 },
+      { numRuns: 4000, seed: 41 },
     );
-    // The questions must reach both of the rule's ways of choosing, not only its first candidate.
-    assert.ok(seen.guided >= 300 && seen.unguided >= 100, JSON.stringify(seen));
+    // The questions must reach every way the rule chooses, not only its first candidate.
+    assert.ok(seen.guided >= 300 && seen.unguided >= 100 && seen.edge >= 100 && seen.first >= 100, JSON.stringify(seen));
     // Nothing fills yet and little is left above DUST: both quote DUST itself.
     assert.ok(seen.dust >= 20, JSON.stringify(seen));
-    // The edge must change the choice often enough for its branches to be compared.
-    assert.ok(seen.byEdge >= 300, JSON.stringify(seen));
+  });
+
+  test("2,000 searches as they stand on markets like the demo's (the loss model, the secant, narrow brackets): the same next step", async () => {
+    const sizes = new Set<bigint>();
+    await fc.assert(
+      fc.asyncProperty(marketLike, async ([i, s]) => {
+        if (isClosed(s)) return;
+        const expected = nextExactStep(i, s);
+        assert.deepEqual(await nextOnChain(i, s), expected);
+        if (expected.kind === "quote") sizes.add(expected.size - s.low!.size);
+      }),
+      { numRuns: 2000, seed: 45 },
+    );
+    assert.ok(sizes.size >= 500, `${sizes.size} distinct steps`);
+  });
+
+  test("1,000 random steps recorded (below, above, a revert, the edge): the same state after each", async () => {
+    const step = fc.record({
+      kind: fc.constantFrom(0, 1, 2, 3),
+      guided: fc.boolean(),
+      size,
+      quote: quoteOf,
+      rangeEnd: fc.oneof(fc.constant(0n), uint),
+      hasEdge: fc.boolean(),
+    });
+    await fc.assert(
+      fc.asyncProperty(randomState, step, async (s, { kind, guided, size: at, quote, rangeEnd, hasEdge }) => {
+        const after =
+          kind === 0
+            ? recordBelow(s, guided, at, quote)
+            : kind === 1
+              ? recordAbove(s, guided, at, quote)
+              : kind === 2
+                ? recordRevert(s, guided, at, rangeEnd === 0n ? undefined : rangeEnd)
+                : recordEdge(s, hasEdge ? at : undefined);
+        const side = { known: true, size: at, quoted: hasEdge, requiredCollateral: quote.requiredCollateral, fillPrice: quote.fillPrice, priceAfter: quote.priceAfter, rangeEnd };
+        const onChainState = await onChain("record", [stateTuple(s), kind, guided, at, side]);
+        assert.deepEqual(onChainState, stateTuple(after));
+      }),
+      { numRuns: 1000, seed: 46 },
+    );
   });
 
   test("the price edge's QuoterV2 call, planned from 2,000 random getMarket answers (well formed or not): the same call", async () => {

@@ -37,6 +37,7 @@ function input(overrides: Partial<ExactSearchInput>): ExactSearchInput {
     expectedPrice: 2n * D18,
     priceLimit: D18,
     collateralAvailable: D18,
+    worstPrice: 0n,
     maxCandidates: 32,
     ...overrides,
   };

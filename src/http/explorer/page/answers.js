@@ -1,9 +1,8 @@
 // What the explorer says of the answers: the verdict (which limit decided), the comparison of the two searches,
 // the market's facts, the answer's fields, and each error with its details.
 import { $, clear } from "./dom.js";
-import { E18, abs, formatD18, parseD18, percentOf, roundSignificant, sqrtX96ToD18, wei } from "./numbers.js";
+import { abs, formatD18, percentOf, roundSignificant, sqrtX96ToD18, wei } from "./numbers.js";
 
-const TOO_LARGE = ["beyond-expected", "over-budget", "reverted"];
 
 /** The market's price range, when a candidate's PoolPriceOutOfRange revert names it (sqrt prices). */
 function rangeFromTrace(trace) {
@@ -18,7 +17,7 @@ export function whyNotMore(body) {
     collateral: "more collateral would buy more",
     expectedPrice: `the price would pass ${body.expectedPrice}`,
     liquidity: "the market cannot fill more",
-    search: "a longer search might find more (raise maxIterations or use search=exact)",
+    search: "the exact search ran out of candidates before it proved the largest size",
   };
   return words[body.limitedBy] ?? `not said (limitedBy ${body.limitedBy})`;
 }
@@ -27,32 +26,25 @@ export function whyNotMore(body) {
 const DECIDED = { collateral: "budget", expectedPrice: "expectedPrice", liquidity: "liquidity", search: "search" };
 
 /**
- * One sentence: which limit decided the answer. A 200 is decided by its limitedBy, told with the figures of the
- * smallest candidate above maxSize that went too far (or the top of the bisection's range, or the search's end when
- * none did); an error by its first detail, which the service writes.
+ * One sentence: which limit decided the answer. A 200 is decided by its limitedBy alone (the service's reading of its
+ * search), an error by its first detail, which the service writes.
  */
 function verdict(status, body) {
   if (status === 200) {
-    const size = abs(BigInt(body.maxSize));
-    const trace = Array.isArray(body.trace) ? body.trace : [];
-    const above = trace
-      .filter((e) => TOO_LARGE.includes(e.outcome) && abs(BigInt(e.size)) > size)
-      .sort((a, b) => (abs(BigInt(a.size)) < abs(BigInt(b.size)) ? -1 : 1))[0];
-    const head = `A ${body.direction} of at most ${wei(size)} fits`;
-    const decided = DECIDED[body.limitedBy] ?? "budget";
-    if (!above) {
-      if (body.limitedBy === "search") return [decided, `${head}: the search decided, since every size it tried above that fits.`];
-      const cap = (BigInt(body.collateralAvailable) * E18) / parseD18(body.currentPrice);
-      return [decided, `${head}: the budget decided, since the search reached the top of the range that ${body.collateralAvailable} wei buys at the current price ${body.currentPrice} (${cap} wei of size).`];
+    const head = `A ${body.direction} of at most ${wei(abs(BigInt(body.maxSize)))} fits`;
+    const decided = DECIDED[body.limitedBy] ?? "request";
+    switch (body.limitedBy) {
+      case "expectedPrice":
+        return [decided, `${head}: expectedPrice ${body.expectedPrice} decided, since a larger size would move the price past it.`];
+      case "collateral":
+        return [decided, `${head}: the budget decided, since a larger size would need more than the ${body.collateralAvailable} wei of collateral available.`];
+      case "liquidity":
+        return [decided, `${head}: the market's liquidity decided, since it cannot fill a larger size.`];
+      case "search":
+        return [decided, `${head}: the search decided, since it ran out of candidates before it proved the largest size${body.upperBound ? `; the largest lies below ${wei(abs(BigInt(body.upperBound)))}` : ""}.`];
+      default:
+        return [decided, `${head} (limitedBy ${body.limitedBy}).`];
     }
-    const next = abs(BigInt(above.size));
-    if (above.outcome === "beyond-expected") {
-      return [decided, `${head}: expectedPrice ${body.expectedPrice} decided, since the next size tried, ${next} wei, would move the price to ${above.priceAfter}, past it.`];
-    }
-    if (above.outcome === "over-budget") {
-      return [decided, `${head}: the budget decided, since the next size tried, ${next} wei, needs ${above.requiredCollateral} wei of collateral, more than the ${body.collateralAvailable} available.`];
-    }
-    return [decided, `${head}: the market's liquidity decided, since the next size tried, ${next} wei, reverted (${above.revert ?? "no reason given"}).`];
   }
   const details = body && Array.isArray(body.details) ? body.details : [];
   const first = details[0];
