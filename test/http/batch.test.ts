@@ -65,7 +65,7 @@ describe("a batch", () => {
     assert.deepEqual(statuses, [200, 200, 200, 400, 400, 400, 200, 400]);
     assert.deepEqual(results.slice(0, 2).map((result) => result.body.direction), ["LONG", "SHORT"]);
     // Each found size says what stops it, as its GET does: all ten sizes fit, the budget, expectedPrice.
-    assert.deepEqual(results.filter((result) => result.status === 200).map((result) => result.body.limitedBy), ["search", "collateral", "expectedPrice", "search"]);
+    assert.deepEqual(results.filter((result) => result.status === 200).map((result) => result.body.limitedBy), ["collateral", "collateral", "expectedPrice", "collateral"]);
     for (const [i, item] of items.entries()) {
       const get = await getOf(item, blockNumber);
       assert.equal(results[i]!.status, get.status, `item ${i}`);
