@@ -236,7 +236,9 @@ library ExactSearchRule {
                 _keep(s, best, _priceLine(s, hasOrigin, origin, hasEnd, end, false));
             }
         }
-        _keep(s, best, _budgetTop(input, s, tooCostly));
+        // Nothing can come nearer than one wei past the largest size known to fit: the budget need not be asked then.
+        uint256 nearest = s.low.known ? s.low.size + 1 : DUST + 1;
+        if (!best.found || best.size > nearest) _keep(s, best, _budgetTop(input, s, tooCostly));
     }
 
     /// @notice One wei past the price edge, while the edge guides: the search has not moved more than EDGE_WINDOW
@@ -377,7 +379,6 @@ library ExactSearchRule {
             int256 gap = m.goal - value;
             (bool fits, uint256 step) = _mulDiv(gap < 0 ? uint256(-gap) : uint256(gap), D36, slope);
             if (!fits) return (false, 0);
-            if (step == 0) break;
             if (gap < 0) {
                 if (step >= size) return (false, 0);
                 size -= step;
@@ -385,6 +386,8 @@ library ExactSearchRule {
                 if (step > MAX_SIZE - size) return (false, 0);
                 size += step;
             }
+            // A step of a wei or none: the model has converged (its own rounding is coarser than that).
+            if (step <= 1) break;
             (ok, value, slope) = _modelAt(m, size);
             if (!ok) return (false, 0);
         }

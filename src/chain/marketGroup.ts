@@ -1,6 +1,6 @@
 // The three market group calls of a quote (semantics §1): how each is encoded, and how its raw answer reads.
 // Both search strategies go through these pure functions, so they read the same bytes the same way.
-import { decodeAbiParameters, encodeFunctionData, getAbiItem, parseAbi, type Hex } from "viem";
+import { decodeAbiParameters, encodeFunctionData, getAbiItem, parseAbi, type Address, type Hex } from "viem";
 import { marketGroupAbi } from "../generated/contracts.ts";
 import type { Evaluation } from "../quote/search.ts";
 import type { RawCall } from "./call.ts";
@@ -47,7 +47,7 @@ const DEFAULT_COLLATERAL_DECIMALS = 18;
 
 /** A missing market names the parameter to change: the address (no market group there) or the id (none in it). */
 export type MarketCheck =
-  | { kind: "found"; settled: boolean; minPrice: bigint; maxPrice: bigint }
+  | { kind: "found"; settled: boolean; minPrice: bigint; maxPrice: bigint; feeRate: bigint; pool: Address }
   | { kind: "missing"; param: "marketAddress" | "marketId"; reason: string };
 
 export const encodeGetMarket = (marketId: bigint): Hex =>
@@ -72,6 +72,17 @@ function decodeSuccess<T>(raw: RawCall, decode: (data: Uint8Array) => T): T | un
 export const encodeGetMarketGroup = (): Hex => encodeFunctionData({ abi: collateralAbi, functionName: "getMarketGroup" });
 
 export const encodeDecimals = (): Hex => encodeFunctionData({ abi: collateralAbi, functionName: "decimals" });
+
+/** A Uniswap v3 pool's liquidity in range, which the exact search's first guesses read (semantics §4b). */
+const poolAbi = parseAbi(["function liquidity() view returns (uint128)"]);
+export const encodePoolLiquidity = (): Hex => encodeFunctionData({ abi: poolAbi, functionName: "liquidity" });
+
+/** The pool's liquidity from its answer, as the searcher reads it: the first word of a success below 2^128; else 0 (unknown). */
+export function interpretPoolLiquidity(raw: RawCall): bigint {
+  if (!raw.success || raw.data.length < 66) return 0n;
+  const word = BigInt(raw.data.slice(0, 66));
+  return word >> 128n === 0n ? word : 0n;
+}
 
 /** A decoded revert: the error's name and its arguments by name (decimal strings for numbers). */
 export type DecodedRevert = { name: string; args: Record<string, string> };
@@ -113,7 +124,7 @@ export function interpretMarket(raw: RawCall, marketId: bigint): MarketCheck {
       reason: `getMarket(${marketId}) reverted${name ? ` with ${name}()` : ""} or answered something else: is this address a market group?`,
     };
   }
-  const [market] = decoded;
+  const [market, params] = decoded;
   if (market.marketId !== marketId) {
     return {
       kind: "missing",
@@ -124,7 +135,7 @@ export function interpretMarket(raw: RawCall, marketId: bigint): MarketCheck {
   if (market.startTime === 0n) {
     return { kind: "missing", param: "marketId", reason: `market ${marketId} was never created in this market group: check the market id` };
   }
-  return { kind: "found", settled: market.settled, minPrice: market.minPriceD18, maxPrice: market.maxPriceD18 };
+  return { kind: "found", settled: market.settled, minPrice: market.minPriceD18, maxPrice: market.maxPriceD18, feeRate: BigInt(params.feeRate), pool: market.pool };
 }
 
 /** Semantics §3.6: the D18 reference price, or undefined when `getReferencePrice` reverts or returns 0. */

@@ -34,6 +34,8 @@ export interface MarketReader {
   collateralGroup(): Promise<RawCall>;
   /** `decimals()` of the collateral token `asset`. */
   collateralDecimals(asset: Hex): Promise<RawCall>;
+  /** `liquidity()` of the market's pool `pool`: the exact search's first guesses read it (semantics §4b). */
+  poolLiquidity(pool: Hex): Promise<RawCall>;
   /**
    * The price edge of an exact search: the market's QuoterV2 answering `at.edgeCall` (semantics §4b), when the search
    * standing at `at` asks for it.

@@ -2,7 +2,7 @@
 import type { Address } from "viem";
 import { ethCall, type ReadContext } from "./call.ts";
 import type { ChainEndpoint } from "./client.ts";
-import { encodeDecimals, encodeGetMarket, encodeGetMarketGroup, encodeGetReferencePrice, encodeQuote } from "./marketGroup.ts";
+import { encodeDecimals, encodeGetMarket, encodeGetMarketGroup, encodeGetReferencePrice, encodePoolLiquidity, encodeQuote } from "./marketGroup.ts";
 import type { MarketReader } from "./marketReader.ts";
 
 /** Once the context's signal aborts (the quote's deadline passed), no further call is made. */
@@ -23,6 +23,7 @@ export async function sequentialReader(
     referencePrice: () => call(encodeGetReferencePrice(marketId)),
     collateralGroup: () => call(encodeGetMarketGroup()),
     collateralDecimals: (asset) => call(encodeDecimals(), asset),
+    poolLiquidity: (pool) => call(encodePoolLiquidity(), pool),
     edge: ({ edgeCall }) => call(edgeCall.data, edgeCall.to),
     quote: (signedSize) => call(encodeQuote(marketId, signedSize)),
   };

@@ -82,6 +82,11 @@ class ReplayingReader implements MarketReader {
     return this.facts.collateralDecimals;
   }
 
+  async poolLiquidity(): Promise<RawCall> {
+    if (!this.facts.liquidityRead) throw new SearcherMismatchError("the searcher did not read the pool's liquidity");
+    return this.facts.liquidity;
+  }
+
   /**
    * The edge a call of the searcher read. One it did not reach (its call stopped to stay within its gas) is read by
    * the call that resumes the search from where it stands; alone, as the sequential strategy reads it, only when even

@@ -22,6 +22,10 @@ export type ExactRuleInput = {
    * for a LONG, its maximum for a SHORT (getMarket's minPriceD18, maxPriceD18). The loss model reads it.
    */
   readonly worstPrice: bigint;
+  /** The pool's fee tier, in pips (getMarket's feeRate). */
+  readonly feeRate: bigint;
+  /** The pool's liquidity in range at the block (its `liquidity()`); 0 where it could not be read. */
+  readonly liquidity: bigint;
 };
 
 /** A quoted size; above the interval, a revert may tell the price the market's range ends at (`rangeEnd`). */
@@ -185,7 +189,9 @@ function estimateTop(input: ExactRuleInput, state: ExactState): Estimate | undef
       keep(priceLine(state, current, inverseSqrtPrice(high.rangeEnd), false));
     }
   }
-  keep(budgetTop(input, state, tooCostly));
+  // Nothing can come nearer than one wei past the largest size known to fit: the budget need not be asked then.
+  const nearest = state.low === undefined ? DUST + 1n : state.low.size + 1n;
+  if (best === undefined || best.size > nearest) keep(budgetTop(input, state, tooCostly));
   return best;
 }
 
@@ -218,8 +224,11 @@ function priceLine(state: ExactState, origin: bigint | undefined, target: bigint
  * The budget's first size too large: where requiredCollateral first passes collateralAvailable.
  * - Between a side that fits and one over budget: halfway, once their values are within a rounding or two (nothing
  *   tells where between them the edge lies); the line between them towards half a unit below the target (where a
- *   rounded-up value steps onto it), narrow, once they are a few roundings apart; the line, when the last two quotes
- *   fell on either side; else the secant through the last two quotes, or the loss model from the latest
+ *   rounded-up value steps onto it), once they are a few roundings apart (narrow); the middle of the wei that the
+ *   units still missing above a side that fits span (a few units short of the target); steps of 1, 2, 4, ... units
+ *   (the loss model's, at the side) down from a side over budget within a rounding of the target, while quotes keep
+ *   landing above it (the edge then lies a plateau or so below it, and nothing near fits); the line, when the last
+ *   two quotes fell on either side; else the secant through the last two quotes, or the loss model from the latest
  *   ({@link lossModelTop}), kept inside the bracket; the line where neither is.
  * - With nothing over budget above: the loss model (a secant through two quotes that both fit reaches past the edge
  *   on a curve that bends up), or the line from the start of the trade (no collateral at size 0) through `low`.
@@ -230,28 +239,36 @@ function budgetTop(input: ExactRuleInput, state: ExactState, tooCostly: boolean)
   const target = input.collateralAvailable === maxUint256 ? maxUint256 : input.collateralAvailable + 1n;
   const lowValue = low?.quote?.requiredCollateral;
   const [s1, y1] = low !== undefined && lowValue !== undefined ? [low.size, lowValue] : [0n, 0n];
-  const ceiling = tooCostly ? high!.size : maxInt256;
-  const inside = (size: bigint | undefined) => size !== undefined && size > s1 && size <= ceiling;
-  if (tooCostly) {
-    const highValue = high!.quote!.requiredCollateral;
-    const apart = highValue - y1;
-    const line = (narrow: boolean): Estimate | undefined => {
-      // Doubled values must fit 256 bits on chain (a requirement of 2^255 is no market's).
-      if (narrow && highValue >= HALF_RANGE) return undefined;
-      const size = narrow ? interpolate(s1, 2n * y1, high!.size, 2n * highValue, 2n * target - 1n) : interpolate(s1, y1, high!.size, highValue, target);
-      const unit = apart <= 0n ? 1n : (high!.size - s1) / apart;
-      return size === undefined ? undefined : { size, unit: unit > 0n ? unit : 1n, narrow };
-    };
-    if (lowValue !== undefined && apart <= RESOLUTION) return { size: (low!.size + high!.size) / 2n + 1n, unit: 1n, narrow: true };
-    if (lowValue !== undefined && apart <= NARROW_UNITS) return line(true);
-    if (lowValue !== undefined && (state.streak === 1 || state.streak === -1)) return line(false);
-    const steady = secantTop(state, target) ?? lossModelTop(input, state, target);
-    return inside(steady) ? { size: steady!, unit: 1n, steady: true } : line(false);
+  if (!tooCostly) {
+    const modelled = lossModelTop(input, state, target);
+    if (modelled !== undefined && modelled > s1) return { size: modelled, unit: 1n, steady: true };
+    const size = s1 > 0n ? interpolate(0n, 0n, s1, y1, target) : undefined;
+    return size === undefined ? undefined : { size, unit: 1n };
   }
-  const modelled = lossModelTop(input, state, target);
-  if (inside(modelled)) return { size: modelled!, unit: 1n, steady: true };
-  const size = s1 > 0n ? interpolate(0n, 0n, s1, y1, target) : undefined;
-  return size === undefined ? undefined : { size, unit: 1n };
+  const top = high!.size;
+  const highValue = high!.quote!.requiredCollateral;
+  const apart = highValue > y1 ? highValue - y1 : 0n;
+  const span = apart === 0n || (top - s1) / apart === 0n ? 1n : (top - s1) / apart;
+  const line = (narrow: boolean): Estimate | undefined => {
+    // Doubled values must fit 256 bits on chain (a requirement of 2^255 is no market's).
+    if (narrow && highValue >= HALF_RANGE) return undefined;
+    const size = narrow ? interpolate(s1, 2n * y1, top, 2n * highValue, 2n * target - 1n) : interpolate(s1, y1, top, highValue, target);
+    return size === undefined ? undefined : { size, unit: span, narrow };
+  };
+  if (lowValue !== undefined) {
+    if (apart <= RESOLUTION) return { size: (s1 + top) / 2n + 1n, unit: 1n, narrow: true };
+    if (apart <= NARROW_UNITS) return line(true);
+    const missing = target - lowValue;
+    if (missing <= NARROW_UNITS && missing * span < top - s1) return { size: s1 + (missing * span + 1n) / 2n + 1n, unit: 1n, steady: true };
+  }
+  if (highValue - target < RESOLUTION && (lowValue === undefined || target - lowValue > NARROW_UNITS)) {
+    const run = state.streak < 0 ? BigInt(Math.min(-state.streak, 128)) : 1n;
+    const step = slopeUnit(input, high!) << (run - 1n);
+    return { size: step < top ? top - step + 1n : 1n, unit: 1n, steady: true };
+  }
+  if (lowValue !== undefined && (state.streak === 1 || state.streak === -1)) return line(false);
+  const steady = secantTop(state, target) ?? lossModelTop(input, state, target);
+  return steady !== undefined && steady > s1 && steady <= top ? { size: steady, unit: 1n, steady: true } : line(false);
 }
 
 /** Where the secant through the latest quote and the one before it reaches `target` in requiredCollateral. */
@@ -273,60 +290,157 @@ const HALF_RANGE = 1n << 255n;
 const MODEL_BOUND = 1n << 253n;
 
 /**
- * Where requiredCollateral first reaches `target`, by the loss of a position opened on a Uniswap v3 pool within one
- * liquidity range, anchored on the latest quote: its average fill price moves as sqrt(priceAfter), with 1/sqrt(price)
- * affine in size from the current price (fill(s) = fill * u / u(s), u the scaled 1/sqrt price, u(0) the current
- * price's and u(size) the quote's), and the requirement is the loss at the worst settlement price, s * (fill(s) - min)
- * for a LONG and s * (max - fill(s)) for a SHORT (how a market group values the collateral a position needs). The
- * model's value is shifted to pass through the quote's own requiredCollateral, and Newton's method runs from there.
- * Prices are held to 10^-36 (at 10^-18 a size of 10^18 would turn the fill's last unit into a wei); every product is
- * floored (mulDiv). None where a value leaves 256 bits, the model's slope is not positive, or the quote gives no curve
- * (a revert, a price the scale refuses, no price move).
+ * A trade's curve on one liquidity range of a Uniswap v3 pool, as the loss model reads it: u(s), the scaled 1/sqrt of
+ * the price after a trade of s, is affine in s (u(0) = a, the current price's; moving by `kNum / kDen` per wei, down
+ * for a LONG, up for a SHORT), and the trade's average fill price moves as sqrt(price after): fill(s) = fill(r) *
+ * u(r) / u(s), given at one size r by `fillRef` (10^-36) and `uRef`.
  */
-function lossModelTop(input: ExactRuleInput, state: ExactState, target: bigint): bigint | undefined {
-  const latest = latestOf(state);
+type Curve = { readonly long: boolean; readonly a: bigint; readonly kNum: bigint; readonly kDen: bigint; readonly fillRef: bigint; readonly uRef: bigint };
+
+/**
+ * The curve through the latest quote: u from the current price's to the quote's priceAfter over its size, the fill
+ * at the quote's fillPrice. None where the quote gives no curve (a revert, a price the scale refuses, no price move).
+ */
+function quoteCurve(input: ExactRuleInput, latest: Known | undefined): Curve | undefined {
   const quote = latest?.quote;
   if (latest === undefined || quote === undefined) return undefined;
   const a = inverseSqrtPrice(input.currentPrice);
   const b = inverseSqrtPrice(quote.priceAfter);
-  if (a === undefined || b === undefined || a === b) return undefined;
+  const fillRef = quote.fillPrice * D18;
+  if (a === undefined || b === undefined || a === b || fillRef > maxUint256) return undefined;
+  return { long: input.direction === "LONG", a, kNum: abs(a - b), kDen: latest.size, fillRef, uRef: b };
+}
+
+/** Parts of a million: the unit of a v3 fee tier. */
+const PIPS = 1_000_000n;
+
+/**
+ * The curve of the pool's own range at the block, before any quote: u moves by 10^27 / liquidity per wei (a v3 pool
+ * moves 1/sqrt(price) by size / L within a range), the fill starts at the current price with the pool's fee, paid
+ * on a LONG's quote (price / (1 - fee)) and on a SHORT's base (price * (1 - fee)). None without the liquidity.
+ */
+function poolCurve(input: ExactRuleInput): Curve | undefined {
+  const a = inverseSqrtPrice(input.currentPrice);
+  if (a === undefined || input.liquidity === 0n || input.feeRate >= PIPS) return undefined;
   const long = input.direction === "LONG";
-  const moved = abs(a - b);
-  const fill36 = quote.fillPrice * D18;
-  const worst36 = input.worstPrice * D18;
-  if (fill36 > maxUint256 || worst36 > maxUint256) return undefined;
-  // The model at s: its requirement (signed: the model may say a gain) and its slope (10^-36 per wei).
-  const at = (s: bigint) => {
-    const shift = mulDiv(moved, s, latest.size);
-    if (shift === undefined || (long ? shift >= a : a + shift > maxUint256)) return undefined;
-    const u = long ? a - shift : a + shift;
-    const fill = mulDiv(fill36, b, u);
-    const marginal = fill === undefined ? undefined : mulDiv(fill, a, u);
-    if (fill === undefined || marginal === undefined) return undefined;
-    const margin = long ? fill - worst36 : worst36 - fill;
-    const value = mulDiv(s, abs(margin), D36);
-    if (value === undefined || value >= MODEL_BOUND) return undefined;
-    return { value: margin < 0n ? -value : value, slope: long ? marginal - worst36 : worst36 - marginal };
-  };
-  const anchor = at(latest.size);
-  const distance = target - quote.requiredCollateral;
-  if (anchor === undefined || abs(distance) >= MODEL_BOUND) return undefined;
-  const goal = distance + anchor.value;
-  let size = latest.size;
-  let here = anchor;
+  const fillRef = long ? mulDiv(input.currentPrice * D18, PIPS, PIPS - input.feeRate) : mulDiv(input.currentPrice * D18, PIPS - input.feeRate, PIPS);
+  if (fillRef === undefined) return undefined;
+  return { long, a, kNum: 10n ** 27n, kDen: input.liquidity, fillRef, uRef: a };
+}
+
+/**
+ * The loss model at s on a curve: the requirement, the loss at the worst settlement price (s * (fill(s) - min) for a
+ * LONG, s * (max - fill(s)) for a SHORT: how a market group values the collateral a position needs), signed (the model
+ * may say a gain), and its slope in 10^-36 per wei. Prices held to 10^-36 (at 10^-18 a size of 10^18 would turn the
+ * fill's last unit into a wei); every product floored (mulDiv). None where a value leaves its bounds.
+ */
+function modelAt(curve: Curve, worst36: bigint, s: bigint): { value: bigint; slope: bigint } | undefined {
+  const shift = mulDiv(curve.kNum, s, curve.kDen);
+  if (shift === undefined || (curve.long ? shift >= curve.a : curve.a + shift > maxUint256)) return undefined;
+  const u = curve.long ? curve.a - shift : curve.a + shift;
+  const fill = mulDiv(curve.fillRef, curve.uRef, u);
+  const marginal = fill === undefined ? undefined : mulDiv(fill, curve.a, u);
+  if (fill === undefined || marginal === undefined) return undefined;
+  const margin = curve.long ? fill - worst36 : worst36 - fill;
+  const value = mulDiv(s, abs(margin), D36);
+  if (value === undefined || value >= MODEL_BOUND) return undefined;
+  return { value: margin < 0n ? -value : value, slope: curve.long ? marginal - worst36 : worst36 - marginal };
+}
+
+/**
+ * Newton's method on the loss model from `start`, where the model is worth `here`, towards `goal`: the first size at
+ * or past it (one wei past the root), once a step is a wei or none, or after MODEL_STEPS. None where the slope is not
+ * positive, a size leaves (0, 2^255-1] or a value its bounds.
+ */
+function newton(curve: Curve, worst36: bigint, goal: bigint, start: bigint, here: { value: bigint; slope: bigint }): bigint | undefined {
+  let size = start;
   for (let i = 0; i < MODEL_STEPS; i++) {
     if (here.slope <= 0n) return undefined;
     const gap = goal - here.value;
     const step = mulDiv(abs(gap), D36, here.slope);
     if (step === undefined) return undefined;
-    if (step === 0n) break;
     size = gap < 0n ? size - step : size + step;
     if (size <= 0n || size > maxInt256) return undefined;
-    const next = at(size);
+    // A step of a wei or none: the model has converged (its own rounding is coarser than that).
+    if (step <= 1n) break;
+    const next = modelAt(curve, worst36, size);
     if (next === undefined) return undefined;
     here = next;
   }
   return size < maxInt256 ? size + 1n : maxInt256;
+}
+
+/** The worst settlement price at 10^-36, when it fits 256 bits. */
+function worst36Of(input: ExactRuleInput): bigint | undefined {
+  const worst36 = input.worstPrice * D18;
+  return worst36 > maxUint256 ? undefined : worst36;
+}
+
+/**
+ * Where requiredCollateral first reaches `target` by the loss model on the latest quote's curve, its value shifted
+ * to pass through the quote's own requiredCollateral: Newton's method from the quote.
+ */
+function lossModelTop(input: ExactRuleInput, state: ExactState, target: bigint): bigint | undefined {
+  const latest = latestOf(state);
+  const curve = quoteCurve(input, latest);
+  const worst36 = worst36Of(input);
+  if (curve === undefined || worst36 === undefined) return undefined;
+  const anchor = modelAt(curve, worst36, latest!.size);
+  const distance = target - latest!.quote!.requiredCollateral;
+  if (anchor === undefined || abs(distance) >= MODEL_BOUND) return undefined;
+  return newton(curve, worst36, distance + anchor.value, latest!.size, anchor);
+}
+
+/** The wei one unit of requiredCollateral spans at a quoted side, by the loss model's slope there (at least 1). */
+function slopeUnit(input: ExactRuleInput, side: Known): bigint {
+  const curve = quoteCurve(input, side);
+  const worst36 = worst36Of(input);
+  const here = curve === undefined || worst36 === undefined ? undefined : modelAt(curve, worst36, side.size);
+  if (here === undefined || here.slope <= 0n) return 1n;
+  const unit = D36 / here.slope;
+  return unit > 0n ? unit : 1n;
+}
+
+/** The budget's first size too large by the loss model on the pool's range, before any quote: Newton's method from 0. */
+function poolBudgetTop(input: ExactRuleInput): bigint | undefined {
+  const curve = poolCurve(input);
+  const worst36 = worst36Of(input);
+  const target = input.collateralAvailable === maxUint256 ? maxUint256 : input.collateralAvailable + 1n;
+  if (curve === undefined || worst36 === undefined || target >= MODEL_BOUND) return undefined;
+  const origin = modelAt(curve, worst36, 0n);
+  return origin === undefined ? undefined : newton(curve, worst36, target, 0n, origin);
+}
+
+/**
+ * The size at which the price reaches expectedPrice on the pool's range at the block: 1/sqrt(price) moves by size /
+ * L, a SHORT's base paying the fee on top. None without the liquidity, or where the scale refuses a price.
+ */
+function poolPriceTop(input: ExactRuleInput): bigint | undefined {
+  const a = inverseSqrtPrice(input.currentPrice);
+  const t = inverseSqrtPrice(input.expectedPrice);
+  if (a === undefined || t === undefined || input.liquidity === 0n || input.feeRate >= PIPS) return undefined;
+  const moved = mulDiv(input.liquidity, abs(a - t), 10n ** 27n);
+  if (moved === undefined) return undefined;
+  return input.direction === "LONG" ? moved : mulDiv(moved, PIPS, PIPS - input.feeRate);
+}
+
+/**
+ * Whether the search asks for the price edge before its first quote: unless the pool's own range says the budget binds
+ * well before the price (its price edge more than an eighth past its budget edge). Without the pool's liquidity it
+ * always does.
+ */
+function edgeFirst(input: ExactRuleInput): boolean {
+  const price = poolPriceTop(input);
+  const budget = poolBudgetTop(input);
+  return price === undefined || budget === undefined || price <= budget + budget / 8n;
+}
+
+/** Whether a quote found the price binding: the size known too large went past expectedPrice, or reverted. */
+function priceFoundBinding(input: ExactRuleInput, state: ExactState): boolean {
+  const quote = state.high?.quote;
+  if (state.high === undefined) return false;
+  if (quote === undefined) return true;
+  return input.direction === "LONG" ? quote.priceAfter > input.expectedPrice : quote.priceAfter < input.expectedPrice;
 }
 
 /**
@@ -373,8 +487,8 @@ function split(bottom: bigint, top: bigint): bigint {
  * no estimate guides, once the bracket above DUST is narrow enough to be halved (at most DUST * 2^16), DUST itself.
  */
 export function nextExactStep(input: ExactRuleInput, state: ExactState): ExactStep {
-  if (!state.edge.asked) return { kind: "edge" };
   const { low, high, streak, quoted } = state;
+  if (!state.edge.asked && (quoted === 0 ? edgeFirst(input) : priceFoundBinding(input, state))) return { kind: "edge" };
   const floor = low === undefined ? DUST : low.size + 1n;
   const ceiling = high === undefined ? maxInt256 : high.size - 1n;
   const middle = high === undefined ? undefined : split(low === undefined ? DUST : low.size, high.size);
@@ -383,8 +497,11 @@ export function nextExactStep(input: ExactRuleInput, state: ExactState): ExactSt
   let guided = false;
   const edge = state.edge.size;
   if (quoted === 0) {
-    // The price edge when the budget's first guess lies beyond it: the price binds first there, or nearly.
-    size = edge !== undefined && edge < input.cap ? edge : input.cap;
+    // The budget's first guess: the pool's own range's, else the cap. The price edge where it is nearer: the price
+    // binds first there, or nearly.
+    const budget = poolBudgetTop(input);
+    const first = budget === undefined ? input.cap : budget - 1n;
+    size = edge !== undefined && edge < first ? edge : first;
   } else if (estimate?.narrow && low !== undefined && high !== undefined) {
     guided = true;
     const quarter = (high.size - low.size) / 4n;

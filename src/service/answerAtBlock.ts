@@ -3,6 +3,7 @@ import {
   interpretCollateralAsset,
   interpretCollateralDecimals,
   interpretMarket,
+  interpretPoolLiquidity,
   interpretQuote,
   interpretReferencePrice,
 } from "../chain/marketGroup.ts";
@@ -61,7 +62,8 @@ export async function answerFrom(reader: MarketReader, request: QuoteRequest, ex
   if (request.search === "exact") {
     const worstPrice = direction === "LONG" ? market.minPrice : market.maxPrice;
     const edgeCall = planEdge(marketAnswer, direction, request.expectedPrice);
-    const input = { ...plan.value, currentPrice, worstPrice, maxCandidates: exactMaxCandidates };
+    const liquidity = interpretPoolLiquidity(await reader.poolLiquidity(market.pool));
+    const input = { ...plan.value, currentPrice, worstPrice, feeRate: market.feeRate, liquidity, maxCandidates: exactMaxCandidates };
     const at = (state: ExactState) => ({ search: "exact" as const, state, worstPrice, edgeCall });
     const readEdge = async (state: ExactState) => (edgeCall === undefined ? undefined : interpretEdge(await reader.edge({ ...at(state), edgeCall })));
     result = await runExactSearch(input, (size, state) => quote(size, at(state)), readEdge);
