@@ -4,7 +4,7 @@ pragma solidity ^0.8.30;
 import {ExactSearchRule} from "./ExactSearchRule.sol";
 import {PriceEdge} from "./PriceEdge.sol";
 import {SearcherBase} from "./SearcherBase.sol";
-import {MAX_PRICE_WORD, MIN_PRICE_WORD, wordAt} from "./libraries/MarketWords.sol";
+import {FEE_WORD, MAX_PRICE_WORD, MIN_PRICE_WORD, POOL_WORD, wordAt} from "./libraries/MarketWords.sol";
 
 /// @title ExactSearch: the exact search of semantics section 4b, one quote per candidate
 /// @notice Shared by {ExactQuoteSearcher} (one quote per call) and {BatchQuoteSearcher} (many). Each step is chosen
@@ -12,12 +12,15 @@ import {MAX_PRICE_WORD, MIN_PRICE_WORD, wordAt} from "./libraries/MarketWords.so
 /// quoted here, and the price edge where the rule asks for it.
 abstract contract ExactSearch is SearcherBase {
     /// @notice Where an exact search resumes: its direction, the price read when it started, the market's worst
-    /// settlement price for the direction (the loss model's), the rule's state (the price edge's included), and the
-    /// QuoterV2 call that measures the edge (planned from the market's answer; no data: none).
+    /// settlement price for the direction (the loss model's), the pool's fee tier and liquidity in range (the first
+    /// guesses'), the rule's state (the price edge's included), and the QuoterV2 call that measures the edge (planned
+    /// from the market's answer; no data: none).
     struct ExactResume {
         bool isLong;
         uint256 currentPrice;
         uint256 worstPrice;
+        uint256 feeRate;
+        uint256 liquidity;
         ExactSearchRule.State state;
         address edgeQuoter;
         bytes edgeData;
@@ -38,18 +41,27 @@ abstract contract ExactSearch is SearcherBase {
         bool searching = resuming;
         if (!resuming) {
             (searching, resume.isLong, resume.currentPrice) = _start(facts, q.marketGroup, q.marketId, q.expectedPrice);
-            if (searching) _plan(facts.market.data, q.expectedPrice, resume);
+            if (searching) _plan(facts, q.expectedPrice, resume);
         }
         Search memory s = _newSearch(q, resume.isLong, before + _encodedBytes(facts), memo);
         if (searching) facts.candidates = _exactSearch(facts, s, resume);
         return s.encodedBytes;
     }
 
-    /// @notice What a new search reads of the market's answer: its worst settlement price for the direction, and the
-    /// price edge's QuoterV2 call ({PriceEdge.plan}; none for a market without one).
-    function _plan(bytes memory market, uint256 expectedPrice, ExactResume memory resume) private pure {
+    /// @notice What a new search reads of the market's answer (its worst settlement price for the direction, its fee
+    /// tier, the price edge's QuoterV2 call ({PriceEdge.plan}; none for a market without one)), and its pool's
+    /// liquidity in range, read now (0 where the call fails or answers something else than a uint128).
+    function _plan(Facts memory facts, uint256 expectedPrice, ExactResume memory resume) private {
+        bytes memory market = facts.market.data;
         (, uint256 first) = wordAt(market, 0);
-        (, resume.worstPrice) = wordAt(market, first / 32 + (resume.isLong ? MIN_PRICE_WORD : MAX_PRICE_WORD));
+        first /= 32;
+        (, resume.worstPrice) = wordAt(market, first + (resume.isLong ? MIN_PRICE_WORD : MAX_PRICE_WORD));
+        (, resume.feeRate) = wordAt(market, FEE_WORD);
+        (, uint256 pool) = wordAt(market, first + POOL_WORD);
+        facts.liquidityRead = true;
+        facts.liquidity = _call(address(uint160(pool)), abi.encodeWithSignature("liquidity()"));
+        (bool hasWord, uint256 liquidity) = wordAt(facts.liquidity.data, 0);
+        if (facts.liquidity.success && hasWord && liquidity >> 128 == 0) resume.liquidity = liquidity;
         (bool planned, address quoter, bytes memory data) = PriceEdge.plan(market, resume.isLong, expectedPrice);
         if (planned) (resume.edgeQuoter, resume.edgeData) = (quoter, data);
     }
@@ -65,8 +77,16 @@ abstract contract ExactSearch is SearcherBase {
             currentPrice: resume.currentPrice,
             expectedPrice: s.expectedPrice,
             collateralAvailable: s.collateralAvailable,
-            worstPrice: resume.worstPrice
+            worstPrice: resume.worstPrice,
+            feeRate: resume.feeRate,
+            liquidity: resume.liquidity,
+            edgeFirst: false,
+            hasPoolBudget: false,
+            poolBudget: 0,
+            hasCurrentRoot: false,
+            currentRoot: 0
         });
+        ExactSearchRule.prepare(input);
         candidates = new Candidate[](s.maxIterations > st.quoted ? s.maxIterations - st.quoted : 0);
         uint256 count;
         while (st.quoted < s.maxIterations && !ExactSearchRule.closed(st)) {

@@ -33,6 +33,10 @@ library ExactSearchRule {
     uint256 private constant MODEL_STEPS = 8;
     /// @dev The loss model's values and its distance to the target stay below this, so that their sums fit an int256.
     uint256 private constant MODEL_BOUND = 1 << 253;
+    /// @dev Parts of a million: the unit of a v3 fee tier.
+    uint256 private constant PIPS = 1e6;
+    /// @dev The scale of 1/sqrt(price) (see {_inverseSqrtPrice}): a v3 pool moves it by size * SCALE / L within a range.
+    uint256 private constant SCALE = 1e27;
 
     /// @notice A quoted size: below the top of the feasible interval (`low`) or above it (`high`). Above, a revert
     /// has no quote but may name the D18 price the market's range ends at (`rangeEnd`, 0 for none).
@@ -60,8 +64,11 @@ library ExactSearchRule {
         uint256 edge;
     }
 
-    /// @notice What the rule reads of the request and the market: the direction, the cap, the prices, the budget, and
-    /// the settlement price at which the position loses the most (the market's minimum for a LONG, maximum for a SHORT).
+    /// @notice What the rule reads of the request and the market: the direction, the cap, the prices, the budget, the
+    /// settlement price at which the position loses the most (the market's minimum for a LONG, maximum for a SHORT), the
+    /// pool's fee tier (pips) and its liquidity in range at the block (0 where it could not be read); and, set once by
+    /// {prepare}, what the pool's own range says before any quote (read the price edge first; the budget's first guess)
+    /// and the current price's scaled 1/sqrt, which every estimate starts from.
     struct Input {
         bool isLong;
         uint256 cap;
@@ -69,6 +76,13 @@ library ExactSearchRule {
         uint256 expectedPrice;
         uint256 collateralAvailable;
         uint256 worstPrice;
+        uint256 feeRate;
+        uint256 liquidity;
+        bool edgeFirst;
+        bool hasPoolBudget;
+        uint256 poolBudget;
+        bool hasCurrentRoot;
+        uint256 currentRoot;
     }
 
     /// @notice An estimate of the first size too large, the wei one unit of its value spans, whether it bounds a
@@ -137,14 +151,24 @@ library ExactSearchRule {
         return Math.mulDiv(bound, bound * 1e18, 1 << 192);
     }
 
+    /// @notice Works out once per search what the pool's own range says before any quote: the budget's first guess,
+    /// and whether to read the price edge first (unless the pool's price edge lies more than an eighth past it).
+    function prepare(Input memory input) internal pure {
+        (input.hasCurrentRoot, input.currentRoot) = _inverseSqrtPrice(input.currentPrice);
+        (input.hasPoolBudget, input.poolBudget) = _poolBudgetTop(input);
+        (bool hasPrice, uint256 price) = _poolPriceTop(input);
+        input.edgeFirst = !hasPrice || !input.hasPoolBudget || price <= input.poolBudget + input.poolBudget / 8;
+    }
+
     /// @notice The next step: read the price edge, or quote `size` (unsigned), and whether an estimate guided it.
     function next(Input memory input, State memory s) internal pure returns (bool readEdge, uint256 size, bool guided) {
-        if (!s.edgeAsked) return (true, 0, false);
+        if (!s.edgeAsked && (s.quoted == 0 ? input.edgeFirst : _priceFoundBinding(input, s))) return (true, 0, false);
         uint256 floor = s.low.known ? s.low.size + 1 : DUST;
         uint256 ceiling = s.high.known ? s.high.size - 1 : MAX_SIZE;
         if (s.quoted == 0) {
-            // The price edge when the budget's first guess lies beyond it.
-            size = s.hasEdge && s.edge < input.cap ? s.edge : input.cap;
+            // The budget's first guess (the pool's range's, else the cap); the price edge where it is nearer.
+            uint256 first = input.hasPoolBudget ? input.poolBudget - 1 : input.cap;
+            size = s.hasEdge && s.edge < first ? s.edge : first;
         } else {
             Estimate memory estimate = _estimateTop(input, s);
             if (estimate.found && estimate.narrow && s.low.known && s.high.known) {
@@ -226,7 +250,7 @@ library ExactSearchRule {
         bool tooCostly = s.high.known && s.high.quoted && s.high.requiredCollateral > input.collateralAvailable;
         best = _edgeTop(s, tooCostly);
         if (!best.found) {
-            (bool hasOrigin, uint256 origin) = _inverseSqrtPrice(input.currentPrice);
+            (bool hasOrigin, uint256 origin) = (input.hasCurrentRoot, input.currentRoot);
             (bool hasPassed, uint256 passed) = input.isLong
                 ? (input.expectedPrice < MAX_SCALED_PRICE ? _inverseSqrtPrice(input.expectedPrice + 1) : (false, 0))
                 : (input.expectedPrice > 0 ? _inverseSqrtPrice(input.expectedPrice - 1) : (false, 0));
@@ -288,31 +312,56 @@ library ExactSearchRule {
         (estimate.found, estimate.size) = _interpolate(s1, y1, s.high.size, highValue, target);
     }
 
-    /// @notice The budget's first size too large (see the service's budgetTop): halfway between sides whose
-    /// requirements are within a rounding or two; the line towards half a unit below the target when they are a few
-    /// roundings apart (narrow); the line when the last two quotes fell on either side; else the secant through the
-    /// last two quotes or the loss model, kept inside the bracket, the line where neither is. With nothing over budget
-    /// above: the loss model, or the line from the start of the trade through `low`.
+    /// @notice The budget's first size too large (see the service's budgetTop, the same cases in the same order).
     function _budgetTop(Input memory input, State memory s, bool tooCostly) private pure returns (Estimate memory estimate) {
         uint256 target = input.collateralAvailable == type(uint256).max ? type(uint256).max : input.collateralAvailable + 1;
         bool hasLowValue = s.low.known && s.low.quoted;
         (uint256 s1, uint256 y1) = hasLowValue ? (s.low.size, s.low.requiredCollateral) : (0, 0);
-        if (tooCostly) {
-            uint256 apart = s.high.requiredCollateral > y1 ? s.high.requiredCollateral - y1 : 0;
-            if (hasLowValue && apart <= RESOLUTION) return Estimate(true, (s.low.size + s.high.size) / 2 + 1, 1, true, false);
-            if (hasLowValue && apart <= NARROW_UNITS) return _line(s, s1, y1, target, true);
-            if (hasLowValue && (s.streak == 1 || s.streak == -1)) return _line(s, s1, y1, target, false);
-            (bool found, uint256 size) = _secantTop(s, target);
-            if (!found) (found, size) = _lossModelTop(input, s, target);
-            if (found && size > s1 && size <= s.high.size) return Estimate(true, size, 1, false, true);
-            return _line(s, s1, y1, target, false);
+        if (!tooCostly) {
+            (bool modelled, uint256 modelSize) = _lossModelTop(input, s, target);
+            if (modelled && modelSize > s1) return Estimate(true, modelSize, 1, false, true);
+            if (s1 > 0) {
+                (estimate.found, estimate.size) = _interpolate(0, 0, s1, y1, target);
+                estimate.unit = 1;
+            }
+            return estimate;
         }
-        (bool modelled, uint256 modelSize) = _lossModelTop(input, s, target);
-        if (modelled && modelSize > s1) return Estimate(true, modelSize, 1, false, true);
-        if (s1 > 0) {
-            (estimate.found, estimate.size) = _interpolate(0, 0, s1, y1, target);
-            estimate.unit = 1;
+        uint256 highValue = s.high.requiredCollateral;
+        uint256 apart = highValue > y1 ? highValue - y1 : 0;
+        if (hasLowValue) {
+            if (apart <= RESOLUTION) return Estimate(true, (s1 + s.high.size) / 2 + 1, 1, true, false);
+            if (apart <= NARROW_UNITS) return _line(s, s1, y1, target, true);
+            estimate = _window(s, s1, y1, target, apart);
+            if (estimate.found) return estimate;
         }
+        if (highValue - target < RESOLUTION && (!hasLowValue || (y1 < target && target - y1 > NARROW_UNITS))) {
+            return _gallop(input, s);
+        }
+        if (hasLowValue && (s.streak == 1 || s.streak == -1)) return _line(s, s1, y1, target, false);
+        (bool found, uint256 size) = _secantTop(s, target);
+        if (!found) (found, size) = _lossModelTop(input, s, target);
+        if (found && size > s1 && size <= s.high.size) return Estimate(true, size, 1, false, true);
+        return _line(s, s1, y1, target, false);
+    }
+
+    /// @notice A few units short of the target at a side that fits: the middle of the wei those units span (at the
+    /// bracket's average), when that lies inside the bracket.
+    function _window(State memory s, uint256 s1, uint256 y1, uint256 target, uint256 apart) private pure returns (Estimate memory estimate) {
+        if (y1 >= target) return estimate;
+        uint256 missing = target - y1;
+        uint256 width = s.high.size - s1;
+        uint256 span = width / apart;
+        if (span == 0) span = 1;
+        if (missing > NARROW_UNITS || span > (width - 1) / missing) return estimate;
+        return Estimate(true, s1 + (missing * span + 1) / 2 + 1, 1, false, true);
+    }
+
+    /// @notice Down from a side over budget within a rounding of the target, nothing near fitting: 1, 2, 4, ... units
+    /// of the loss model's slope there while quotes keep landing above.
+    function _gallop(Input memory input, State memory s) private pure returns (Estimate memory) {
+        uint256 run = s.streak < 0 ? Math.min(uint256(-s.streak), 128) : 1;
+        uint256 step = _shifted(_slopeUnit(input, s.high), run - 1);
+        return Estimate(true, step < s.high.size ? s.high.size - step + 1 : 1, 1, false, true);
     }
 
     /// @notice The line from (s1, y1) to the size above towards `target` (narrow: towards half a unit below it, on
@@ -338,45 +387,105 @@ library ExactSearchRule {
         return _interpolate(latest.size, latest.requiredCollateral, prior.size, prior.requiredCollateral, target);
     }
 
-    /// @notice What the loss model is anchored on: the latest quote's curve, and where the model's requirement must go.
-    struct Model {
+    /// @notice A trade's curve on one liquidity range, as the loss model reads it (see the service's Curve): u(s) = a
+    /// -/+ kNum * s / kDen (down for a LONG), fill(s) = fillRef * uRef / u(s) at 10^-36; and the worst settlement
+    /// price at 10^-36.
+    struct Curve {
         bool isLong;
         uint256 a;
-        uint256 b;
-        uint256 moved;
-        uint256 latestSize;
-        uint256 fill36;
+        uint256 kNum;
+        uint256 kDen;
+        uint256 fillRef;
+        uint256 uRef;
         uint256 worst36;
-        int256 goal;
     }
 
-    /// @notice Where requiredCollateral first reaches `target` by the loss model of a v3 position on one liquidity
-    /// range, anchored on the latest quote (see the service's lossModelTop): Newton's method on s * (fill(s) - min)
-    /// (LONG) or s * (max - fill(s)) (SHORT), fill(s) = fill * b / u(s), u affine in s through (0, a) and (size, b),
-    /// prices held to 10^-36, its value shifted through the quote's requirement.
+    /// @notice The curve through a quoted side (u from the current price's to its priceAfter over its size, the fill
+    /// at its fillPrice); not ok where the quote gives none.
+    function _quoteCurve(Input memory input, Side memory side) private pure returns (bool ok, Curve memory curve) {
+        if (!side.known || !side.quoted) return (false, curve);
+        (bool hasA, uint256 a) = (input.hasCurrentRoot, input.currentRoot);
+        (bool hasB, uint256 b) = _inverseSqrtPrice(side.priceAfter);
+        if (!hasA || !hasB || a == b || side.fillPrice > type(uint256).max / D18) return (false, curve);
+        if (input.worstPrice > type(uint256).max / D18) return (false, curve);
+        return (true, Curve(input.isLong, a, a > b ? a - b : b - a, side.size, side.fillPrice * D18, b, input.worstPrice * D18));
+    }
+
+    /// @notice The curve of the pool's own range at the block (u moves by SCALE / liquidity per wei, the fill starts at
+    /// the current price with the pool's fee); not ok without the liquidity.
+    function _poolCurve(Input memory input) private pure returns (bool ok, Curve memory curve) {
+        (bool hasA, uint256 a) = (input.hasCurrentRoot, input.currentRoot);
+        if (!hasA || input.liquidity == 0 || input.feeRate >= PIPS || input.worstPrice > type(uint256).max / D18) return (false, curve);
+        (bool fits, uint256 fillRef) = input.isLong
+            ? _mulDiv(input.currentPrice * D18, PIPS, PIPS - input.feeRate)
+            : _mulDiv(input.currentPrice * D18, PIPS - input.feeRate, PIPS);
+        if (!fits) return (false, curve);
+        return (true, Curve(input.isLong, a, SCALE, input.liquidity, fillRef, a, input.worstPrice * D18));
+    }
+
+    /// @notice Where requiredCollateral first reaches `target` by the loss model on the latest quote's curve, shifted
+    /// through the quote's own requirement: Newton's method from the quote.
     function _lossModelTop(Input memory input, State memory s, uint256 target) private pure returns (bool, uint256) {
         Side memory latest = _latest(s);
-        if (!latest.known || !latest.quoted) return (false, 0);
-        (bool hasA, uint256 a) = _inverseSqrtPrice(input.currentPrice);
-        (bool hasB, uint256 b) = _inverseSqrtPrice(latest.priceAfter);
-        if (!hasA || !hasB || a == b) return (false, 0);
-        if (latest.fillPrice > type(uint256).max / D18 || input.worstPrice > type(uint256).max / D18) return (false, 0);
-        Model memory m = Model(input.isLong, a, b, a > b ? a - b : b - a, latest.size, latest.fillPrice * D18, input.worstPrice * D18, 0);
-        (bool ok, int256 value, uint256 slope) = _modelAt(m, latest.size);
+        (bool ok, Curve memory curve) = _quoteCurve(input, latest);
+        if (!ok) return (false, 0);
+        int256 value;
+        uint256 slope;
+        (ok, value, slope) = _modelAt(curve, latest.size);
         (bool inRange, int256 distance) = _signedDifference(target, latest.requiredCollateral);
         if (!ok || !inRange) return (false, 0);
-        m.goal = distance + value;
-        return _newton(m, value, slope);
+        return _newton(curve, distance + value, latest.size, value, slope);
     }
 
-    /// @notice MODEL_STEPS of Newton's method on the model from the latest quote, where it is worth `value` with
-    /// `slope`: the first size at or past the model's goal.
-    function _newton(Model memory m, int256 value, uint256 slope) private pure returns (bool, uint256) {
-        uint256 size = m.latestSize;
+    /// @notice The budget's first size too large by the loss model on the pool's range, before any quote.
+    function _poolBudgetTop(Input memory input) private pure returns (bool, uint256) {
+        (bool ok, Curve memory curve) = _poolCurve(input);
+        uint256 target = input.collateralAvailable == type(uint256).max ? type(uint256).max : input.collateralAvailable + 1;
+        if (!ok || target >= MODEL_BOUND) return (false, 0);
+        int256 value;
+        uint256 slope;
+        (ok, value, slope) = _modelAt(curve, 0);
+        if (!ok) return (false, 0);
+        return _newton(curve, int256(target), 0, value, slope);
+    }
+
+    /// @notice The size at which the price reaches expectedPrice on the pool's range (a SHORT's base paying the fee on
+    /// top); not ok without the liquidity.
+    function _poolPriceTop(Input memory input) private pure returns (bool, uint256) {
+        (bool hasA, uint256 a) = (input.hasCurrentRoot, input.currentRoot);
+        (bool hasT, uint256 t) = _inverseSqrtPrice(input.expectedPrice);
+        if (!hasA || !hasT || input.liquidity == 0 || input.feeRate >= PIPS) return (false, 0);
+        (bool fits, uint256 moved) = _mulDiv(input.liquidity, a > t ? a - t : t - a, SCALE);
+        if (!fits || input.isLong) return (fits, moved);
+        return _mulDiv(moved, PIPS, PIPS - input.feeRate);
+    }
+
+    /// @notice Whether a quote found the price binding: the size known too large went past expectedPrice, or reverted.
+    function _priceFoundBinding(Input memory input, State memory s) private pure returns (bool) {
+        if (!s.high.known) return false;
+        if (!s.high.quoted) return true;
+        return input.isLong ? s.high.priceAfter > input.expectedPrice : s.high.priceAfter < input.expectedPrice;
+    }
+
+    /// @notice The wei one unit of requiredCollateral spans at a quoted side, by the loss model's slope there (at least 1).
+    function _slopeUnit(Input memory input, Side memory side) private pure returns (uint256) {
+        (bool ok, Curve memory curve) = _quoteCurve(input, side);
+        if (!ok) return 1;
+        uint256 slope;
+        (ok,, slope) = _modelAt(curve, side.size);
+        if (!ok || slope == 0) return 1;
+        uint256 unit = D36 / slope;
+        return unit > 0 ? unit : 1;
+    }
+
+    /// @notice MODEL_STEPS of Newton's method on the model from `start`, where it is worth `value` with `slope`: the
+    /// first size at or past `goal` (one wei past the root).
+    function _newton(Curve memory curve, int256 goal, uint256 start, int256 value, uint256 slope) private pure returns (bool, uint256) {
+        uint256 size = start;
         bool ok;
         for (uint256 i; i < MODEL_STEPS; i++) {
             if (slope == 0) return (false, 0);
-            int256 gap = m.goal - value;
+            int256 gap = goal - value;
             (bool fits, uint256 step) = _mulDiv(gap < 0 ? uint256(-gap) : uint256(gap), D36, slope);
             if (!fits) return (false, 0);
             if (gap < 0) {
@@ -386,9 +495,10 @@ library ExactSearchRule {
                 if (step > MAX_SIZE - size) return (false, 0);
                 size += step;
             }
+            if (size == 0) return (false, 0);
             // A step of a wei or none: the model has converged (its own rounding is coarser than that).
             if (step <= 1) break;
-            (ok, value, slope) = _modelAt(m, size);
+            (ok, value, slope) = _modelAt(curve, size);
             if (!ok) return (false, 0);
         }
         return (true, size < MAX_SIZE ? size + 1 : MAX_SIZE);
@@ -396,24 +506,23 @@ library ExactSearchRule {
 
     /// @notice The model's requirement at `size` (signed) and its slope (10^-36 per wei; 0 where not positive); not ok
     /// where a value leaves its bounds.
-    function _modelAt(Model memory m, uint256 size) private pure returns (bool ok, int256 value, uint256 slope) {
-        (bool fits, uint256 shift) = _mulDiv(m.moved, size, m.latestSize);
-        if (!fits || (m.isLong ? shift >= m.a : shift > type(uint256).max - m.a)) return (false, 0, 0);
-        uint256 u = m.isLong ? m.a - shift : m.a + shift;
+    function _modelAt(Curve memory c, uint256 size) private pure returns (bool ok, int256 value, uint256 slope) {
+        (bool fits, uint256 shift) = _mulDiv(c.kNum, size, c.kDen);
+        if (!fits || (c.isLong ? shift >= c.a : shift > type(uint256).max - c.a)) return (false, 0, 0);
+        uint256 u = c.isLong ? c.a - shift : c.a + shift;
         uint256 fill;
         uint256 marginal;
-        (fits, fill) = _mulDiv(m.fill36, m.b, u);
+        (fits, fill) = _mulDiv(c.fillRef, c.uRef, u);
         if (!fits) return (false, 0, 0);
-        (fits, marginal) = _mulDiv(fill, m.a, u);
+        (fits, marginal) = _mulDiv(fill, c.a, u);
         if (!fits) return (false, 0, 0);
-        bool gain = m.isLong ? fill < m.worst36 : m.worst36 < fill;
-        uint256 margin = fill > m.worst36 ? fill - m.worst36 : m.worst36 - fill;
+        bool gain = c.isLong ? fill < c.worst36 : c.worst36 < fill;
         uint256 magnitude;
-        (fits, magnitude) = _mulDiv(size, margin, D36);
+        (fits, magnitude) = _mulDiv(size, fill > c.worst36 ? fill - c.worst36 : c.worst36 - fill, D36);
         if (!fits || magnitude >= MODEL_BOUND) return (false, 0, 0);
         value = gain ? -int256(magnitude) : int256(magnitude);
-        if (m.isLong) slope = marginal > m.worst36 ? marginal - m.worst36 : 0;
-        else slope = m.worst36 > marginal ? m.worst36 - marginal : 0;
+        if (c.isLong) slope = marginal > c.worst36 ? marginal - c.worst36 : 0;
+        else slope = c.worst36 > marginal ? c.worst36 - marginal : 0;
         ok = true;
     }
 

@@ -72,7 +72,8 @@ abstract contract SearcherBase {
     /// `getMarketGroup`) is true when a search follows; `decimalsRead` when that answer names a collateral token
     /// (semantics section 10). `candidates` is empty when no search ran, or when gas ran short before the first
     /// candidate of this call could be recorded. `edgeRead`: an exact search asked the market's QuoterV2 for the
-    /// price edge ({PriceEdge}), answered in `edge`; false also when that call may have been starved.
+    /// price edge ({PriceEdge}), answered in `edge`; false also when that call may have been starved. `liquidityRead`:
+    /// an exact search read its market's pool's `liquidity()` (the rule's first guesses), answered in `liquidity`.
     struct Facts {
         uint256 blockNumber;
         Call market;
@@ -85,6 +86,8 @@ abstract contract SearcherBase {
         Candidate[] candidates;
         bool edgeRead;
         Call edge;
+        bool liquidityRead;
+        Call liquidity;
     }
 
     /// @notice How the searcher answers, always: it never returns normally.
@@ -236,8 +239,9 @@ abstract contract SearcherBase {
 
     /// @notice Encoded size of the facts read so far, before any candidate.
     function _encodedBytes(Facts memory facts) internal pure returns (uint256) {
-        return 32 * 29 + _padded(facts.market.data.length) + _padded(facts.price.data.length) + _padded(facts.edge.data.length)
-            + _padded(facts.collateralGroup.data.length) + _padded(facts.collateralDecimals.data.length);
+        return 32 * 33 + _padded(facts.market.data.length) + _padded(facts.price.data.length) + _padded(facts.edge.data.length)
+            + _padded(facts.collateralGroup.data.length) + _padded(facts.collateralDecimals.data.length)
+            + _padded(facts.liquidity.data.length);
     }
 
     function _padded(uint256 length) internal pure returns (uint256) {

@@ -12,6 +12,7 @@ pragma solidity ^0.8.30;
 uint256 constant FEE_WORD = 1;
 uint256 constant QUOTER_WORD = 7;
 /// @dev MarketData's fields, counted from its head: marketId and startTime are its first two words.
+uint256 constant POOL_WORD = 3;
 uint256 constant QUOTE_TOKEN_WORD = 4;
 uint256 constant BASE_TOKEN_WORD = 5;
 uint256 constant MIN_PRICE_WORD = 6;

@@ -14,6 +14,7 @@ contract ExactRuleHarness {
         pure
         returns (bool readEdge, uint256 size, bool guided)
     {
+        ExactSearchRule.prepare(input);
         return ExactSearchRule.next(input, state);
     }
 

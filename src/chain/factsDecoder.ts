@@ -22,6 +22,9 @@ export type Facts = {
   /** An exact search asked the market's QuoterV2 for the price edge (src/chain/priceEdge.ts), answered in `edge`. */
   edgeRead: boolean;
   edge: RawCall;
+  /** An exact search read its market's pool's `liquidity()` (the rule's first guesses), answered in `liquidity`. */
+  liquidityRead: boolean;
+  liquidity: RawCall;
 };
 
 /** A depth ladder's answer: the block, the price read there, the prices planned from it, the facts of the levels started. */
@@ -116,7 +119,7 @@ function array<T>(words: Words, at: number, read: (words: Words, at: number) => 
   return Array.from({ length }, (_, i) => read(words, heads + words.position(heads + 32 * i)));
 }
 
-/** The Facts tuple at `at`: eleven head words, then the dynamic parts at their offsets. */
+/** The Facts tuple at `at`: thirteen head words, then the dynamic parts at their offsets. */
 function facts(words: Words, at: number): Facts {
   const dynamic = (word: number) => at + words.position(at + 32 * word);
   return {
@@ -131,6 +134,8 @@ function facts(words: Words, at: number): Facts {
     candidates: array(words, dynamic(8), candidate),
     edgeRead: words.bool(at + 288),
     edge: call(words, dynamic(10)),
+    liquidityRead: words.bool(at + 352),
+    liquidity: call(words, dynamic(12)),
   };
 }
 

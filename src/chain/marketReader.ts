@@ -1,5 +1,5 @@
 // What a quote asks of the chain, whichever way the answers are fetched (semantics §7: the strategies).
-import type { ExactState } from "../quote/exactRule.ts";
+import type { ExactRuleInput, ExactState } from "../quote/exactRule.ts";
 import type { SearchPoint } from "../quote/search.ts";
 import type { Hex } from "viem";
 import type { BlockPin, RawCall } from "./call.ts";
@@ -14,11 +14,14 @@ export type SearchPosition =
   | {
       readonly search: "exact";
       readonly state: ExactState;
-      /** The market's worst settlement price for the direction (the rule's loss model reads it). */
-      readonly worstPrice: bigint;
+      /** What the rule reads of the market besides the request: its worst settlement price, fee and pool liquidity. */
+      readonly market: ExactMarket;
       /** The price edge's QuoterV2 call, planned from the market's answer; none for a market without one. */
       readonly edgeCall: EdgeCall | undefined;
     };
+
+/** What the exact search's rule reads of the market at the block (src/quote/exactRule.ts ExactRuleInput). */
+export type ExactMarket = Pick<ExactRuleInput, "worstPrice" | "feeRate" | "liquidity">;
 
 /**
  * The answers of one quote's chain reads, all at one block. The sequential strategy makes each call when

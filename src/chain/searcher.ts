@@ -7,6 +7,7 @@ import { SETTINGS } from "../config.ts";
 import { exactQuoteSearcherAbi, exactQuoteSearcherBytecode, quoteSearcherAbi, quoteSearcherBytecode } from "../generated/contracts.ts";
 import type { ExactState, Known } from "../quote/exactRule.ts";
 import type { EdgeCall } from "./priceEdge.ts";
+import type { ExactMarket } from "./marketReader.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES } from "../quote/exactSearch.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import type { SearchPoint } from "../quote/search.ts";
@@ -40,8 +41,8 @@ export type Resume = { readonly isLong: boolean } & (
       readonly search: "exact";
       readonly state: ExactState;
       readonly currentPrice: bigint;
-      /** The market's worst settlement price for the direction, which the rule's loss model reads. */
-      readonly worstPrice: bigint;
+      /** What the rule reads of the market: its worst settlement price for the direction, fee, pool liquidity. */
+      readonly market: ExactMarket;
       /** The QuoterV2 call that measures the price edge, planned from the market's answer; none for a market without. */
       readonly edgeCall: EdgeCall | undefined;
     }
@@ -97,7 +98,9 @@ export function encodeSearch(request: QuoteRequest, resume?: Resume, exactMaxCan
         {
           isLong,
           currentPrice: exact?.currentPrice ?? 0n,
-          worstPrice: exact?.worstPrice ?? 0n,
+          worstPrice: exact?.market.worstPrice ?? 0n,
+          feeRate: exact?.market.feeRate ?? 0n,
+          liquidity: exact?.market.liquidity ?? 0n,
           state: exactStateArgs(exact?.state),
           edgeQuoter: exact?.edgeCall?.to ?? zeroAddress,
           edgeData: exact?.edgeCall?.data ?? "0x",

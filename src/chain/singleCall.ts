@@ -147,7 +147,7 @@ class ReplayingReader implements MarketReader {
     const currentPrice = this.facts.priceRead ? interpretReferencePrice(this.facts.price) : undefined;
     if (currentPrice === undefined) throw new SearcherMismatchError("an exact search resumes without the price the searcher read");
     const isLong = currentPrice < this.call.request.expectedPrice;
-    return { isLong, search: "exact", state: at.state, worstPrice: at.worstPrice, edgeCall: at.edgeCall, currentPrice };
+    return { isLong, search: "exact", state: at.state, market: at.market, edgeCall: at.edgeCall, currentPrice };
   }
 
   private quoteAlone(signedSize: bigint): Promise<RawCall> {

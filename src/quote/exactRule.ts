@@ -28,6 +28,18 @@ export type ExactRuleInput = {
   readonly liquidity: bigint;
 };
 
+/**
+ * The input with what the pool's own range says before any quote, worked out once per search: whether to read the
+ * price edge first ({@link edgeFirst}), and the budget's first guess ({@link poolBudgetTop}).
+ */
+export type PreparedInput = ExactRuleInput & { readonly edgeFirst: boolean; readonly poolBudget: bigint | undefined };
+
+export function prepareExactRule(input: ExactRuleInput): PreparedInput {
+  const poolBudget = poolBudgetTop(input);
+  const price = poolPriceTop(input);
+  return { ...input, poolBudget, edgeFirst: price === undefined || poolBudget === undefined || price <= poolBudget + poolBudget / 8n };
+}
+
 /** A quoted size; above the interval, a revert may tell the price the market's range ends at (`rangeEnd`). */
 export type Known = { readonly size: bigint; readonly quote?: CandidateQuote; readonly rangeEnd?: bigint };
 
@@ -258,10 +270,10 @@ function budgetTop(input: ExactRuleInput, state: ExactState, tooCostly: boolean)
   if (lowValue !== undefined) {
     if (apart <= RESOLUTION) return { size: (s1 + top) / 2n + 1n, unit: 1n, narrow: true };
     if (apart <= NARROW_UNITS) return line(true);
-    const missing = target - lowValue;
-    if (missing <= NARROW_UNITS && missing * span < top - s1) return { size: s1 + (missing * span + 1n) / 2n + 1n, unit: 1n, steady: true };
+    const missing = lowValue < target ? target - lowValue : 0n;
+    if (missing > 0n && missing <= NARROW_UNITS && missing * span < top - s1) return { size: s1 + (missing * span + 1n) / 2n + 1n, unit: 1n, steady: true };
   }
-  if (highValue - target < RESOLUTION && (lowValue === undefined || target - lowValue > NARROW_UNITS)) {
+  if (highValue - target < RESOLUTION && (lowValue === undefined || (lowValue < target && target - lowValue > NARROW_UNITS))) {
     const run = state.streak < 0 ? BigInt(Math.min(-state.streak, 128)) : 1n;
     const step = slopeUnit(input, high!) << (run - 1n);
     return { size: step < top ? top - step + 1n : 1n, unit: 1n, steady: true };
@@ -424,17 +436,6 @@ function poolPriceTop(input: ExactRuleInput): bigint | undefined {
   return input.direction === "LONG" ? moved : mulDiv(moved, PIPS, PIPS - input.feeRate);
 }
 
-/**
- * Whether the search asks for the price edge before its first quote: unless the pool's own range says the budget binds
- * well before the price (its price edge more than an eighth past its budget edge). Without the pool's liquidity it
- * always does.
- */
-function edgeFirst(input: ExactRuleInput): boolean {
-  const price = poolPriceTop(input);
-  const budget = poolBudgetTop(input);
-  return price === undefined || budget === undefined || price <= budget + budget / 8n;
-}
-
 /** Whether a quote found the price binding: the size known too large went past expectedPrice, or reverted. */
 function priceFoundBinding(input: ExactRuleInput, state: ExactState): boolean {
   const quote = state.high?.quote;
@@ -486,9 +487,11 @@ function split(bottom: bigint, top: bigint): bigint {
  * bracket. With no estimate: doubling up when nothing above is known, else the split point. While nothing fills and
  * no estimate guides, once the bracket above DUST is narrow enough to be halved (at most DUST * 2^16), DUST itself.
  */
-export function nextExactStep(input: ExactRuleInput, state: ExactState): ExactStep {
+export function nextExactStep(input: PreparedInput, state: ExactState): ExactStep {
   const { low, high, streak, quoted } = state;
-  if (!state.edge.asked && (quoted === 0 ? edgeFirst(input) : priceFoundBinding(input, state))) return { kind: "edge" };
+  // The price edge first unless the pool's range says the budget binds well before the price (its price edge more than
+  // an eighth past its budget edge); else once a quote finds the price binding.
+  if (!state.edge.asked && (quoted === 0 ? input.edgeFirst : priceFoundBinding(input, state))) return { kind: "edge" };
   const floor = low === undefined ? DUST : low.size + 1n;
   const ceiling = high === undefined ? maxInt256 : high.size - 1n;
   const middle = high === undefined ? undefined : split(low === undefined ? DUST : low.size, high.size);
@@ -499,8 +502,7 @@ export function nextExactStep(input: ExactRuleInput, state: ExactState): ExactSt
   if (quoted === 0) {
     // The budget's first guess: the pool's own range's, else the cap. The price edge where it is nearer: the price
     // binds first there, or nearly.
-    const budget = poolBudgetTop(input);
-    const first = budget === undefined ? input.cap : budget - 1n;
+    const first = input.poolBudget === undefined ? input.cap : input.poolBudget - 1n;
     size = edge !== undefined && edge < first ? edge : first;
   } else if (estimate?.narrow && low !== undefined && high !== undefined) {
     guided = true;

@@ -4,7 +4,19 @@
 // (`low`: short of the limit or feasible) and the smallest quoted above it (`high`), and chooses each next size
 // by interpolation, safeguarded so that it never stalls on one side. Integer arithmetic only, every division
 // rounding down, so that the same rule can run on chain and pick the same candidates.
-import { isClosed, nextExactStep, rangeEndFromBound, recordAbove, recordBelow, recordEdge, recordRevert, START, type ExactRuleInput, type ExactState } from "./exactRule.ts";
+import {
+  isClosed,
+  nextExactStep,
+  prepareExactRule,
+  rangeEndFromBound,
+  recordAbove,
+  recordBelow,
+  recordEdge,
+  recordRevert,
+  START,
+  type ExactRuleInput,
+  type ExactState,
+} from "./exactRule.ts";
 import {
   classifyQuote,
   recordRevert as recordRevertedCandidate,
@@ -52,13 +64,14 @@ function rangeEndOf(direction: Direction, evaluation: Extract<Evaluation, { kind
 /** Semantics §4b: the largest feasible size over DUST .. 2^255-1, proven at the pinned block when it can be. */
 export async function runExactSearch(input: ExactSearchInput, evaluate: ExactEvaluator, readEdge: EdgeReader = () => undefined): Promise<ExactSearchResult> {
   const trace: TraceEntry[] = [];
+  const rule = prepareExactRule(input);
   let state = START;
   let best: { size: bigint; quote: CandidateQuote } | undefined;
   let reverted = false;
   let rejectedForPrice = false;
 
   while (trace.length < input.maxCandidates && !isClosed(state)) {
-    const next = nextExactStep(input, state);
+    const next = nextExactStep(rule, state);
     if (next.kind === "edge") {
       state = recordEdge(state, await readEdge(state));
       continue;

@@ -60,11 +60,14 @@ export async function answerFrom(reader: MarketReader, request: QuoteRequest, ex
   const { direction } = plan.value;
   let result;
   if (request.search === "exact") {
-    const worstPrice = direction === "LONG" ? market.minPrice : market.maxPrice;
+    const exactMarket = {
+      worstPrice: direction === "LONG" ? market.minPrice : market.maxPrice,
+      feeRate: market.feeRate,
+      liquidity: interpretPoolLiquidity(await reader.poolLiquidity(market.pool)),
+    };
     const edgeCall = planEdge(marketAnswer, direction, request.expectedPrice);
-    const liquidity = interpretPoolLiquidity(await reader.poolLiquidity(market.pool));
-    const input = { ...plan.value, currentPrice, worstPrice, feeRate: market.feeRate, liquidity, maxCandidates: exactMaxCandidates };
-    const at = (state: ExactState) => ({ search: "exact" as const, state, worstPrice, edgeCall });
+    const input = { ...plan.value, ...exactMarket, currentPrice, maxCandidates: exactMaxCandidates };
+    const at = (state: ExactState) => ({ search: "exact" as const, state, market: exactMarket, edgeCall });
     const readEdge = async (state: ExactState) => (edgeCall === undefined ? undefined : interpretEdge(await reader.edge({ ...at(state), edgeCall })));
     result = await runExactSearch(input, (size, state) => quote(size, at(state)), readEdge);
   } else {

@@ -43,6 +43,8 @@ function random(seed: number) {
     candidates: Array.from({ length: below(12) }, () => ({ size: size(), success: below(2) === 1, data: bytes(), gasUsed: below(2) ? BigInt(below(30_000_000)) : word() })),
     edgeRead: below(2) === 1,
     edge: call(),
+    liquidityRead: below(2) === 1,
+    liquidity: call(),
   });
   const ladderFacts = () => ({ blockNumber: word(), price: call(), prices: Array.from({ length: below(6) }, word), facts: Array.from({ length: below(4) }, facts) });
   return { below, facts, ladderFacts };

@@ -14,6 +14,7 @@ import { exactRuleHarnessAbi, exactRuleHarnessBytecode, marketGroupAbi } from ".
 import {
   isClosed,
   nextExactStep,
+  prepareExactRule,
   rangeEndFromBound,
   recordAbove,
   recordBelow,
@@ -109,6 +110,8 @@ const randomInput: fc.Arbitrary<ExactRuleInput> = fc.record({
   expectedPrice: price,
   collateralAvailable: fc.oneof(uint, fc.bigInt({ min: 1n, max: 10n ** 30n })),
   worstPrice: fc.oneof(uint, price),
+  feeRate: fc.oneof(fc.constantFrom(0n, 500n, 3000n, 10_000n, 999_999n, 1_000_000n), fc.bigInt({ min: 0n, max: 2n ** 24n - 1n })),
+  liquidity: fc.oneof(fc.constant(0n), fc.bigInt({ min: 1n, max: 2n ** 128n - 1n }), fc.bigInt({ min: 10n ** 14n, max: 10n ** 26n })),
 });
 
 /**
@@ -151,7 +154,7 @@ const marketLike: fc.Arbitrary<readonly [ExactRuleInput, ExactState]> = fc
       quoted: 3,
       edge: edge ? { asked: true, size: highSize + 3n } : { asked: true },
     };
-    const input: ExactRuleInput = { direction: long ? "LONG" : "SHORT", cap, currentPrice: current, expectedPrice: long ? current * 2n : current / 2n, collateralAvailable: budget, worstPrice: worst };
+    const input: ExactRuleInput = { direction: long ? "LONG" : "SHORT", cap, currentPrice: current, expectedPrice: long ? current * 2n : current / 2n, collateralAvailable: budget, worstPrice: worst, feeRate: 3000n, liquidity };
     return [input, state] as const;
   });
 
@@ -163,6 +166,14 @@ const inputTuple = (i: ExactRuleInput) => ({
   expectedPrice: i.expectedPrice,
   collateralAvailable: i.collateralAvailable,
   worstPrice: i.worstPrice,
+  feeRate: i.feeRate,
+  liquidity: i.liquidity,
+  // Worked out by the harness's own prepare, as the searcher does.
+  edgeFirst: false,
+  hasPoolBudget: false,
+  poolBudget: 0n,
+  hasCurrentRoot: false,
+  currentRoot: 0n,
 });
 
 /** The Solidity rule's next step, as the TypeScript's. */
@@ -179,7 +190,7 @@ describe("the exact search's rule: TypeScript and Solidity choose alike", () => 
         const closed = isClosed(s);
         assert.equal(await onChain("closed", [stateTuple(s)]), closed);
         if (closed) return;
-        const expected = nextExactStep(i, s);
+        const expected = nextExactStep(prepareExactRule(i), s);
         assert.deepEqual(await nextOnChain(i, s), expected);
         if (expected.kind === "edge") seen.edge++;
         else if (s.quoted === 0) seen.first++;
@@ -200,13 +211,53 @@ describe("the exact search's rule: TypeScript and Solidity choose alike", () => 
     await fc.assert(
       fc.asyncProperty(marketLike, async ([i, s]) => {
         if (isClosed(s)) return;
-        const expected = nextExactStep(i, s);
+        const expected = nextExactStep(prepareExactRule(i), s);
         assert.deepEqual(await nextOnChain(i, s), expected);
         if (expected.kind === "quote") sizes.add(expected.size - s.low!.size);
       }),
       { numRuns: 2000, seed: 45 },
     );
     assert.ok(sizes.size >= 500, `${sizes.size} distinct steps`);
+  });
+
+  test("1,000 first steps on pools like the demo's (the pool's range guesses the budget's edge, and whether the price binds first): the same step", async () => {
+    const seen = { edgeFirst: 0, budgetFirst: 0, guessed: 0 };
+    const first = fc
+      .record({
+        long: fc.boolean(),
+        deep: fc.boolean(),
+        fee: fc.constantFrom(500n, 3000n, 10_000n),
+        liquidity: magnitude(10n ** 12n, 10n ** 27n),
+        budget: magnitude(10n ** 7n, 10n ** 28n),
+        distance: fc.bigInt({ min: 1n, max: 9_000n }),
+        edge: fc.oneof({ arbitrary: fc.constant<bigint | undefined>(undefined), weight: 4 }, { arbitrary: magnitude(DUST, 10n ** 30n), weight: 1 }),
+      })
+      .map(({ long, deep, fee, liquidity, budget, distance, edge }) => {
+        const current = deep ? 5n * 10n ** 17n - 1n : 1000n * D18 - 1n;
+        const input: ExactRuleInput = {
+          direction: long ? "LONG" : "SHORT",
+          cap: (budget * D18) / current,
+          currentPrice: current,
+          expectedPrice: long ? current + (current * distance) / 10_000n : current - (current * distance) / 10_000n,
+          collateralAvailable: budget,
+          worstPrice: long ? current / 5n : current * 2n,
+          feeRate: fee,
+          liquidity,
+        };
+        const state: ExactState = edge === undefined ? START : { ...START, edge: { asked: true, size: edge } };
+        return [input, state] as const;
+      });
+    await fc.assert(
+      fc.asyncProperty(first, async ([i, s]) => {
+        const prepared = prepareExactRule(i);
+        const expected = nextExactStep(prepared, s);
+        assert.deepEqual(await nextOnChain(i, s), expected);
+        if (!s.edge.asked) seen[prepared.edgeFirst ? "edgeFirst" : "budgetFirst"]++;
+        if (expected.kind === "quote" && prepared.poolBudget !== undefined && expected.size === prepared.poolBudget - 1n) seen.guessed++;
+      }),
+      { numRuns: 1000, seed: 47 },
+    );
+    assert.ok(seen.edgeFirst >= 200 && seen.budgetFirst >= 200 && seen.guessed >= 200, JSON.stringify(seen));
   });
 
   test("1,000 random steps recorded (below, above, a revert, the edge): the same state after each", async () => {

@@ -38,6 +38,8 @@ function input(overrides: Partial<ExactSearchInput>): ExactSearchInput {
     priceLimit: D18,
     collateralAvailable: D18,
     worstPrice: 0n,
+    feeRate: 0n,
+    liquidity: 0n,
     maxCandidates: 32,
     ...overrides,
   };

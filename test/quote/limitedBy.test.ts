@@ -78,7 +78,7 @@ test("property: on fake markets whose rules break at known sizes, a proven exact
         // The first size past each rule, in §4's order of checks: a tie goes to the earlier one.
         const first = [["liquidity", revertAt], ["collateral", budget + 1n], ["expectedPrice", move + 1n]] as const;
         const binding = first.reduce((a, b) => (b[1] < a[1] ? b : a))[0];
-        const result = await runExactSearch({ ...rules, cap: budget, worstPrice: 0n, maxCandidates: 64 }, market(revertAt));
+        const result = await runExactSearch({ ...rules, cap: budget, worstPrice: 0n, feeRate: 0n, liquidity: 0n, maxCandidates: 64 }, market(revertAt));
         assert.equal(result.kind, "found");
         if (result.kind !== "found" || !result.exact) return;
         assert.equal(limitedBy(result.size, result.trace, exact), binding);
