@@ -33,6 +33,8 @@ library ExactSearchRule {
     uint256 private constant MODEL_STEPS = 8;
     /// @dev The loss model's values and its distance to the target stay below this, so that their sums fit an int256.
     uint256 private constant MODEL_BOUND = 1 << 253;
+    /// @dev The wei a market group adds to every requirement against rounding: the pool's model leaves it to the target.
+    uint256 private constant REQUIREMENT_ROUNDING = 2;
     /// @dev Parts of a million: the unit of a v3 fee tier.
     uint256 private constant PIPS = 1e6;
     /// @dev The scale of 1/sqrt(price) (see {_inverseSqrtPrice}): a v3 pool moves it by size * SCALE / L within a range.
@@ -446,7 +448,7 @@ library ExactSearchRule {
         uint256 slope;
         (ok, value, slope) = _modelAt(curve, 0);
         if (!ok) return (false, 0);
-        return _newton(curve, int256(target), 0, value, slope);
+        return _newton(curve, int256(target) - int256(REQUIREMENT_ROUNDING), 0, value, slope);
     }
 
     /// @notice The size at which the price reaches expectedPrice on the pool's range (a SHORT's base paying the fee on

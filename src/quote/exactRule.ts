@@ -413,6 +413,12 @@ function slopeUnit(input: ExactRuleInput, side: Known): bigint {
   return unit > 0n ? unit : 1n;
 }
 
+/**
+ * The wei a market group adds to every requirement against rounding (the real group's 2, which the reference group
+ * copies): the pool's model, anchored on no quote, leaves it to the target.
+ */
+const REQUIREMENT_ROUNDING = 2n;
+
 /** The budget's first size too large by the loss model on the pool's range, before any quote: Newton's method from 0. */
 function poolBudgetTop(input: ExactRuleInput): bigint | undefined {
   const curve = poolCurve(input);
@@ -420,7 +426,7 @@ function poolBudgetTop(input: ExactRuleInput): bigint | undefined {
   const target = input.collateralAvailable === maxUint256 ? maxUint256 : input.collateralAvailable + 1n;
   if (curve === undefined || worst36 === undefined || target >= MODEL_BOUND) return undefined;
   const origin = modelAt(curve, worst36, 0n);
-  return origin === undefined ? undefined : newton(curve, worst36, target, 0n, origin);
+  return origin === undefined ? undefined : newton(curve, worst36, target - REQUIREMENT_ROUNDING, 0n, origin);
 }
 
 /**
