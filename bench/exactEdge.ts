@@ -14,12 +14,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { DEVCHAIN_ID } from "../src/devchain/chain.ts";
-import { DEMO_MARKET_GROUP_ADDRESS } from "../src/devchain/demo.ts";
+import { DEMO_MARKET_GROUP_ADDRESS, DEMO_USDC_MARKET_GROUP_ADDRESS } from "../src/devchain/demo.ts";
+import { marketGroupAbi } from "../src/generated/contracts.ts";
 import { startDevchain } from "../src/devchain/devchain.ts";
 import { parseQuoteRequest, type QuoteRequest } from "../src/quote/request.ts";
 import { meterDeployless, rpcClient } from "../scripts/measure-gas.ts";
 import { percentile } from "./stats.ts";
-import { EXACT_GRID, EXACT_WORKLOAD, type MixEntry } from "./workload.ts";
+import { EXACT_GRID, EXACT_WORKLOAD, exactShapes, type MixEntry } from "./workload.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const { values } = parseArgs({ options: { base: { type: "string" }, rounds: { type: "string", default: "3" }, record: { type: "string" } } });
@@ -56,7 +57,8 @@ async function load(name: string, root: string, url: string): Promise<Version> {
 function parse(entry: MixEntry): QuoteRequest {
   const query: Record<string, string> = { expectedPrice: entry.expectedPrice, collateralAvailable: entry.collateralAvailable, search: "exact", trace: "true" };
   if (entry.priceLimit !== undefined) query.priceLimit = entry.priceLimit;
-  const parsed = parseQuoteRequest({ chainId: String(DEVCHAIN_ID), marketAddress: DEMO_MARKET_GROUP_ADDRESS, marketId: String(entry.marketId) }, query);
+  const marketAddress = entry.group === "usdc" ? DEMO_USDC_MARKET_GROUP_ADDRESS : DEMO_MARKET_GROUP_ADDRESS;
+  const parsed = parseQuoteRequest({ chainId: String(DEVCHAIN_ID), marketAddress, marketId: String(entry.marketId) }, query);
   if (!parsed.ok) throw new Error(`does not parse: ${JSON.stringify(entry)}`);
   return parsed.value;
 }
@@ -67,7 +69,7 @@ const comparable = ({ status, body }: { status: number; body: Record<string, unk
   return JSON.stringify({ status, ...rest });
 };
 
-type Measured = { candidates: number; gas: bigint; ms: number[]; answer: string; status: number; limitedBy?: unknown };
+type Measured = { candidates: number; gas: bigint; ms: number[]; answer: string; status: number; limitedBy?: unknown; yardstick?: number };
 
 const directory = mkdtempSync(path.join(tmpdir(), "quoter-base-"));
 const devchain = await startDevchain();
@@ -77,7 +79,10 @@ try {
   const url = devchain.endpoint.url;
   const client = rpcClient(url);
   const versions = [await load(`before (${base.slice(0, 7)})`, directory, url), await load(`after (${head})`, ROOT, url)];
-  const sets = { "exact workload": EXACT_WORKLOAD, "exact grid": EXACT_GRID };
+  const price = (group: string, marketId: bigint) =>
+    client.readContract({ address: group === "usdc" ? DEMO_USDC_MARKET_GROUP_ADDRESS : DEMO_MARKET_GROUP_ADDRESS, abi: marketGroupAbi, functionName: "getReferencePrice", args: [marketId] });
+  const shapes = exactShapes({ "main:1": await price("main", 1n), "main:2": await price("main", 2n), "main:4": await price("main", 4n), "usdc:1": await price("usdc", 1n) });
+  const sets = { "exact workload": EXACT_WORKLOAD, "exact grid": EXACT_GRID, "exact shapes": shapes };
   const measured = new Map<string, Measured[][]>();
   for (const [set, entries] of Object.entries(sets)) {
     const rows = versions.map(() => [] as Measured[]);
@@ -95,7 +100,8 @@ try {
           }
           const { gas } = await meterDeployless(client, versions[v]!.encodeSearch({ ...request, trace: false }));
           const trace = (answer.body.trace ?? []) as unknown[];
-          rows[v]![i] = { candidates: trace.length, gas, ms: [ms], answer: comparable(answer), status: answer.status, limitedBy: answer.body.limitedBy };
+          const yardstick = v === 1 && answer.body.limitedBy === "collateral" ? await budgetYardstick(client, request, answer.body) : undefined;
+          rows[v]![i] = { candidates: trace.length, gas, ms: [ms], answer: comparable(answer), status: answer.status, limitedBy: answer.body.limitedBy, ...(yardstick === undefined ? {} : { yardstick }) };
         }
       }
     }
@@ -113,6 +119,7 @@ try {
  * same on every start, but a change to the demo's deployment changes their hashes, not the answers).
  */
 function record(file: string, measured: Map<string, Measured[][]>): void {
+  // The recorded base answers are the workload's and the grid's (the shapes' depend on the demo's state too).
   const lines = [...EXACT_WORKLOAD, ...EXACT_GRID].map((entry, i) => {
     const [set, at] = i < EXACT_WORKLOAD.length ? ["exact workload", i] : ["exact grid", i - EXACT_WORKLOAD.length];
     const { blockHash: _hash, ...answer } = JSON.parse(measured.get(set)![0]![at]!.answer);
@@ -120,6 +127,40 @@ function record(file: string, measured: Map<string, Measured[][]>): void {
     return JSON.stringify({ marketId, expectedPrice, collateralAvailable, ...(priceLimit === undefined ? {} : { priceLimit }), answer });
   });
   writeFileSync(file, `{"base":"${base}","blockNumber":"6","answers":[\n${lines.join(",\n")}\n]}\n`);
+}
+
+/**
+ * A budget-bound answer's yardstick: the candidates an ideal search needs once it stands next to the edge, log2 of the
+ * width of the plateau of requiredCollateral that ends at maxSize (the sizes needing what maxSize needs: where inside
+ * it the edge lies is all the quotes can tell), plus the steps the search took before its first candidate within that
+ * plateau's width of the edge (its approach).
+ */
+async function budgetYardstick(client: ReturnType<typeof rpcClient>, request: QuoteRequest, body: Record<string, unknown>): Promise<number> {
+  const signed = BigInt(body.maxSize as string);
+  const long = signed > 0n;
+  const size = long ? signed : -signed;
+  const required = async (s: bigint) => {
+    const { result } = await client.simulateContract({ address: request.marketAddress, abi: marketGroupAbi, functionName: "quoteCreateTraderPosition", args: [request.marketId, long ? s : -s] });
+    return result[0];
+  };
+  const top = await required(size);
+  // The plateau's start: doubling down from maxSize while the requirement stays, then halving.
+  let width = 1n;
+  while (width < size && (await required(size - width)) === top) width *= 2n;
+  let inside = width / 2n;
+  let outside = width < size ? width : size;
+  while (outside - inside > 1n) {
+    const middle = (inside + outside) / 2n;
+    if ((await required(size - middle)) === top) inside = middle;
+    else outside = middle;
+  }
+  const plateau = inside + 1n;
+  const trace = (body.trace ?? []) as { size: string }[];
+  const approach = trace.findIndex((entry) => {
+    const s = BigInt(entry.size) < 0n ? -BigInt(entry.size) : BigInt(entry.size);
+    return (s > size ? s - size : size - s) <= plateau;
+  });
+  return Math.ceil(Math.log2(Number(plateau) + 1)) + (approach < 0 ? trace.length : approach);
 }
 
 function report(measured: Map<string, Measured[][]>, versions: Version[]): void {
@@ -146,5 +187,16 @@ function report(measured: Map<string, Measured[][]>, versions: Version[]): void 
     });
     const same = rows[0]!.filter((r, i) => r.answer === rows[1]![i]!.answer).length;
     console.log(`| ${set} | answers the same but for iterations and trace | ${same} of ${rows[0]!.length} | | | | | | |`);
+  }
+  // The yardsticks: a price-bound answer against 3 candidates (the edge read, the edge, one wei past it); a budget-bound
+  // one against log2 of its last plateau's width plus its approach.
+  console.log("\n| set (after) | price-bound candidates median / most (yardstick 3) | budget-bound candidates median / most | their yardstick median / most | over the yardstick |");
+  console.log("|---|---|---|---|---|");
+  for (const [set, rows] of measured) {
+    const after = rows[1]!;
+    const price = after.filter((r) => r.limitedBy === "expectedPrice").map((r) => r.candidates);
+    const budget = after.filter((r) => r.yardstick !== undefined);
+    const over = budget.filter((r) => r.candidates > r.yardstick!).length;
+    console.log(`| ${set} | ${medianMax(price)} | ${medianMax(budget.map((r) => r.candidates))} | ${medianMax(budget.map((r) => r.yardstick!))} | ${over} of ${budget.length} |`);
   }
 }

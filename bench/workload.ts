@@ -15,6 +15,8 @@ export interface MixEntry {
   readonly collateralAvailable: string;
   /** The exact grid's entries only: a priceLimit between the price and expectedPrice. */
   readonly priceLimit?: string;
+  /** The exact shapes' entries of the 6-decimal group: "usdc" (else the first group). */
+  readonly group?: string;
   /** What the entry shows. */
   readonly note: string;
 }
@@ -123,6 +125,50 @@ export const EXACT_GRID: readonly MixEntry[] = GRID_MARKETS.flatMap((market) =>
     ),
   ),
 );
+
+/** The distances of the exact shapes' targets from the price, in parts per million, down to 100 ppm. */
+const SHAPE_DISTANCES_PPM = [100, 300, 1_000, 10_000, 100_000, 400_000];
+/** Budgets of the exact shapes: 10^10 to 10^25 wei, fifteen orders of magnitude. */
+const SHAPE_BUDGET_EXPONENTS = [10, 13, 16, 19, 22, 25];
+
+/** A decimal price `ppm` parts per million above (or below) `price` (a decimal of at most 6 fraction digits' scale). */
+function shifted(price: bigint, ppm: number, up: boolean): string {
+  const moved = (price * BigInt(1_000_000 + (up ? ppm : -ppm))) / 1_000_000n;
+  const whole = moved / 10n ** 18n;
+  const fraction = (moved % 10n ** 18n).toString().padStart(18, "0").replace(/0+$/, "");
+  return fraction === "" ? whole.toString() : `${whole}.${fraction}`;
+}
+
+/**
+ * search=exact on every shape the demo's markets give: the deep, shallow and thin
+ * markets and the 6-decimal group's, LONG and SHORT, at 100 ppm to 40% of the price, with budgets over fifteen orders of
+ * magnitude (288 quotes); and the settled and the expired market, which no size fills. Prices are the markets' created
+ * ones (0.5 and 1000): a test or bench on a demo whose trades moved a price places its targets from the price it reads.
+ */
+export function exactShapes(prices: { readonly [marketId: string]: bigint }): MixEntry[] {
+  const markets: { group?: string; marketId: number; kind: string }[] = [
+    { marketId: 1, kind: "deep" },
+    { marketId: 2, kind: "shallow" },
+    { marketId: 4, kind: "thin" },
+    { group: "usdc", marketId: 1, kind: "6-decimal" },
+  ];
+  const entries: MixEntry[] = markets.flatMap(({ group, marketId, kind }) => {
+    const price = prices[`${group ?? "main"}:${marketId}`]!;
+    return [true, false].flatMap((up) =>
+      SHAPE_DISTANCES_PPM.flatMap((ppm) =>
+        SHAPE_BUDGET_EXPONENTS.map((exponent) => ({
+          marketId,
+          ...(group === undefined ? {} : { group }),
+          expectedPrice: shifted(price, ppm, up),
+          collateralAvailable: E(exponent),
+          note: `${kind}, ${up ? "LONG" : "SHORT"}, ${ppm} ppm away, budget 10^${exponent}`,
+        })),
+      ),
+    );
+  });
+  for (const marketId of [3, 5]) entries.push({ marketId, expectedPrice: "0.55", collateralAvailable: E(18), note: `market ${marketId}: no size fills` });
+  return entries;
+}
 
 /**
  * The service path of an entry: `/quoter/31337/<market group>/<id>?expectedPrice=&collateralAvailable=`, with

@@ -50,13 +50,12 @@ export const traceSchema = {
 const LIMITED_BY_MEANING: Readonly<Record<LimitedBy, string>> = {
   expectedPrice: "a larger size would move the price after the trade past expectedPrice",
   collateral:
-    "a larger size would need more than collateralAvailable; also for a bisection that searched its range " +
-    "[0, collateralAvailable / currentPrice] to the top (cap - 1 fits)",
+    "a larger size would need more than collateralAvailable; also for a bisection that found no size above maxSize " +
+    "too large (every step went up towards the top of its range, collateralAvailable / currentPrice, which the budget sets)",
   liquidity: "the market cannot fill a larger size: its quote reverts",
   search:
-    "bisection only: no size above maxSize was found too large (every size tried above it fits, or none was " +
-    "tried), so a larger one may fit: raise maxIterations, or use search=exact. Also search=exact with exact: " +
-    "false and no upperBound (it reached EXACT_MAX_CANDIDATES before quoting a size too large)",
+    "search=exact only, with exact: false: the search reached EXACT_MAX_CANDIDATES before it proved maxSize (upperBound, " +
+    "when given, is the smallest size it found too large)",
 };
 
 const limitedBySchema = {
@@ -179,7 +178,7 @@ export const quoteResponseSchema = {
       },
     },
     short: {
-      summary: "SHORT on demo market 1 (maxSize is negative); every size tried fits, so more iterations or search=exact may find more",
+      summary: "SHORT on demo market 1 (maxSize is negative); every size tried fits: the budget sets the range's top, search=exact may find more",
       description: demoRequest(1, { expectedPrice: "0.45", collateralAvailable: THOUSAND }),
       value: {
         direction: "SHORT",
@@ -191,7 +190,7 @@ export const quoteResponseSchema = {
         maxCollateral: "969912558038966232011",
         fillPrice: "0.494769321362423778",
         priceAfter: "0.499534091136482756",
-        limitedBy: "search",
+        limitedBy: "collateral",
         blockNumber: "6",
         blockHash: DEMO_BLOCK_HASH,
         iterations: 10,
@@ -211,7 +210,7 @@ export const quoteResponseSchema = {
         maxCollateral: "742494803751438629",
         fillPrice: "0.505050683612886663",
         priceAfter: "0.500000353553578093",
-        limitedBy: "search",
+        limitedBy: "collateral",
         blockNumber: "6",
         blockHash: DEMO_BLOCK_HASH,
         iterations: 2,

@@ -10,6 +10,7 @@ import type { FastifyInstance } from "fastify";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { DEMO_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
 import { serviceBehindProxy, type ServiceBehindProxy } from "../support/liveService.ts";
+import { quoteRequests } from "../support/rpcProxy.ts";
 
 type Answer = { maxSize?: string; exact?: boolean; upperBound?: string; limitedBy?: string } & Record<string, unknown>;
 type Recorded = { marketId: number; expectedPrice: string; collateralAvailable: string; priceLimit?: string; answer: Answer };
@@ -29,16 +30,19 @@ after(() => setup.close());
 const magnitude = (signed: string) => (signed.startsWith("-") ? BigInt(signed.slice(1)) : BigInt(signed));
 
 describe("search=exact with the price edge answers as before it (semantics §4b)", () => {
-  test("432 quotes at block 6: the recorded answers but for iterations and trace, both strategies alike, price-bound ones in at most 3 candidates", async () => {
+  test("432 quotes at block 6: the recorded answers but for iterations and trace, both strategies alike, each in one JSON-RPC request, price-bound ones in at most 3 candidates, none in more than 8", async () => {
     const tally = { same: 0, provenNow: 0, priceBound: [] as number[], all: [] as number[] };
     for (const { marketId, expectedPrice, collateralAvailable, priceLimit, answer: before } of recorded.answers) {
       const query = new URLSearchParams({ expectedPrice, collateralAvailable, search: "exact", trace: "true" });
       if (priceLimit !== undefined) query.set("priceLimit", priceLimit);
       const url = `/quoter/${DEVCHAIN_ID}/${DEMO_MARKET_GROUP_ADDRESS}/${marketId}?${query}`;
-      const [single, sequential] = await Promise.all(apps.map((app) => app.inject({ url })));
-      assert.equal(single!.body, sequential!.body, url);
-      const { iterations: _iterations, trace, blockHash: _hash, ...now } = single!.json() as Answer & { trace: unknown[]; status?: never };
-      const after = { status: single!.statusCode, ...now };
+      setup.proxy.clear();
+      const single = await apps[0]!.inject({ url });
+      assert.deepEqual(quoteRequests(setup.proxy.methods), ["eth_call"], `${url}: one JSON-RPC request`);
+      const sequential = await apps[1]!.inject({ url });
+      assert.equal(single.body, sequential.body, url);
+      const { iterations: _iterations, trace, blockHash: _hash, ...now } = single.json() as Answer & { trace: unknown[]; status?: never };
+      const after = { status: single.statusCode, ...now };
       tally.all.push(trace.length);
       if (after.limitedBy === "expectedPrice") tally.priceBound.push(trace.length);
       if (before.exact === false) {
@@ -59,5 +63,6 @@ describe("search=exact with the price edge answers as before it (semantics §4b)
     assert.ok(tally.provenNow <= 8, JSON.stringify({ ...tally, all: undefined, priceBound: undefined }));
     assert.ok(tally.priceBound.length >= 200 && Math.max(...tally.priceBound) <= 3, `price-bound candidates: ${tally.priceBound}`);
     assert.ok(median <= 3, `median ${median} candidates per quote`);
+    assert.ok(sorted.at(-1)! <= 8, `at most ${sorted.at(-1)} candidates per quote`);
   });
 });

@@ -3,6 +3,8 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { sequentialReader } from "../../src/chain/sequential.ts";
+import { DEFAULT_SEARCH_GAS_CAP, encodeSearch, runSearcher } from "../../src/chain/searcher.ts";
+import { replayingReader } from "../../src/chain/singleCall.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import type { QuoteRequest } from "../../src/quote/request.ts";
 import { answerFrom } from "../../src/service/answerAtBlock.ts";
@@ -50,4 +52,20 @@ test("the exact search is asked for with search=exact, and proves its answer", a
   const body = await answer({ search: "exact" });
   assert.equal(body.exact, true);
   assert.ok(BigInt(body.maxSize) >= 45898437500000000n);
+});
+
+test("a searcher's call that stopped before the price edge: the call that resumes the search reads it (never the service alone)", async () => {
+  const request = demoRequest(devchain.marketGroup, { search: "exact" });
+  const block = await latestPin(devchain.endpoint.url);
+  const [endpoint] = endpointsAt([devchain.endpoint.url]);
+  const limits = { gasCap: DEFAULT_SEARCH_GAS_CAP, exactMaxCandidates: 32 };
+  const full = await runSearcher(endpoint!, encodeSearch(request, undefined, 32), limits.gasCap, { block });
+  assert.ok(full.edgeRead && full.candidates.length > 0, "a whole call reads the edge and quotes");
+  // As a call that ran out of gas right before the edge leaves its facts: the reads, nothing after them.
+  const stopped = { ...full, edgeRead: false, edge: { success: false, data: "0x" as const }, candidates: [] };
+  const tally = { rpcRequests: 0 };
+  const body = bodyOf(await answerFrom(replayingReader(endpoint!, request, limits, { block, tally }, stopped), request));
+  assert.deepEqual(body, bodyOf(await answerFrom(replayingReader(endpoint!, request, limits, { block }, full), request)));
+  // One more call, the searcher's resumed one, which read the edge and quoted every candidate.
+  assert.equal(tally.rpcRequests, 1);
 });

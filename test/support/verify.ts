@@ -131,3 +131,54 @@ export async function verifyLimitedBy(chain: EmbeddedChain, marketGroup: Address
   // Nothing tried above maxSize is too large: every step went up towards the top of [0, cap], which the budget sets.
   assert.equal(body.limitedBy, "collateral", "nothing tried above maxSize is too large: the budget sets the range's top");
 }
+
+/** What one quote of `size` (unsigned) does at a block, by §4's checks, read by the test's own client. */
+export type Classified = "fits" | "too-large";
+
+/**
+ * The largest size >= DUST that is not too large (reverted, over budget, or past expectedPrice) at `blockNumber`,
+ * found by the test alone: doubling from DUST, then halving the bracket, every candidate quoted by the test's own
+ * client. Feasible sizes above DUST form one interval (semantics §4b), so this is the maximum the exact search must
+ * answer (none where DUST itself is too large).
+ */
+export async function bruteForceMaximum(
+  chain: EmbeddedChain,
+  marketGroup: Address,
+  marketId: bigint,
+  direction: "LONG" | "SHORT",
+  expectedPrice: bigint,
+  budget: bigint,
+  blockNumber: bigint,
+): Promise<bigint | undefined> {
+  const DUST = 10n ** 6n;
+  const tooLarge = async (size: bigint) => {
+    try {
+      const { result } = await chain.publicClient.simulateContract({
+        address: marketGroup,
+        abi: marketGroupAbi,
+        functionName: "quoteCreateTraderPosition",
+        args: [marketId, direction === "LONG" ? size : -size],
+        blockNumber,
+      });
+      const [required, , after] = result;
+      return required > budget || (direction === "LONG" ? after > expectedPrice : after < expectedPrice);
+    } catch {
+      return true;
+    }
+  };
+  if (await tooLarge(DUST)) return undefined;
+  let low = DUST;
+  let high = DUST * 2n;
+  const MAX = (1n << 255n) - 1n;
+  while (!(await tooLarge(high))) {
+    low = high;
+    if (high === MAX) return MAX;
+    high = high * 2n > MAX ? MAX : high * 2n;
+  }
+  while (high - low > 1n) {
+    const middle = (low + high) / 2n;
+    if (await tooLarge(middle)) high = middle;
+    else low = middle;
+  }
+  return low;
+}
