@@ -481,11 +481,13 @@ function split(bottom: bigint, top: bigint): bigint {
 }
 
 /**
- * The next step, within (low, high) and at least DUST. The price edge is read first (once). The first size is the
- * cap, or the price edge where it is smaller. Then the size just before the estimated first size too large:
+ * The next step, within (low, high) and at least DUST. The price edge is read before the first quote where the pool's
+ * range says the price may bind first, else once a quote finds it binding (never twice). The first size is the pool's
+ * budget guess (the cap without one), or the price edge where it is smaller. Then the size just before the estimated
+ * first size too large:
  * - narrow: kept to the bracket's middle half, and halfway from the second quote in a row on one side (the edge lies
  *   anywhere within a rounding there);
- * - steady (a secant, the loss model): as it is;
+ * - steady (a secant, the loss model, a window or a gallop near the budget's edge): as it is;
  * - otherwise (regula falsi's lines, the price's): from the third quote in a row on one side, moved on by 1, 2, 4,
  *   ... units while quotes keep landing on that side (`streak`), and at least as far as the last quote missed the
  *   estimate by (doubling), but never past the bracket's split point.
