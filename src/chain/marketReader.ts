@@ -1,5 +1,5 @@
 // What a quote asks of the chain, whichever way the answers are fetched (semantics §7: the strategies).
-import type { ExactRuleInput, ExactState } from "../quote/exactRule.ts";
+import type { ExactRuleInput, ExactState } from "../quote/exactState.ts";
 import type { SearchPoint } from "../quote/search.ts";
 import type { Hex } from "viem";
 import type { BlockPin, RawCall } from "./call.ts";
@@ -20,7 +20,7 @@ export type SearchPosition =
       readonly edgeCall: EdgeCall | undefined;
     };
 
-/** What the exact search's rule reads of the market at the block (src/quote/exactRule.ts ExactRuleInput). */
+/** What the exact search's rule reads of the market at the block (src/quote/exactState.ts ExactRuleInput). */
 export type ExactMarket = Pick<ExactRuleInput, "worstPrice" | "feeRate" | "liquidity">;
 
 /**

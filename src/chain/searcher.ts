@@ -5,7 +5,7 @@ import { QuoterError } from "../quote/quoterError.ts";
 import { encodeDeployData, getAbiItem, numberToHex, zeroAddress, type Address, type Hex } from "viem";
 import { SETTINGS } from "../config.ts";
 import { exactQuoteSearcherAbi, exactQuoteSearcherBytecode, quoteSearcherAbi, quoteSearcherBytecode } from "../generated/contracts.ts";
-import type { ExactState, Known } from "../quote/exactRule.ts";
+import type { ExactState, Known } from "../quote/exactState.ts";
 import type { EdgeCall } from "./priceEdge.ts";
 import type { ExactMarket } from "./marketReader.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES } from "../quote/exactSearch.ts";

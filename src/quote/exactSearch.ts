@@ -4,10 +4,9 @@
 // (`low`: short of the limit or feasible) and the smallest quoted above it (`high`), and chooses each next size
 // by interpolation, safeguarded so that it never stalls on one side. Integer arithmetic only, every division
 // rounding down, so that the same rule can run on chain and pick the same candidates.
+import { nextExactStep, prepareExactRule } from "./exactRule.ts";
 import {
   isClosed,
-  nextExactStep,
-  prepareExactRule,
   rangeEndFromBound,
   recordAbove,
   recordBelow,
@@ -16,7 +15,7 @@ import {
   START,
   type ExactRuleInput,
   type ExactState,
-} from "./exactRule.ts";
+} from "./exactState.ts";
 import {
   classifyQuote,
   recordRevert as recordRevertedCandidate,

@@ -10,7 +10,7 @@ import {
   noValidSize,
   type QuoteError,
 } from "./quoteErrors.ts";
-import { DUST } from "./exactRule.ts";
+import { DUST } from "./exactState.ts";
 import type { ExactSearchResult } from "./exactSearch.ts";
 import { equalPriceDetail, explainExactFailure, explainSearchFailure } from "./explain.ts";
 import { limitedBy, type LimitedBy } from "./limitedBy.ts";

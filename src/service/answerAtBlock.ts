@@ -15,7 +15,7 @@ import { SearcherUnsupportedError, type Facts } from "../chain/searcher.ts";
 import { buildAnswer, planSearch, type QuoteResponseBody } from "../quote/quoteAnswer.ts";
 import { currentPriceNotFound, marketNotFound, marketSettled, type QuoteError } from "../quote/quoteErrors.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES, runExactSearch } from "../quote/exactSearch.ts";
-import type { ExactState } from "../quote/exactRule.ts";
+import type { ExactState } from "../quote/exactState.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import { err, type Result } from "../quote/result.ts";
 import { runSearch, type Direction } from "../quote/search.ts";

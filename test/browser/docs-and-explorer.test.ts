@@ -312,7 +312,7 @@ describe("/quoter/explorer in Chromium", () => {
     // A service that gives the exact search two candidates: too few to prove a budget-bound answer.
     const bounded = await quoterApp({ rpc: h.devchain.endpoint.url, exactMaxCandidates: 2 });
     const at = await bounded.listen({ host: "127.0.0.1", port: 0 });
-    const { page, errors, failed, firstQuote } = await openPage("/quoter/explorer?marketId=1&expectedPrice=0.55&collateralAvailable=1000000000000000000000&search=exact", undefined, at);
+    const { page, errors, failed, firstQuote } = await openPage("/quoter/explorer?marketId=1&expectedPrice=0.45&collateralAvailable=1000000000000000000000&search=exact", undefined, at);
     try {
       const body = await (await firstQuote).json();
       await page.waitForSelector("body[data-state=done]");
@@ -320,11 +320,13 @@ describe("/quoter/explorer in Chromium", () => {
       assert.equal(body.limitedBy, "search");
       assert.equal(await page.textContent("#summary dd[data-field=limitedBy]"), "the exact search ran out of candidates before it proved the largest size");
       assert.equal(await page.getAttribute("#verdict", "data-decided"), "search");
-      // upperBound, where the search found one, says where the largest size lies.
-      const below = body.upperBound === undefined ? "" : `; the largest lies below ${BigInt(body.upperBound)} wei (${formatD18(BigInt(body.upperBound))} × 10^18)`;
+      // upperBound, where the search found one, says where the largest size lies (sizes as magnitudes: a SHORT).
+      const magnitude = (signed: string) => (BigInt(signed) < 0n ? -BigInt(signed) : BigInt(signed));
+      const wei = (signed: string) => `${magnitude(signed)} wei (${formatD18(magnitude(signed))} × 10^18)`;
+      const below = body.upperBound === undefined ? "" : `; the largest lies below ${wei(body.upperBound)}`;
       assert.equal(
         await page.textContent("#verdict"),
-        `A LONG of at most ${body.maxSize} wei (${formatD18(BigInt(body.maxSize))} × 10^18) fits: the search decided, since it ran out of candidates before it proved the largest size${below}.`,
+        `A SHORT of at most ${wei(body.maxSize)} fits: the search decided, since it ran out of candidates before it proved the largest size${below}.`,
       );
       assert.deepEqual(errors, []);
       assert.deepEqual(failed, []);

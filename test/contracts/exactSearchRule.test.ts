@@ -11,10 +11,9 @@ import { encodeAbiParameters, getAbiItem, maxInt256, maxUint256, zeroAddress, ty
 import { exactStateArgs } from "../../src/chain/searcher.ts";
 import { interpretEdge, planEdge } from "../../src/chain/priceEdge.ts";
 import { exactRuleHarnessAbi, exactRuleHarnessBytecode, marketGroupAbi } from "../../src/generated/contracts.ts";
+import { nextExactStep, prepareExactRule } from "../../src/quote/exactRule.ts";
 import {
   isClosed,
-  nextExactStep,
-  prepareExactRule,
   rangeEndFromBound,
   recordAbove,
   recordBelow,
@@ -26,7 +25,7 @@ import {
   type ExactState,
   type ExactStep,
   type Known,
-} from "../../src/quote/exactRule.ts";
+} from "../../src/quote/exactState.ts";
 import { pureHarness } from "../support/pureHarness.ts";
 
 const DUST = 10n ** 6n;

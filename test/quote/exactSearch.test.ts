@@ -5,7 +5,8 @@ import { maxInt256 } from "viem";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { DUST, interpolate, sqrt } from "../../src/quote/exactRule.ts";
+import { interpolate, sqrt } from "../../src/quote/exactMath.ts";
+import { DUST } from "../../src/quote/exactState.ts";
 import { runExactSearch, type ExactSearchInput } from "../../src/quote/exactSearch.ts";
 import { classifyQuote, type Evaluation } from "../../src/quote/search.ts";
 

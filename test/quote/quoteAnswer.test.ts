@@ -113,7 +113,7 @@ test("§5 found: the 200 body with fields in order, canonical decimals, maxSize 
   assert.equal(long.value.maxSize, "5");
 });
 
-test("§5 limitedBy: the bisection's range ends at the request's cap; the exact search's does not", () => {
+test("§5 limitedBy: a bisection that found nothing too large says collateral, at its range's top or short of it; an unproven exact answer says search", () => {
   // collateralAvailable 10 at price 0.5: the bisection's range is [0, 20 × 10^18], its last size 20 × 10^18 - 1.
   const top = 20n * D18 - 1n;
   const trace: TraceEntry[] = [{ size: top, outcome: "feasible", quote }];
@@ -121,7 +121,7 @@ test("§5 limitedBy: the bisection's range ends at the request's cap; the exact 
   const answer = buildAnswer(request, currentPrice, BLOCK_42, "LONG", bisected, 18);
   assert.equal(answer.ok && answer.value.limitedBy, "collateral");
   const below = buildAnswer(request, currentPrice, BLOCK_42, "LONG", { ...bisected, size: top - 1n, trace: [{ ...trace[0]!, size: top - 1n }] }, 18);
-  assert.equal(below.ok && below.value.limitedBy, "search");
+  assert.equal(below.ok && below.value.limitedBy, "collateral");
   const exact = buildAnswer({ ...request, search: "exact" }, currentPrice, BLOCK_42, "LONG", { ...bisected, exact: false }, 18);
   assert.equal(exact.ok && exact.value.limitedBy, "search");
 });

@@ -1,0 +1,159 @@
+// The exact search's estimates of the first size too large (semantics §4b): by the price edge, the price's line,
+// the range's end a revert names, and the budget's edge; as contracts/ExactSearchRule.sol makes them.
+import { maxInt256, maxUint256 } from "viem";
+import { abs, interpolate, inverseSqrtPrice } from "./exactMath.ts";
+import { latestOf, DUST, type ExactRuleInput, type ExactState } from "./exactState.ts";
+import { HALF_RANGE, lossModelTop, slopeUnit } from "./lossModel.ts";
+
+/** Two quoted values this close (in units of their last digit) cannot be told apart from their rounding. */
+const RESOLUTION = 2n;
+
+/**
+ * Once the sides' requiredCollateral are at most this many units apart, the budget's edge lies within a few of their
+ * roundings: the bracket is then searched as narrow (see {@link nextExactStep}).
+ */
+const NARROW_UNITS = 8n;
+
+/**
+ * An estimate of the first size too large; how many wei one unit of the value it followed spans there (the unit of
+ * regula falsi's steps past it); whether it came from a bracket narrowed to a few roundings (`narrow`); and whether
+ * it came from the latest quotes alone (`steady`: a secant or the loss model, which regula falsi's steps would spoil).
+ */
+export type Estimate = { readonly size: bigint; readonly unit: bigint; readonly narrow?: boolean; readonly steady?: boolean };
+
+/**
+ * Estimates the first size past the top of the feasible interval, for each rule a size can break: where priceAfter
+ * passes expectedPrice (the price edge, or interpolated on 1/sqrt(price), affine in size over one range), where
+ * requiredCollateral passes the budget ({@link budgetTop}), and where the price reaches the end of the market's range
+ * that a PoolPriceOutOfRange revert above names. The smallest binds.
+ */
+export function estimateTop(input: ExactRuleInput, state: ExactState): Estimate | undefined {
+  const { high } = state;
+  const highQuote = high?.quote;
+  const tooCostly = highQuote !== undefined && highQuote.requiredCollateral > input.collateralAvailable;
+  let best = edgeTop(state, tooCostly);
+  // An estimate above the size known too large says only that another rule binds later: no guide. The edge's is
+  // exempt: one wei past an edge that went too far is where its steps down start.
+  const keep = (estimate: Estimate | undefined) => {
+    if (estimate === undefined || (high !== undefined && estimate.size > high.size)) return;
+    if (best === undefined || estimate.size < best.size) best = estimate;
+  };
+  if (best === undefined) {
+    // Without the edge, the price's own line: to expectedPrice, and to the range's end a revert above names.
+    const current = inverseSqrtPrice(input.currentPrice);
+    const passed = inverseSqrtPrice(input.direction === "LONG" ? input.expectedPrice + 1n : input.expectedPrice - 1n);
+    keep(priceLine(state, current, passed, highQuote !== undefined && !tooCostly));
+    if (high !== undefined && highQuote === undefined && high.rangeEnd !== undefined) {
+      keep(priceLine(state, current, inverseSqrtPrice(high.rangeEnd), false));
+    }
+  }
+  // Nothing can come nearer than one wei past the largest size known to fit: the budget need not be asked then.
+  const nearest = state.low === undefined ? DUST + 1n : state.low.size + 1n;
+  if (best === undefined || best.size > nearest) keep(budgetTop(input, state, tooCostly));
+  return best;
+}
+
+/**
+ * Where 1/sqrt(priceAfter), affine in size over one liquidity range, reaches `target` (a scaled 1/sqrt price):
+ * interpolated between the sides when the size above broke the price (`brokenAbove`), else extrapolated from the
+ * start of the trade (size 0, the current price) through `low`. None where the sides' prices are too close to tell
+ * apart from their rounding.
+ */
+function priceLine(state: ExactState, origin: bigint | undefined, target: bigint | undefined, brokenAbove: boolean): Estimate | undefined {
+  const { low, high } = state;
+  if (target === undefined || origin === undefined) return undefined;
+  const lowValue = low?.quote === undefined ? undefined : inverseSqrtPrice(low.quote.priceAfter);
+  const [s1, y1] = low !== undefined && lowValue !== undefined ? [low.size, lowValue] : [0n, origin];
+  if (brokenAbove && high?.quote !== undefined) {
+    const highValue = inverseSqrtPrice(high.quote.priceAfter);
+    if (highValue === undefined) return undefined;
+    // How far apart the two sides' prices are, from the current price when nothing below was quoted.
+    const apart = abs(high.quote.priceAfter - (lowValue === undefined ? 0n : low!.quote!.priceAfter));
+    if (lowValue !== undefined && apart <= RESOLUTION) return undefined;
+    const size = interpolate(s1, y1, high.size, highValue, target);
+    const unit = lowValue === undefined || apart === 0n ? 1n : (high.size - s1) / apart;
+    return size === undefined ? undefined : { size, unit: unit > 0n ? unit : 1n };
+  }
+  const size = s1 > 0n ? interpolate(0n, origin, s1, y1, target) : undefined;
+  return size === undefined ? undefined : { size, unit: 1n };
+}
+
+/**
+ * The budget's first size too large: where requiredCollateral first passes collateralAvailable.
+ * - Between a side that fits and one over budget: halfway, once their values are within a rounding or two (nothing
+ *   tells where between them the edge lies); the line between them towards half a unit below the target (where a
+ *   rounded-up value steps onto it), once they are a few roundings apart (narrow); the middle of the wei that the
+ *   units still missing above a side that fits span (a few units short of the target); steps of 1, 2, 4, ... units
+ *   (the loss model's, at the side) down from a side over budget within a rounding of the target, while quotes keep
+ *   landing above it (the edge then lies a plateau or so below it, and nothing near fits); the line, when the last
+ *   two quotes fell on either side; else the secant through the last two quotes, or the loss model from the latest
+ *   ({@link lossModelTop}), kept inside the bracket; the line where neither is.
+ * - With nothing over budget above: the loss model (a secant through two quotes that both fit reaches past the edge
+ *   on a curve that bends up), or the line from the start of the trade (no collateral at size 0) through `low`.
+ */
+function budgetTop(input: ExactRuleInput, state: ExactState, tooCostly: boolean): Estimate | undefined {
+  const { low, high } = state;
+  // The smallest requiredCollateral over budget, saturated at 2^256-1 so that it fits 256 bits on chain.
+  const target = input.collateralAvailable === maxUint256 ? maxUint256 : input.collateralAvailable + 1n;
+  const lowValue = low?.quote?.requiredCollateral;
+  const [s1, y1] = low !== undefined && lowValue !== undefined ? [low.size, lowValue] : [0n, 0n];
+  if (!tooCostly) {
+    const modelled = lossModelTop(input, state, target);
+    if (modelled !== undefined && modelled > s1) return { size: modelled, unit: 1n, steady: true };
+    const size = s1 > 0n ? interpolate(0n, 0n, s1, y1, target) : undefined;
+    return size === undefined ? undefined : { size, unit: 1n };
+  }
+  const top = high!.size;
+  const highValue = high!.quote!.requiredCollateral;
+  const apart = highValue > y1 ? highValue - y1 : 0n;
+  const span = apart === 0n || (top - s1) / apart === 0n ? 1n : (top - s1) / apart;
+  const line = (narrow: boolean): Estimate | undefined => {
+    // Doubled values must fit 256 bits on chain (a requirement of 2^255 is no market's).
+    if (narrow && highValue >= HALF_RANGE) return undefined;
+    const size = narrow ? interpolate(s1, 2n * y1, top, 2n * highValue, 2n * target - 1n) : interpolate(s1, y1, top, highValue, target);
+    return size === undefined ? undefined : { size, unit: span, narrow };
+  };
+  if (lowValue !== undefined) {
+    if (apart <= RESOLUTION) return { size: (s1 + top) / 2n + 1n, unit: 1n, narrow: true };
+    if (apart <= NARROW_UNITS) return line(true);
+    const missing = lowValue < target ? target - lowValue : 0n;
+    if (missing > 0n && missing <= NARROW_UNITS && missing * span < top - s1) return { size: s1 + (missing * span + 1n) / 2n + 1n, unit: 1n, steady: true };
+  }
+  if (highValue - target < RESOLUTION && (lowValue === undefined || (lowValue < target && target - lowValue > NARROW_UNITS))) {
+    const run = state.streak < 0 ? BigInt(Math.min(-state.streak, 128)) : 1n;
+    const step = slopeUnit(input, high!) << (run - 1n);
+    return { size: step < top ? top - step + 1n : 1n, unit: 1n, steady: true };
+  }
+  if (lowValue !== undefined && (state.streak === 1 || state.streak === -1)) return line(false);
+  const steady = secantTop(state, target) ?? lossModelTop(input, state, target);
+  return steady !== undefined && steady > s1 && steady <= top ? { size: steady, unit: 1n, steady: true } : line(false);
+}
+
+/** Where the secant through the latest quote and the one before it reaches `target` in requiredCollateral. */
+function secantTop(state: ExactState, target: bigint): bigint | undefined {
+  const latest = latestOf(state);
+  const { prior } = state;
+  if (latest?.quote === undefined || prior?.quote === undefined || latest.size === prior.size) return undefined;
+  const [first, second] = prior.size < latest.size ? [prior, latest] : [latest, prior];
+  return interpolate(first.size, first.quote!.requiredCollateral, second.size, second.quote!.requiredCollateral, target);
+}
+
+/**
+ * How far the search may stray from the price edge while the edge still guides it: its last steps (1, 2, 4, ...
+ * wei past it) cover a swap's rounding at the price's boundary; farther away, the edge was no guide.
+ */
+const EDGE_WINDOW = 16n;
+
+/**
+ * The first size too large by the price, per the price edge: one wei past it, where the edge still guides. It does
+ * not while the search has moved more than EDGE_WINDOW away from it, nor once a size at or below it is known to need
+ * more than the budget (the budget binds there: the edge says nothing of it).
+ */
+function edgeTop(state: ExactState, tooCostly: boolean): Estimate | undefined {
+  const { low, high } = state;
+  const edge = state.edge.size;
+  if (edge === undefined || (low !== undefined && low.size > edge + EDGE_WINDOW)) return undefined;
+  if (high !== undefined && (high.size + EDGE_WINDOW <= edge || (tooCostly && high.size <= edge))) return undefined;
+  return { size: edge < maxInt256 ? edge + 1n : maxInt256, unit: 1n };
+}
+
