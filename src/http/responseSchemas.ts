@@ -2,6 +2,7 @@
 // examples. Annotations only: they change no serialized byte.
 import { LIMITED_BY, type LimitedBy } from "../quote/limitedBy.ts";
 import { DEMO_BLOCK_HASH, ONE, THOUSAND, demoRequest } from "./docExamples.ts";
+import { tradeSchema } from "./tradeSchema.ts";
 
 const signedWei = { type: "string", pattern: "^-?(0|[1-9][0-9]*)$" } as const;
 const wei = { type: "string", pattern: "^(0|[1-9][0-9]*)$" } as const;
@@ -156,6 +157,7 @@ export const quoteResponseSchema = {
       description: "search=exact with exact: false: the smallest size quoted that is too large (signed like maxSize)",
     },
     trace: traceSchema,
+    trade: tradeSchema,
   },
   "x-examples": {
     long: {
