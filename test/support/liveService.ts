@@ -3,14 +3,12 @@
 // tests of the chain's head need (a quote after a trade, during a reorg).
 import type { FastifyInstance } from "fastify";
 import { request } from "undici";
-import { maxUint256, parseUnits, type Hex } from "viem";
+import { parseUnits, type Hex } from "viem";
 import { DEVCHAIN_ID } from "../../src/devchain/chainId.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
-import { marketGroupAbi } from "../../src/generated/contracts.ts";
 import { quoterApp, type QuoterAppOptions } from "./quoterHarness.ts";
 import { startRpcProxy, type RpcProxy, type RpcProxyOptions } from "./rpcProxy.ts";
-import { DEMO_TRADE_GAS } from "../../src/devchain/demo.ts";
-import { minedReceipt } from "./receipts.ts";
+import { tradeInOneBlock } from "./demoTrades.ts";
 
 export { waitFor } from "./waitFor.ts";
 
@@ -133,17 +131,9 @@ export async function serviceBehindProxy(options: ServeOptions & { readonly prox
   }
 }
 
-/** A LONG of `size` (default 0.01) on demo market 2, mined; its receipt's block. */
+/** A LONG of `size` (default 0.01) on demo market 2, mined in one block (tradeInOneBlock); its receipt's block. */
 export async function trade(devchain: Devchain, size = parseUnits("0.01", 18)): Promise<{ blockNumber: bigint; blockHash: Hex }> {
-  const { traderClient, publicClient } = devchain.chain;
-  const hash = await traderClient.writeContract({
-    address: devchain.marketGroup,
-    abi: marketGroupAbi,
-    functionName: "executeTrade",
-    args: [2n, size, maxUint256],
-    gas: DEMO_TRADE_GAS,
-  });
-  const receipt = await minedReceipt(publicClient, hash);
+  const receipt = await tradeInOneBlock(devchain.chain, { group: devchain.marketGroup, marketId: 2n, size });
   if (receipt.status !== "success") throw new Error("the trade reverted");
   return { blockNumber: receipt.blockNumber, blockHash: receipt.blockHash };
 }
