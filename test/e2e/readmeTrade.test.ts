@@ -1,14 +1,14 @@
 // The README's five lines of viem (quote with taker, send the approval if any, then the transaction), taken from the
 // README itself so that it cannot drift: they compile against the client's and viem's types, and run on the embedded
 // chain with the typed client over HTTP, the demo's trader as the wallet: a position of the answer's maxSize opens.
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import ts from "typescript";
 import { createQuoterClient } from "../../client/src/index.ts";
 import { DEMO_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
 import { marketGroupAbi } from "../../src/generated/contracts.ts";
-import { chainBehindProxy, type ChainBehindProxy, type LiveService } from "../support/liveService.ts";
+import { servedForFile } from "../support/liveService.ts";
 import { runProcess } from "../support/processes.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
@@ -23,13 +23,7 @@ function readmeLines(): string {
   return block;
 }
 
-let chain: ChainBehindProxy;
-let service: LiveService;
-before(async () => {
-  chain = await chainBehindProxy();
-  service = await chain.serve({ probe: true });
-});
-after(() => chain.close());
+const served = servedForFile({ probe: true });
 
 test("the README's trade is five lines that compile against the client's and viem's types", async () => {
   const lines = readmeLines();
@@ -57,8 +51,8 @@ test("the README's trade is five lines that compile against the client's and vie
 });
 
 test("the README's trade, run as written on the embedded chain: the approval, then the transaction; a position of maxSize opens", async () => {
-  const { traderClient: wallet, publicClient: client } = chain.devchain.chain;
-  const quoter = createQuoterClient({ baseUrl: service.base });
+  const { traderClient: wallet, publicClient: client } = served.chain.devchain.chain;
+  const quoter = createQuoterClient({ baseUrl: served.service.base });
   // The README's request (its client section): demo market 2, expectedPrice 1030, a budget of 1000 tokens.
   const request = { chainId: "31337", marketAddress: DEMO_MARKET_GROUP_ADDRESS, marketId: "2", expectedPrice: "1030", collateralAvailable: "1000000000000000000000" };
   const { maxSize } = await quoter.quote(request);

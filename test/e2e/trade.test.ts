@@ -4,7 +4,7 @@
 // CollateralLimitReached. The simulation says what the trade does before it is sent: its gas (the receipt's), the
 // token's error for a taker without collateral, PositionSizeBelowMin under the demo's minimum, TransactionExpired
 // once the head is older than the deadline allows.
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { decodeErrorResult, decodeFunctionData, encodeFunctionData, erc20Abi, maxUint256, parseEventLogs, type Address, type Hex } from "viem";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
@@ -12,24 +12,18 @@ import { DEMO_MARKET_GROUP_ADDRESS, DEMO_MIN_TRADE_SIZE, DEMO_TRADE_GAS, DEMO_US
 import { marketGroupAbi } from "../../src/generated/contracts.ts";
 import { tradingAbi } from "../../src/chain/trading.ts";
 import { THOUSAND } from "../../src/http/docExamples.ts";
-import { chainBehindProxy, type ChainBehindProxy, type LiveService } from "../support/liveService.ts";
+import { servedForFile } from "../support/liveService.ts";
 import { minedReceipt } from "../support/receipts.ts";
 
-let chain: ChainBehindProxy;
-let service: LiveService;
-before(async () => {
-  chain = await chainBehindProxy();
-  service = await chain.serve({ probe: true });
-});
-after(() => chain.close());
+const served = servedForFile({ probe: true });
 
 const quotePath = (group: Address, marketId: number, query: Record<string, string>) => `/quoter/${DEVCHAIN_ID}/${group}/${marketId}?${new URLSearchParams(query)}`;
 
 /** The answer with the trader as taker, at the chain's head (after the tests' own trades: read-your-writes). */
 async function quoteWithTaker(group: Address, marketId: number, query: Record<string, string>): Promise<any> {
-  const head = await chain.devchain.chain.publicClient.getBlock();
-  const asked = { taker: chain.devchain.chain.traderClient.account.address, minBlock: String(head.number), ...query };
-  const answer = await service.get(quotePath(group, marketId, asked));
+  const head = await served.chain.devchain.chain.publicClient.getBlock();
+  const asked = { taker: served.chain.devchain.chain.traderClient.account.address, minBlock: String(head.number), ...query };
+  const answer = await served.service.get(quotePath(group, marketId, asked));
   assert.equal(answer.status, 200, JSON.stringify(answer.body));
   assert.ok(answer.body.trade, "an answer with taker carries trade");
   return answer.body;
@@ -43,7 +37,7 @@ async function quoteWithTaker(group: Address, marketId: number, query: Record<st
  * differs by that write). The simulation runs the trade in a block later than the answer's, as a real chain mines it.
  */
 async function send(transaction: { from: string; to: string; data: string; value: string }, ownSecond = false) {
-  const { traderClient, publicClient } = chain.devchain.chain;
+  const { traderClient, publicClient } = served.chain.devchain.chain;
   assert.equal(transaction.from, traderClient.account.address);
   assert.equal(transaction.value, "0");
   if (ownSecond) await new Promise((resolve) => setTimeout(resolve, 1_010 - (Date.now() % 1_000)));
@@ -51,12 +45,12 @@ async function send(transaction: { from: string; to: string; data: string; value
   return minedReceipt(publicClient, hash);
 }
 
-const balanceOf = (token: Address) => chain.devchain.chain.publicClient.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [chain.devchain.chain.traderClient.account.address] });
+const balanceOf = (token: Address) => served.chain.devchain.chain.publicClient.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [served.chain.devchain.chain.traderClient.account.address] });
 
 /** The revert an eth_call of `data` from the trader gets at the chain's head, decoded. */
 async function revertOf(to: Address, data: Hex): Promise<{ errorName: string; args: readonly unknown[] }> {
   try {
-    await chain.devchain.chain.publicClient.call({ account: chain.devchain.chain.traderClient.account.address, to, data });
+    await served.chain.devchain.chain.publicClient.call({ account: served.chain.devchain.chain.traderClient.account.address, to, data });
   } catch (error) {
     const raw = (error as { walk: (fn: (e: unknown) => boolean) => { data?: Hex } | null }).walk((e) => typeof (e as { data?: unknown }).data === "string")?.data;
     assert.ok(raw, `a revert with data: ${String(error)}`);
@@ -79,7 +73,7 @@ describe("the trade of an answer, sent as given", () => {
         const { trade } = body;
         assert.equal(trade.collateralLimit, body.maxCollateral, "slippageBps=0 sends maxCollateral exactly");
         assert.deepEqual(trade.simulation.ok, true, JSON.stringify(trade.simulation));
-        const blockOf = async () => (await chain.devchain.chain.publicClient.getBlock()).number;
+        const blockOf = async () => (await served.chain.devchain.chain.publicClient.getBlock()).number;
         assert.equal(await blockOf(), BigInt(body.blockNumber), "the chain is still at the answer's block");
         const token = trade.balance.token as Address;
         assert.ok(trade.approval, "nothing is approved on the demo: the approval comes first");
@@ -97,7 +91,7 @@ describe("the trade of an answer, sent as given", () => {
         const taken = before - (await balanceOf(token));
         assert.ok(taken > 0n && taken <= BigInt(trade.collateralLimit), `took ${taken}, limit ${trade.collateralLimit}`);
         const [minted] = parseEventLogs({ abi: marketGroupAbi, eventName: "Transfer", logs: receipt.logs }) as unknown as [{ args: { tokenId: bigint } }];
-        const size = await chain.devchain.chain.publicClient.readContract({ address: group, abi: marketGroupAbi, functionName: "getPositionSize", args: [minted.args.tokenId] });
+        const size = await served.chain.devchain.chain.publicClient.readContract({ address: group, abi: marketGroupAbi, functionName: "getPositionSize", args: [minted.args.tokenId] });
         assert.equal(size, BigInt(body.maxSize));
       });
     }
@@ -106,8 +100,8 @@ describe("the trade of an answer, sent as given", () => {
   test("with the allowance given: no approval, the transaction alone, its gas the receipt's; a slippage's limit is never below maxCollateral", async () => {
     const first = await quoteWithTaker(DEMO_MARKET_GROUP_ADDRESS, 2, { expectedPrice: "1040", collateralAvailable: THOUSAND });
     const token = first.trade.approval.token as Address;
-    const hash = await chain.devchain.chain.traderClient.writeContract({ address: token, abi: erc20Abi, functionName: "approve", args: [DEMO_MARKET_GROUP_ADDRESS, maxUint256] });
-    const approved = await minedReceipt(chain.devchain.chain.publicClient, hash);
+    const hash = await served.chain.devchain.chain.traderClient.writeContract({ address: token, abi: erc20Abi, functionName: "approve", args: [DEMO_MARKET_GROUP_ADDRESS, maxUint256] });
+    const approved = await minedReceipt(served.chain.devchain.chain.publicClient, hash);
     const body = await quoteWithTaker(DEMO_MARKET_GROUP_ADDRESS, 2, { expectedPrice: "1040", collateralAvailable: THOUSAND, slippageBps: "100", minBlock: String(approved.blockNumber) });
     const { trade } = body;
     assert.equal(trade.approval, null);
@@ -123,8 +117,8 @@ describe("the trade of an answer, sent as given", () => {
 describe("what the simulation says before anything is sent", () => {
   test("a taker without collateral: ok false, naming the token's error (after the approval, simulated first)", async () => {
     // Far above market 2's price, whatever the trades before moved it to: a LONG the budget bounds.
-    const head = String((await chain.devchain.chain.publicClient.getBlock()).number);
-    const answer = await service.get(quotePath(DEMO_MARKET_GROUP_ADDRESS, 2, { expectedPrice: "5000", collateralAvailable: THOUSAND, taker: "0x000000000000000000000000000000000000dEaD", minBlock: head }));
+    const head = String((await served.chain.devchain.chain.publicClient.getBlock()).number);
+    const answer = await served.service.get(quotePath(DEMO_MARKET_GROUP_ADDRESS, 2, { expectedPrice: "5000", collateralAvailable: THOUSAND, taker: "0x000000000000000000000000000000000000dEaD", minBlock: head }));
     assert.equal(answer.status, 200, "a trade that would fail never turns the quote into an error");
     const { trade } = answer.body;
     assert.equal(trade.balance.available, "0");
@@ -148,9 +142,9 @@ describe("what the simulation says before anything is sent", () => {
   });
 
   test("the deadline follows the block; a head older than the deadline allows is said: TransactionExpired, as the sent trade gets", async () => {
-    const { publicClient } = chain.devchain.chain;
+    const { publicClient } = served.chain.devchain.chain;
     // A fresh head, seen now: a deadline of 1 s is the next block's plausible time.
-    await chain.devchain.chain.provider.request({ method: "evm_mine", params: [] });
+    await served.chain.devchain.chain.provider.request({ method: "evm_mine", params: [] });
     const head = await publicClient.getBlock();
     const fresh = await quoteWithTaker(DEMO_MARKET_GROUP_ADDRESS, 1, { expectedPrice: "0.55", collateralAvailable: THOUSAND, deadlineSeconds: "1", minBlock: String(head.number) });
     assert.equal(fresh.trade.deadline, String(head.timestamp + 1n), "never in the past: the block's timestamp and more");

@@ -1,6 +1,7 @@
 // A quoter app listening on loopback, asked over real HTTP (undici); the demo chain with a counting proxy in front
 // of it, on which tests start such services; and trades on the demo chain that move a market's price: what the
 // tests of the chain's head need (a quote after a trade, during a reorg).
+import { after, before } from "node:test";
 import type { FastifyInstance } from "fastify";
 import { request } from "undici";
 import { parseUnits, type Hex } from "viem";
@@ -101,6 +102,20 @@ export async function chainBehindProxy(options: RpcProxyOptions = {}): Promise<C
       await devchain.close();
     },
   };
+}
+
+/**
+ * A chain behind a proxy and one service on it (started with `options`) for the tests of one file: started before
+ * them, closed after them. Read its fields inside the tests.
+ */
+export function servedForFile(options: ServeOptions = {}): { readonly chain: ChainBehindProxy; readonly service: LiveService } {
+  const served = {} as { chain: ChainBehindProxy; service: LiveService };
+  before(async () => {
+    served.chain = await chainBehindProxy();
+    served.service = await served.chain.serve(options);
+  });
+  after(() => served.chain?.close());
+  return served;
 }
 
 /** `item`, in `open` until it is closed; closing it again does nothing. */
