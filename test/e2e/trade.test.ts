@@ -114,6 +114,22 @@ describe("the trade of an answer, sent as given", () => {
   });
 });
 
+describe("an allowance below the limit that covers what the trade pulls", () => {
+  test("the approval is still asked (below the limit); the simulation is the transaction's as the allowance stands, and it succeeds", async () => {
+    const { traderClient, publicClient } = served.chain.devchain.chain;
+    const exact = await quoteWithTaker(DEMO_USDC_MARKET_GROUP_ADDRESS, 1, { expectedPrice: "0.6", collateralAvailable: THOUSAND, slippageBps: "0" });
+    const token = exact.trade.balance.token as Address;
+    const approved = await minedReceipt(publicClient, await traderClient.writeContract({ address: token, abi: erc20Abi, functionName: "approve", args: [DEMO_USDC_MARKET_GROUP_ADDRESS, BigInt(exact.maxCollateral)] }));
+    const body = await quoteWithTaker(DEMO_USDC_MARKET_GROUP_ADDRESS, 1, { expectedPrice: "0.6", collateralAvailable: THOUSAND, slippageBps: "100", minBlock: String(approved.blockNumber) });
+    assert.equal(body.maxCollateral, exact.maxCollateral, "the same answer, a block later");
+    assert.equal(body.trade.approval.allowance, exact.maxCollateral);
+    assert.ok(BigInt(body.trade.collateralLimit) > BigInt(body.maxCollateral));
+    assert.equal(body.trade.simulation.ok, true, JSON.stringify(body.trade.simulation));
+    assert.equal((await send(body.trade.approval.transaction)).status, "success");
+    assert.equal((await send(body.trade.transaction, true)).status, "success");
+  });
+});
+
 describe("what the simulation says before anything is sent", () => {
   test("a taker without collateral: ok false, naming the token's error (after the approval, simulated first)", async () => {
     // Far above market 2's price, whatever the trades before moved it to: a LONG the budget bounds.
