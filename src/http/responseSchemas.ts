@@ -2,7 +2,7 @@
 // examples. Annotations only: they change no serialized byte.
 import { LIMITED_BY, type LimitedBy } from "../quote/limitedBy.ts";
 import { DEMO_BLOCK_HASH, ONE, THOUSAND, demoRequest } from "./docExamples.ts";
-import { tradeSchema } from "./tradeSchema.ts";
+import { takerExample, tradeSchema } from "./tradeSchema.ts";
 
 const signedWei = { type: "string", pattern: "^-?(0|[1-9][0-9]*)$" } as const;
 const wei = { type: "string", pattern: "^(0|[1-9][0-9]*)$" } as const;
@@ -236,5 +236,6 @@ export const quoteResponseSchema = {
         ],
       },
     },
+    taker: takerExample,
   },
 } as const;
