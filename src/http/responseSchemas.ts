@@ -2,7 +2,7 @@
 // examples. Annotations only: they change no serialized byte.
 import { LIMITED_BY, type LimitedBy } from "../quote/limitedBy.ts";
 import { DEMO_BLOCK_HASH, ONE, THOUSAND, demoRequest } from "./docExamples.ts";
-import { takerExample, tradeSchema } from "./tradeSchema.ts";
+import { DEMO_TAKER, TAKER_TRADE, tradeSchema } from "./tradeSchema.ts";
 
 const signedWei = { type: "string", pattern: "^-?(0|[1-9][0-9]*)$" } as const;
 const wei = { type: "string", pattern: "^(0|[1-9][0-9]*)$" } as const;
@@ -69,6 +69,25 @@ const limitedBySchema = {
     "then expectedPrice). " +
     Object.entries(LIMITED_BY_MEANING).map(([value, meaning]) => `${value}: ${meaning}`).join(". "),
   "x-enumDescriptions": LIMITED_BY_MEANING,
+} as const;
+
+/** The LONG example's request and answer: the taker example is the same answer with its trade. */
+const LONG_REQUEST = { expectedPrice: "1030", collateralAvailable: THOUSAND };
+const LONG_ANSWER = {
+  direction: "LONG",
+  maxSize: "45898437500000000",
+  currentPrice: "999.999999999999999999",
+  expectedPrice: "1030",
+  collateralAvailable: THOUSAND,
+  requiredCollateral: "23740536301627744030",
+  maxCollateral: "23740536301627744030",
+  fillPrice: "1017.781474159107952247",
+  priceAfter: "1029.673177278800280086",
+  limitedBy: "expectedPrice",
+  blockNumber: "6",
+  blockHash: DEMO_BLOCK_HASH,
+  iterations: 10,
+  collateralDecimals: 18,
 } as const;
 
 export const quoteResponseSchema = {
@@ -162,23 +181,8 @@ export const quoteResponseSchema = {
   "x-examples": {
     long: {
       summary: "LONG on demo market 2, bound by expectedPrice",
-      description: demoRequest(2, { expectedPrice: "1030", collateralAvailable: THOUSAND }),
-      value: {
-        direction: "LONG",
-        maxSize: "45898437500000000",
-        currentPrice: "999.999999999999999999",
-        expectedPrice: "1030",
-        collateralAvailable: THOUSAND,
-        requiredCollateral: "23740536301627744030",
-        maxCollateral: "23740536301627744030",
-        fillPrice: "1017.781474159107952247",
-        priceAfter: "1029.673177278800280086",
-        limitedBy: "expectedPrice",
-        blockNumber: "6",
-        blockHash: DEMO_BLOCK_HASH,
-        iterations: 10,
-        collateralDecimals: 18,
-      },
+      description: demoRequest(2, LONG_REQUEST),
+      value: LONG_ANSWER,
     },
     short: {
       summary: "SHORT on demo market 1 (maxSize is negative); every size tried fits, so more iterations or search=exact may find more",
@@ -236,6 +240,10 @@ export const quoteResponseSchema = {
         ],
       },
     },
-    taker: takerExample,
+    taker: {
+      summary: "With taker: the trade, its approval first (the trader has approved nothing), simulated at the block",
+      description: demoRequest(2, { ...LONG_REQUEST, taker: DEMO_TAKER }),
+      value: { ...LONG_ANSWER, trade: TAKER_TRADE },
+    },
   },
 } as const;

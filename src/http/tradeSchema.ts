@@ -1,10 +1,9 @@
 // The `trade` of an answer asked with `taker` (semantics §12), as the OpenAPI document states it and the route
 // serializes it: the properties in the order the service writes them (a batch writes its bodies with JSON.stringify,
-// the GET by this schema: both must give the same bytes), and the document's example of an answer with a taker.
-import { DEMO_BLOCK_HASH, THOUSAND, demoRequest } from "./docExamples.ts";
+// the GET by this schema: both must give the same bytes), and the document's example of a trade.
 
 /** The demo's trader (Hardhat's second account), who holds collateral of both demo groups and has approved none. */
-const DEMO_TAKER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+export const DEMO_TAKER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 const wei = { type: "string", pattern: "^(0|[1-9][0-9]*)$" } as const;
 const address = { type: "string", pattern: "^0x[0-9a-fA-F]{40}$" } as const;
 
@@ -115,47 +114,27 @@ export const tradeSchema = {
   },
 } as const;
 
-/** A LONG on demo market 2 asked with the demo's trader as taker: the approval first, the trade simulated after it. */
-export const takerExample = {
-  summary: "With taker: the trade, its approval first (the trader has approved nothing), simulated at the block",
-  description: demoRequest(2, { expectedPrice: "1030", collateralAvailable: THOUSAND, taker: DEMO_TAKER }),
-  value: {
-    direction: "LONG",
-    maxSize: "45898437500000000",
-    currentPrice: "999.999999999999999999",
-    expectedPrice: "1030",
-    collateralAvailable: THOUSAND,
-    requiredCollateral: "23740536301627744030",
-    maxCollateral: "23740536301627744030",
-    fillPrice: "1017.781474159107952247",
-    priceAfter: "1029.673177278800280086",
-    limitedBy: "expectedPrice",
-    blockNumber: "9",
-    blockHash: DEMO_BLOCK_HASH,
-    iterations: 10,
-    collateralDecimals: 18,
-    trade: {
-      collateralLimit: "23859238983135882751",
-      deadline: "1767225909",
-      transaction: {
-        from: DEMO_TAKER,
-        to: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-        data: "0x7656fbeb000000000000000000000000000000000000000000000000000000000000000200000000000000000000000000000000000000000000000000a31062beeed7000000000000000000000000000000000000000000000000014b1d0b7188f76dff000000000000000000000000000000000000000000000000000000006955ba35",
-        value: "0",
-      },
-      approval: {
-        token: "0xa16E02E87b7454126E5E10d957A927A7F5B5d2be",
-        spender: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
-        allowance: "0",
-        transaction: {
-          from: DEMO_TAKER,
-          to: "0xa16E02E87b7454126E5E10d957A927A7F5B5d2be",
-          data: "0x095ea7b30000000000000000000000005fbdb2315678afecb367f032d93f642f64180aa30000000000000000000000000000000000000000000000014b1d0b7188f76dff",
-          value: "0",
-        },
-      },
-      balance: { token: "0xa16E02E87b7454126E5E10d957A927A7F5B5d2be", available: "999999504884573117458526498", needed: "23859238983135882751" },
-      simulation: { ok: true, gas: "372498" },
+/** The trade of the LONG example (demo market 2, expectedPrice 1030, 1000 tokens) asked with the demo's trader. */
+export const TAKER_TRADE = {
+  collateralLimit: "23859238983135882751",
+  deadline: "1767225909",
+  transaction: {
+    from: DEMO_TAKER,
+    to: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+    data: "0x7656fbeb000000000000000000000000000000000000000000000000000000000000000200000000000000000000000000000000000000000000000000a31062beeed7000000000000000000000000000000000000000000000000014b1d0b7188f76dff000000000000000000000000000000000000000000000000000000006955ba35",
+    value: "0",
+  },
+  approval: {
+    token: "0xa16E02E87b7454126E5E10d957A927A7F5B5d2be",
+    spender: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+    allowance: "0",
+    transaction: {
+      from: DEMO_TAKER,
+      to: "0xa16E02E87b7454126E5E10d957A927A7F5B5d2be",
+      data: "0x095ea7b30000000000000000000000005fbdb2315678afecb367f032d93f642f64180aa30000000000000000000000000000000000000000000000014b1d0b7188f76dff",
+      value: "0",
     },
   },
+  balance: { token: "0xa16E02E87b7454126E5E10d957A927A7F5B5d2be", available: "999999504884573117458526498", needed: "23859238983135882751" },
+  simulation: { ok: true, gas: "372498" },
 } as const;
