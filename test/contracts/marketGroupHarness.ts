@@ -114,7 +114,7 @@ export class MarketGroupHarness {
   /**
    * Starts a chain (unless given one) and deploys MarketGroup, with a collateral token of `collateralDecimals`, the
    * chain's v3 factory and `minTradeSize` (none unless given), from the deployer (the owner), which holds the token's
-   * supply; the trader is paid half of it and approves the group for all it holds, once.
+   * supply; the trader is paid half of it, and both accounts approve the group for all they hold, once.
    */
   static async start(chain?: EmbeddedChain, collateralDecimals = 18, minTradeSize = 0n): Promise<MarketGroupHarness> {
     const c = chain ?? (await startEmbeddedChain());
@@ -125,7 +125,7 @@ export class MarketGroupHarness {
     const [, collateral] = await c.publicClient.readContract({ address: receipt.contractAddress, abi: marketGroupAbi, functionName: "getMarketGroup" });
     const h = new MarketGroupHarness(c, receipt.contractAddress, collateral);
     await h.sendAs(c.walletClient, collateral, collateralTokenAbi, "transfer", [c.traderClient.account.address, COLLATERAL_SUPPLY / 2n]);
-    await h.sendAs(c.traderClient, collateral, collateralTokenAbi, "approve", [h.address, maxUint256]);
+    for (const account of [c.walletClient, c.traderClient]) await h.sendAs(account, collateral, collateralTokenAbi, "approve", [h.address, maxUint256]);
     return h;
   }
 
