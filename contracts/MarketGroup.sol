@@ -62,8 +62,8 @@ import {MarketGroupStorage} from "./MarketGroupStorage.sol";
 /// (W' taken as 0 when negative: the profit is paid out) and virtual tokens whose loss is W'; a closed one holds
 /// nothing. closePnL, the position's PnL if closed at the trade's average price: floor(|S| * L / t) - W for a trade
 /// that adds, floor(|S| * (M - m) / E) - ceil(|S| * L / t) - W against (at least -W), 0 for a new position; a close
-/// pays deposited + closePnL. So a new position's collateral is its quote's requiredCollateral; adding needs more the
-/// more is added; reducing returns collateral; past the close, a flip needs more the further it goes.
+/// pays deposited + closePnL. So a new position's collateral is its quote's requiredCollateral; adding needs no less
+/// the more is added; reducing never needs collateral; past the close, a flip needs no less the further it goes.
 contract MarketGroup is IMarketGroup, IMarketConfiguration, MarketGroupStorage {
     using SafeCast for uint256;
     using SafeERC20 for IERC20;

@@ -99,8 +99,8 @@ interface IMarketGroup {
     error TradePriceOutOfBounds(uint256 tradeRatioD18, uint256 minTradeRatioD18, uint256 maxTradeRatioD18);
     /// @notice The pool exchanged no quote token for the trade (a SHORT of a few wei).
     error InvalidInternalTradeSize(uint256 tradeSize);
-    /// @notice The trade needs `amountRequired` collateral (18 decimals) but the trader's limit, normalised to
-    /// 18 decimals, is `collateralAvailable`.
+    /// @notice The real group's: a position needs `amountRequired` collateral (18 decimals) but holds only
+    /// `collateralAvailable`. Declared so that it decodes; the reference group's limits revert CollateralLimitReached.
     error InsufficientCollateral(uint256 amountRequired, uint256 collateralAvailable);
 
     /// @notice The block's timestamp `blockTime` is past the trade's `deadline`.

@@ -179,6 +179,13 @@ export const DEMO_MARKETS: readonly DemoMarket[] = [
  */
 export const DEMO_TRADE_GAS = 1_000_000n;
 
+/**
+ * The demo chain's head once deployed: block 9 (six blocks of contracts and markets, the trader's payment, then the
+ * trader's positions and the deployer's). Its answers are about it, and its hash is the same on every embedded
+ * chain, until something trades.
+ */
+export const DEMO_HEAD_BLOCK = 9n;
+
 /** A position the demo deployment opens. */
 export interface DemoPosition {
   readonly group: Address;

@@ -9,6 +9,7 @@ import { GENESIS_TIMESTAMP, startEmbeddedChain, type EmbeddedChain } from "../..
 import {
   DEMO_COLLATERAL_SUPPLY_TOKENS,
   DEMO_DEPLOYER,
+  DEMO_HEAD_BLOCK,
   DEMO_MARKET_GROUP_ADDRESS,
   DEMO_MARKET_GROUPS,
   DEMO_MARKETS,
@@ -56,7 +57,8 @@ describe("demo deployment", () => {
     assert.equal(await chain.publicClient.getTransactionCount({ address: deployer }), 16);
     // The trader's two LONGs, each after its approval.
     assert.equal(await chain.publicClient.getTransactionCount({ address: DEMO_TRADER }), 4);
-    assert.equal(await chain.publicClient.getBlockNumber(), 9n);
+    assert.equal(await chain.publicClient.getBlockNumber(), DEMO_HEAD_BLOCK);
+    assert.equal(DEMO_HEAD_BLOCK, 9n);
     // Every block at a fixed time: block N at the genesis time plus N seconds.
     for (const blockNumber of [1n, 6n, 9n]) {
       assert.equal((await chain.publicClient.getBlock({ blockNumber })).timestamp, BigInt(GENESIS_TIMESTAMP) + blockNumber);
