@@ -126,7 +126,9 @@ function record(file: string, measured: Map<string, Measured[][]>): void {
     const { marketId, expectedPrice, collateralAvailable, priceLimit } = entry;
     return JSON.stringify({ marketId, expectedPrice, collateralAvailable, ...(priceLimit === undefined ? {} : { priceLimit }), answer });
   });
-  writeFileSync(file, `{"base":"${base}","blockNumber":"6","answers":[\n${lines.join(",\n")}\n]}\n`);
+  const answered = [...measured.values()].flatMap((rows) => rows[0]!).map((row) => JSON.parse(row.answer) as { blockNumber?: string });
+  const { blockNumber } = answered.find((answer) => answer.blockNumber !== undefined)!;
+  writeFileSync(file, `{"base":"${base}","blockNumber":"${blockNumber}","answers":[\n${lines.join(",\n")}\n]}\n`);
 }
 
 /**

@@ -5,10 +5,10 @@ import type { MixEntry } from "./workload.ts";
 
 export interface LatencyCell {
   /**
-   * "exact": the mix with search=exact on the single-call service; "bare": the single-call search POSTed as a
-   * bare eth_call to the proxy, no service.
+   * "exact": the mix with search=exact on the single-call service; "taker": the mix with taker (its trade, semantics
+   * §12) on it; "bare": the single-call search POSTed as a bare eth_call to the proxy, no service.
    */
-  strategy: "sequential" | "single-call" | "exact" | "bare";
+  strategy: "sequential" | "single-call" | "taker" | "exact" | "bare";
   delayMs: number;
   quotes: number;
   /** From autocannon's per-response times (ms, full resolution). */
@@ -237,10 +237,10 @@ export function exactRequestGoal(results: BenchResults): Target {
 
 /** The one table: a Markdown table, readable as printed. */
 export function renderTable(results: BenchResults): string {
-  const rows: string[][] = [["measurement", "sequential", "single-call", "single-call, search=exact", "bare eth_call"]];
+  const rows: string[][] = [["measurement", "sequential", "single-call", "single-call, with taker", "single-call, search=exact", "bare eth_call"]];
   const delays = [...new Set(results.latency.map((c) => c.delayMs))];
   for (const delayMs of delays) {
-    const cells = (["sequential", "single-call", "exact", "bare"] as const).map((strategy) => cell(results, strategy, delayMs));
+    const cells = (["sequential", "single-call", "taker", "exact", "bare"] as const).map((strategy) => cell(results, strategy, delayMs));
     rows.push([`latency p50 / p95 / p99, ms (${delayMs} ms RPC delay, c=1)`, ...cells.map((c) => (c ? percentiles(c.latency) : ""))]);
     const rpc = (c?: LatencyCell) =>
       c ? `${fmt(c.rpcRequestsPerQuote, 2)} (${c.rpcRequestsPerQuoteRange[0]}–${c.rpcRequestsPerQuoteRange[1]})` : "";
@@ -252,6 +252,7 @@ export function renderTable(results: BenchResults): string {
     `service CPU per quote, ms (${zero} ms, c=1)`,
     cpu(cell(results, "sequential", zero)),
     cpu(cell(results, "single-call", zero)),
+    cpu(cell(results, "taker", zero)),
     cpu(cell(results, "exact", zero)),
     "",
   ]);
@@ -263,13 +264,14 @@ export function renderTable(results: BenchResults): string {
       const failed = found.non2xx + found.errors;
       return `${fmt(found.quotesPerSecond)} (p50 ${fmt(found.latency.p50)} ms)${failed ? ` [${failed} failed]` : ""}`;
     };
-    rows.push([`throughput, quotes/s (0 ms, ${c} connections)`, at("sequential"), at("single-call"), "", at("bare")]);
+    rows.push([`throughput, quotes/s (0 ms, ${c} connections)`, at("sequential"), at("single-call"), "", "", at("bare")]);
   }
   const { overhead, memory } = results;
   rows.push([
     `overhead: p50 at ${overhead.delayMs} ms, ms (alternating runs)`,
     "",
     `${fmt(overhead.service.p50, 2)} (${fmt(overhead.ratioP50, 3)}× bare)`,
+    "",
     "",
     fmt(overhead.bare.p50, 2),
   ]);
@@ -280,14 +282,36 @@ export function renderTable(results: BenchResults): string {
       `${fmt(overhead.passThrough.p50, 2)} (${fmt(overhead.passThroughRatioP50, 3)}× bare)`,
       "",
       "",
+      "",
     ]);
   }
   const points = `before / after ${memory.checkpointQuotes.toLocaleString("en")} / after ${memory.totalQuotes.toLocaleString("en")} quotes`;
   const series = (value: (reading: MemoryReading) => number) =>
     [memory.before, memory.afterCheckpoint, memory.afterAll].map((reading) => fmt(value(reading) / MIB)).join(" / ");
-  rows.push([`service RSS as is, MiB: ${points}`, "", series((r) => r.rssBytes), "", ""]);
-  rows.push([`service RSS after a full GC, MiB (heap used)`, "", `${series((r) => r.rssAfterGcBytes)} (${series((r) => r.heapUsedAfterGcBytes)})`, "", ""]);
+  rows.push([`service RSS as is, MiB: ${points}`, "", series((r) => r.rssBytes), "", "", ""]);
+  rows.push([`service RSS after a full GC, MiB (heap used)`, "", `${series((r) => r.rssAfterGcBytes)} (${series((r) => r.heapUsedAfterGcBytes)})`, "", "", ""]);
   return markdownTable(rows);
+}
+
+/**
+ * What `taker` adds to a quote (semantics §12: its trade, one eth_simulateV1 after the search), at each delay, in the
+ * same run: the p50 with and without it, and the goal (reported, never a failure): under one round trip more, a
+ * round trip being the bare eth_call of the same searches at that delay.
+ */
+export function renderTakerLines(results: BenchResults): string {
+  const lines: string[] = [];
+  for (const delayMs of [...new Set(results.latency.map((c) => c.delayMs))]) {
+    const [plain, taker, bare] = (["single-call", "taker", "bare"] as const).map((strategy) => cell(results, strategy, delayMs));
+    if (!plain || !taker || !bare) continue;
+    const added = taker.latency.p50 - plain.latency.p50;
+    const met = added < bare.latency.p50;
+    lines.push(
+      `- at ${delayMs} ms per request: taker adds ${fmt(added, 2)} ms to the p50 (${fmt(plain.latency.p50, 2)} → ${fmt(taker.latency.p50, 2)} ms; ` +
+        `RPC requests per quote ${fmt(plain.rpcRequestsPerQuote, 2)} → ${fmt(taker.rpcRequestsPerQuote, 2)}); goal, under one round trip more ` +
+        `(a bare eth_call's p50 there, ${fmt(bare.latency.p50, 2)} ms): ${met ? "met" : "**missed**"}`,
+    );
+  }
+  return lines.join("\n");
 }
 
 /** Rows as a Markdown table, columns padded so that it reads as printed; the first row is the header. */
@@ -412,7 +436,7 @@ export function renderTimingTable(timings: Timings): string {
   return markdownTable([["timing (reported, never a failure)", "set-up", "measured"], ...rows]);
 }
 
-export function renderMarkdown(results: BenchResults, table: string, exactTable: string, timingTable: string): string {
+export function renderMarkdown(results: BenchResults, table: string, exactTable: string, timingTable: string, takerLines = ""): string {
   const { machine } = results;
   const lines = [
     "# Quoter benchmark",
@@ -436,7 +460,8 @@ export function renderMarkdown(results: BenchResults, table: string, exactTable:
     "- Latency: concurrency 1, a whole number of passes over the mix (the bare eth_call column: the single-call",
     "  searches of the same mix POSTed straight to the proxy); percentiles from autocannon's per-response",
     "  times (its `response` event, hrtime-based; its own histogram keeps whole ms and is in results.json too).",
-    "  The \"single-call, search=exact\" column: the same eight requests with `&search=exact`, on the single-call service.",
+    "  The \"single-call, search=exact\" column: the same eight requests with `&search=exact`, on the single-call service;",
+    "  \"single-call, with taker\": with `&taker=` (their trade: its reads and simulation in one more request).",
     "- RPC requests per quote: the proxy's count during the run over the quotes answered; the range is over the mix,",
     "  counted one quote at a time. The head follower's reads (latest block, headers, chain ids) are per block, not",
     "  per quote: they are counted apart (npm run follow measures them).",
@@ -457,6 +482,11 @@ export function renderMarkdown(results: BenchResults, table: string, exactTable:
     "## Results",
     "",
     table,
+    "",
+    "What `taker` adds (semantics §12: the trade, one `eth_simulateV1` after the search; the mix with `&taker=` the",
+    "demo's trader, on the single-call service, in the same run):",
+    "",
+    takerLines,
     "",
     "## search=exact",
     "",

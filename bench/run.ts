@@ -24,6 +24,7 @@ import {
   renderExactTable,
   renderMarkdown,
   renderTable,
+  renderTakerLines,
   renderTimingTable,
   summarizeExact,
   timingRows,
@@ -38,7 +39,7 @@ import {
 } from "./report.ts";
 import { MIB, summarize, type LatencySummary } from "./stats.ts";
 import { devchainAnswers, measureServiceTimings, timingServiceEnvs } from "./timings.ts";
-import { EXACT_WORKLOAD, MIX, bareSearchBody, quotePath } from "./workload.ts";
+import { BENCH_TAKER, EXACT_WORKLOAD, MIX, bareSearchBody, quotePath } from "./workload.ts";
 
 const BENCH_DIR = new URL(".", import.meta.url).pathname;
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -46,11 +47,11 @@ const ROOT = new URL("..", import.meta.url).pathname;
 type Strategy = "sequential" | "single-call";
 const STRATEGIES: readonly Strategy[] = ["sequential", "single-call"];
 /**
- * What the latency cells measure: each strategy, the mix with search=exact on the default single-call strategy
- * ("exact"), and the single-call search as a bare eth_call to the proxy.
+ * What the latency cells measure: each strategy, the mix with taker (semantics §12: its trade) on the single-call
+ * strategy ("taker"), the mix with search=exact on it ("exact"), and the single-call search as a bare eth_call.
  */
-type Target = Strategy | "exact" | "bare";
-const TARGETS: readonly Target[] = ["sequential", "single-call", "exact", "bare"];
+type Target = Strategy | "taker" | "exact" | "bare";
+const TARGETS: readonly Target[] = ["sequential", "single-call", "taker", "exact", "bare"];
 /** Throughput is measured for the default search only: the quick run stays under 2 minutes. */
 const THROUGHPUT_TARGETS = ["sequential", "single-call", "bare"] as const;
 
@@ -260,11 +261,11 @@ function cannon(title: string, opts: autocannon.Options, maxSeconds: number, cpu
 
 /** Added to every budget, one more wei per quote sent: no two quotes of the bench are identical. */
 let nextExtraWei = 1;
-const quoteRequests = (search: SearchMode = "bisection"): autocannon.Request[] =>
+const quoteRequests = (search: SearchMode = "bisection", taker?: string): autocannon.Request[] =>
   MIX.map((entry) => ({
     method: "GET",
-    path: quotePath(entry, 0, search),
-    setupRequest: (request: autocannon.Request) => ({ ...request, path: quotePath(entry, nextExtraWei++, search) }),
+    path: quotePath(entry, 0, search, taker),
+    setupRequest: (request: autocannon.Request) => ({ ...request, path: quotePath(entry, nextExtraWei++, search, taker) }),
   }));
 const bareRequests = (): autocannon.Request[] =>
   MIX.map((entry, index) => ({
@@ -428,20 +429,25 @@ async function main(): Promise<BenchResults> {
   log(`services: ${STRATEGIES.map((s) => `${s} ${services.get(s)!.url}`).join(", ")}`);
 
   // Every mix entry answers 200, through each strategy, with either search, and costs a known number of RPC
-  // requests. "exact" is the mix with search=exact on the single-call service; "exact sequential" only checks it.
-  const rpcPerEntry = new Map<Target | "exact sequential", number[]>();
-  const answers = new Map<Target | "exact sequential", string[]>();
+  // requests. "exact" is the mix with search=exact on the single-call service, "taker" with taker; "exact
+  // sequential" and "taker sequential" only check them.
+  type Check = Target | "exact sequential" | "taker sequential";
+  const rpcPerEntry = new Map<Check, number[]>();
+  const answers = new Map<Check, string[]>();
   const checks = [
-    ["sequential", "sequential", "bisection"],
-    ["single-call", "single-call", "bisection"],
-    ["exact", "single-call", "exact"],
-    ["exact sequential", "sequential", "exact"],
+    ["sequential", "sequential", "bisection", undefined],
+    ["single-call", "single-call", "bisection", undefined],
+    ["taker", "single-call", "bisection", BENCH_TAKER],
+    ["taker sequential", "sequential", "bisection", BENCH_TAKER],
+    ["exact", "single-call", "exact", undefined],
+    ["exact sequential", "sequential", "exact", undefined],
   ] as const;
-  for (const [name, strategy, search] of checks) {
+  for (const [name, strategy, search, taker] of checks) {
     const counts: number[] = [];
     const bodies: string[] = [];
     for (const entry of MIX) {
-      const path = quotePath(entry, 0, search);
+      // With taker, one wei more of budget: a search of its own, not the answer the check without it kept.
+      const path = quotePath(entry, taker === undefined ? 0 : 1, search, taker);
       await proxy.reset();
       const response = await fetch(`${services.get(strategy)!.url}${path}`);
       const text = await response.text();
@@ -458,6 +464,12 @@ async function main(): Promise<BenchResults> {
   if (answers.get("exact sequential")!.join("\n") !== answers.get("exact")!.join("\n")) {
     failures.push("the two strategies answered the mix with search=exact differently");
   }
+  if (answers.get("taker sequential")!.join("\n") !== answers.get("taker")!.join("\n")) {
+    failures.push("the two strategies answered the mix with taker differently");
+  }
+  // Semantics §12: the trade costs one request more than the search, the search one in the single-call strategy.
+  const takerRequests = Math.max(...rpcPerEntry.get("taker")!);
+  if (takerRequests > 2) failures.push(`single-call with taker: up to ${takerRequests} RPC requests per quote, not at most 2`);
   for (const [index, entry] of MIX.entries()) {
     const response = await fetch(proxy.url, { method: "POST", headers: { "content-type": "application/json" }, body: bareSearchBody(entry, index) });
     // The searcher answers by reverting with its facts (SearchFacts): that, and nothing else, is a bare search.
@@ -514,8 +526,9 @@ async function main(): Promise<BenchResults> {
       const estimateMs = (zeroDelayMean.get(target) ?? 20) + delayMs * meanRpc * 1.05;
       const amount = Math.min(plan.latencyMaxQuotes, Math.max(plan.latencyMinQuotes, Math.ceil((plan.latencySeconds * 1000) / estimateMs)));
       const title = `latency ${target} @${delayMs}ms`;
-      const service = target === "bare" ? undefined : services.get(target === "exact" ? "single-call" : target)!;
-      const [url, requests] = service ? [service.url, quoteRequests(target === "exact" ? "exact" : "bisection")] : [proxy.url, bareRequests()];
+      const service = target === "bare" ? undefined : services.get(target === "exact" || target === "taker" ? "single-call" : target)!;
+      const asked = () => quoteRequests(target === "exact" ? "exact" : "bisection", target === "taker" ? BENCH_TAKER : undefined);
+      const [url, requests] = service ? [service.url, asked()] : [proxy.url, bareRequests()];
       await proxy.reset();
       const run = await amountRun(title, url, requests, amount, 1, Math.max(60, (amount * estimateMs * 4) / 1000), service?.child.pid);
       const counters = await proxy.counters();
@@ -693,14 +706,15 @@ try {
   const table = renderTable(results);
   const exactTable = renderExactTable(results);
   const timingTable = renderTimingTable(results.timings);
-  console.log(`${table}\n\n${exactTable}\n\n${timingTable}`);
+  const takerLines = renderTakerLines(results);
+  console.log(`${table}\n\n${takerLines}\n\n${exactTable}\n\n${timingTable}`);
   mkdirSync(outDir, { recursive: true });
   // Gas figures are bigints: written as decimal strings.
   const json = JSON.stringify(results, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value), 2);
   writeFileSync(join(outDir, "results.json"), `${json}\n`);
   const resultsMd = join(outDir, "RESULTS.md");
   const kept = existsSync(resultsMd) ? keptSections(readFileSync(resultsMd, "utf8")) : [];
-  writeFileSync(resultsMd, [renderMarkdown(results, table, exactTable, timingTable), ...kept].join("\n"));
+  writeFileSync(resultsMd, [renderMarkdown(results, table, exactTable, timingTable, takerLines), ...kept].join("\n"));
   log(`wrote ${join(outDir, "results.json")} and ${join(outDir, "RESULTS.md")}`);
   if (failures.length > 0) {
     console.error(`bench: FAILED\n  ${failures.join("\n  ")}`);

@@ -7,11 +7,11 @@
 // the service's resident memory per open stream, and its CPU per event sent.
 import { parseArgs } from "node:util";
 import { Agent, request } from "undici";
-import { maxUint256, type Address } from "viem";
+import type { Address } from "viem";
 import { DEVCHAIN_ID } from "../src/devchain/chain.ts";
-import { DEMO_MARKET_GROUP_ADDRESS, DEMO_TRADE_GAS, DEMO_USDC_MARKET_GROUP_ADDRESS } from "../src/devchain/demo.ts";
+import { DEMO_MARKET_GROUP_ADDRESS, DEMO_USDC_MARKET_GROUP_ADDRESS } from "../src/devchain/demo.ts";
 import { startDevchain } from "../src/devchain/devchain.ts";
-import { marketGroupAbi } from "../src/generated/contracts.ts";
+import { sendDemoTrade } from "../test/support/demoTrades.ts";
 import { onWireEvents } from "../test/support/eventStream.ts";
 import { cpuMillis, residentBytes, startNode, stopAll } from "./processes.ts";
 import { summarize } from "./stats.ts";
@@ -74,11 +74,9 @@ async function openStream(path: string, stream: Stream): Promise<void> {
   });
 }
 
+/** A trade on each market, sent (each after its exact approval) for the next block, which the caller mines. */
 async function tradeAll(direction: bigint): Promise<void> {
-  const { traderClient } = devchain.chain;
-  for (const { group, id } of MARKETS) {
-    await traderClient.writeContract({ address: group, abi: marketGroupAbi, functionName: "executeTrade", args: [id, direction * TRADE, maxUint256], gas: DEMO_TRADE_GAS });
-  }
+  for (const { group, id } of MARKETS) await sendDemoTrade(devchain.chain, { group, marketId: id, size: direction * TRADE });
 }
 
 const waitUntil = async (condition: () => boolean, ms: number, what: string) => {

@@ -23,6 +23,9 @@ export interface MixEntry {
 
 const E = (exponent: number) => `1${"0".repeat(exponent)}`;
 
+/** The taker of the bench's quotes with `taker` (semantics §12): the demo's trader, Hardhat's second account. */
+export const BENCH_TAKER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+
 /** Markets 1 (deep yes/no at 0.5) and 2 (shallow numeric at 1000) of the demo; every entry answers 200. */
 export const MIX: readonly MixEntry[] = [
   { marketId: 1, expectedPrice: "0.55", collateralAvailable: E(21), note: "deep, LONG, budget binds" },
@@ -172,15 +175,16 @@ export function exactShapes(prices: { readonly [marketId: string]: bigint }): Mi
 
 /**
  * The service path of an entry: `/quoter/31337/<market group>/<id>?expectedPrice=&collateralAvailable=`, with
- * `&search=exact` for the exact search. `extraWei` is added to the budget: the bench makes every quote distinct
+ * `&search=exact` for the exact search, `&taker=` with a taker (semantics §12). `extraWei` is added to the budget: the bench makes every quote distinct
  * this way, so that the service's coalescing of identical in-flight requests never answers two quotes with one search.
  */
-export function quotePath(entry: MixEntry, extraWei = 0, search: SearchMode = "bisection"): string {
+export function quotePath(entry: MixEntry, extraWei = 0, search: SearchMode = "bisection", taker?: string): string {
   const collateralAvailable = (BigInt(entry.collateralAvailable) + BigInt(extraWei)).toString();
   const query = new URLSearchParams({ expectedPrice: entry.expectedPrice, collateralAvailable });
   if (entry.priceLimit !== undefined) query.set("priceLimit", entry.priceLimit);
   // The default is left out, so that the bisection's paths stay those of earlier runs.
   if (search !== "bisection") query.set("search", search);
+  if (taker !== undefined) query.set("taker", taker);
   return `/quoter/${DEVCHAIN_ID}/${DEMO_MARKET_GROUP_ADDRESS}/${entry.marketId}?${query}`;
 }
 

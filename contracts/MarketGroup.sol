@@ -1,28 +1,34 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.30;
 
-import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {SignedMath} from "@openzeppelin/contracts/utils/math/SignedMath.sol";
+import {IMarketConfiguration} from "./interfaces/IMarketConfiguration.sol";
 import {IMarketGroup} from "./interfaces/IMarketGroup.sol";
-import {IUniswapV3Factory, IUniswapV3Pool} from "./interfaces/IUniswapV3.sol";
+import {IUniswapV3Factory} from "./interfaces/IUniswapV3.sol";
 import {PoolPrices} from "./libraries/PoolPrices.sol";
 import {PositionLoss} from "./libraries/PositionLoss.sol";
 import {CollateralToken} from "./CollateralToken.sol";
-import {VirtualToken} from "./VirtualToken.sol";
+import {MarketConfigurationModule} from "./MarketConfigurationModule.sol";
+import {MarketGroupStorage} from "./MarketGroupStorage.sol";
 
 /// @title MarketGroup: the reference market group, on real Uniswap v3 pools
-/// @notice A market group for the quoter's development chain and tests. Each market trades on its own Uniswap v3
-/// pool, created by the v3-core factory given at deployment, between two virtual tokens the group deploys: base
-/// (token0) and quote (token1). The group alone provides the pool's liquidity, over one or more tick ranges, and
-/// mints the virtual tokens it owes the pool in the v3 mint and swap callbacks.
+/// @notice A market group for the quoter's development chain and tests, with the real group's trading surface
+/// (semantics section 9). Each market trades on its own Uniswap v3 pool, created by the v3-core factory given at
+/// deployment, between two virtual tokens the group deploys: base (token0) and quote (token1). The group alone
+/// provides the pool's liquidity, over one or more tick ranges, and mints the virtual tokens it owes the pool in the
+/// v3 mint and swap callbacks. Its markets are created and settled by its configuration module
+/// (MarketConfigurationModule.sol), which it delegatecalls.
 ///
 /// A LONG of size s buys s base tokens from the pool (an exact-output swap: the quote tokens paid include the
 /// pool's fee); a SHORT of s sells them (an exact-input swap: the fee is taken from the base tokens sold, the quote
 /// tokens received are net of it). The fee is the pool's own fee tier. A quote simulates the swap as Uniswap's
 /// QuoterV2 does: the swap runs, and the callback reverts with the amounts and the sqrt price after, which the quote
-/// catches and decodes, so nothing changes. A trade (executeTrade) runs the same swap for real.
+/// catches and decodes, so nothing changes. A trade (createTraderPosition, modifyTraderPosition) runs the same swap
+/// for real.
 ///
 /// The numbers (semantics sections 8 to 10), from the pool's amounts q (quote tokens) and the sqrt prices before and
 /// after the swap:
@@ -38,50 +44,29 @@ import {VirtualToken} from "./VirtualToken.sol";
 /// is where it stopped; InvalidInternalTradeSize(0) when the pool gives no quote token for a SHORT (a few wei); and
 /// TradePriceOutOfBounds(ratio, minPrice, maxPrice) when the trade ratio, rounded down and up, leaves the market's
 /// price range (a LONG of a few wei pays a whole wei per wei), as the real group's.
-contract MarketGroup is IMarketGroup, Ownable {
+///
+/// Positions (docs/semantics.md section 8 states the same in words). A trader position of size S (positive: LONG)
+/// holds its virtual tokens as the real group's Position struct: a LONG holds S base tokens (vBaseAmount) and owes
+/// quote tokens (borrowedVQuote), a SHORT owes S base tokens (borrowedVBase) and holds quote tokens (vQuoteAmount),
+/// the quote side being whichever sign it has. Its loss at the worst settlement price, W, is what those tokens lose
+/// at m (the market's minimum price) for a LONG, at M (its maximum) for a SHORT, the base side valued rounded
+/// against the trader: W = -(quote held - quote owed + floor(S * m / E)) for a LONG, ceil(|S| * M / E) - (quote held
+/// - quote owed) for a SHORT. A trade of t = |change| whose loss formula (the one of a new position of that change,
+/// requiredCollateral - 2) is L leaves the loss
+/// - W + L when it adds to the position (or opens it: W = 0);
+/// - W + L - floor(min(t, |S|) * (M - m) / E) when it is against the position, at most W when it reduces or closes
+///   it (t <= |S|): the part that closes the position is credited at the width of the range, which the loss formula
+///   charged it; a reduce never needs collateral, whatever the loss formula's rounding up;
+/// and the collateral moves by expectedCollateralDelta = W' + 2 - deposited when the position stays open, W' -
+/// deposited when it closes (positive: the trader deposits). An open position then holds W' + 2 of collateral
+/// (W' taken as 0 when negative: the profit is paid out) and virtual tokens whose loss is W'; a closed one holds
+/// nothing. closePnL, the position's PnL if closed at the trade's average price: floor(|S| * L / t) - W for a trade
+/// that adds, floor(|S| * (M - m) / E) - ceil(|S| * L / t) - W against (at least -W), 0 for a new position; a close
+/// pays deposited + closePnL. So a new position's collateral is its quote's requiredCollateral; adding needs no less
+/// the more is added; reducing never needs collateral; past the close, a flip needs no less the further it goes.
+contract MarketGroup is IMarketGroup, IMarketConfiguration, MarketGroupStorage {
     using SafeCast for uint256;
-
-    /// @notice A range of liquidity the owner asks for, in D18 prices: the group rounds it inward to ticks of
-    /// the fee tier's spacing. liquidity is Uniswap's L.
-    struct LiquidityRange {
-        uint256 minPriceD18;
-        uint256 maxPriceD18;
-        uint128 liquidity;
-    }
-
-    /// @notice What the owner gives to create a market. Prices are D18; feeRate is a v3 fee tier in pips
-    /// (3000 = 0.3%, 10000 = 1%). Every range must lie within [minPriceD18, maxPriceD18] and contain priceD18.
-    struct MarketConfig {
-        uint256 startTime;
-        uint256 endTime;
-        uint256 priceD18;
-        uint256 minPriceD18;
-        uint256 maxPriceD18;
-        uint24 feeRate;
-        LiquidityRange[] ranges;
-        bytes claimStatementYesOrNumeric;
-        bytes claimStatementNo;
-    }
-
-    struct Market {
-        uint256 startTime;
-        uint256 endTime;
-        uint256 minPriceD18;
-        uint256 maxPriceD18;
-        IUniswapV3Pool pool;
-        uint24 feeRate;
-        bool settled;
-        VirtualToken baseToken;
-        int24 minTick;
-        int24 maxTick;
-        VirtualToken quoteToken;
-        uint160 sqrtMinPriceX96;
-        uint160 sqrtMaxPriceX96;
-        uint256 settlementPriceD18;
-        PositionLoss.Range[] ranges;
-        bytes claimStatementYesOrNumeric;
-        bytes claimStatementNo;
-    }
+    using SafeERC20 for IERC20;
 
     /// @dev The outcome of a swap, as the pool reports it: the signed amounts (positive: owed to the pool) and
     /// the sqrt price after.
@@ -101,106 +86,133 @@ contract MarketGroup is IMarketGroup, Ownable {
         uint160 sqrtPriceX96After;
     }
 
+    /// @dev What a trade does to a position (see the contract's notice): the trade's numbers, the size it leaves,
+    /// the loss W' of the virtual tokens it leaves (0 when closed), and the collateral's move and the closePnL,
+    /// both signed, in 18 decimals.
+    struct Change {
+        Quote trade;
+        int256 sizeDelta;
+        int256 sizeAfter;
+        uint256 lossAfter;
+        int256 collateralDelta;
+        int256 closePnL;
+    }
+
     /// @notice How a simulated swap hands back its outcome, from the swap callback (QuoterV2 style).
     error SwapOutcome(int256 amount0, int256 amount1, uint160 sqrtPriceX96After);
     /// @notice A callback from anyone but the pool the group is paying.
     error UnexpectedCallback();
 
-    uint256 public constant MIN_PRICE_D18 = 1e12;
-    uint256 public constant MAX_PRICE_D18 = 1e24;
-    /// @notice The largest liquidity of one range.
-    uint256 public constant MAX_LIQUIDITY = 1 << 80;
-    /// @notice The most liquidity ranges a market may have.
-    uint256 public constant MAX_RANGES = 8;
     uint8 public constant MAX_COLLATERAL_DECIMALS = 18;
     /// @notice Added to every requiredCollateral, as the real group adds it.
     uint256 public constant COLLATERAL_ROUNDING = 2;
 
-    /// @notice The Uniswap v3 factory that creates the markets' pools.
-    IUniswapV3Factory public immutable uniswapFactory;
     /// @notice Uniswap's QuoterV2 over that factory, named in the markets' params as the real group names the one it
     /// quotes through (zero for none): the quoter asks it how far a price-limited swap fills. The group's own quotes
     /// simulate their swaps themselves.
     address public immutable uniswapQuoter;
     address public immutable collateralAsset;
+    /// @notice The module the owner's functions (IMarketConfiguration) run in, by delegatecall.
+    address public immutable configurationModule;
     /// @notice 10^(18 - decimals): one token unit in 18-decimal units.
     uint256 private immutable _collateralScale;
+    /// @dev The smallest |size| a trade may open or leave, and the smallest |change| it may make (18 decimals). As on
+    /// the real group, quotes do not check it and no view returns it.
+    uint256 private immutable _minTradeSize;
 
-    uint256 private _lastMarketId;
-    mapping(uint256 marketId => Market) private _markets;
-    /// @dev The pool the group is paying in a callback right now (a trade or a mint); none otherwise.
-    address private _payingPool;
-
-    event MarketCreated(uint256 indexed marketId);
-    event MarketSettledAt(uint256 indexed marketId, uint256 settlementPriceD18);
-    /// @notice `trader` opened a position of `size` (positive: LONG), paying or receiving `quoteAmount` quote tokens,
-    /// and moved the pool to `sqrtPriceX96After`.
-    event Trade(
-        uint256 indexed marketId,
-        address indexed trader,
-        int256 size,
-        uint256 requiredCollateral,
-        uint256 fillPrice,
-        uint256 price18DigitsAfter,
-        uint160 sqrtPriceX96After,
-        uint256 quoteAmount
-    );
-
-    /// @notice Deploys the group's collateral token with `collateralDecimals` decimals (its first creation);
-    /// `factory` is the v3-core factory (it may be deployed after the group, before the first market), `quoter` a
-    /// QuoterV2 over it (it may be deployed later; zero for none).
-    constructor(uint8 collateralDecimals, IUniswapV3Factory factory, address quoter) Ownable(msg.sender) {
+    /// @notice Deploys the group's collateral token with `collateralDecimals` decimals (its first creation), of which
+    /// `initialCollateralSupply` token units go to the deployer (the owner): the demo's traders are paid from it, as
+    /// nothing else mints. Then its configuration module (its second creation). `factory` is the v3-core factory (it
+    /// may be deployed after the group, before the first market), `quoter` a QuoterV2 over it (it may be deployed
+    /// later; zero for none), `minTradeSize` the smallest trade (18 decimals).
+    constructor(
+        uint8 collateralDecimals,
+        IUniswapV3Factory factory,
+        address quoter,
+        uint256 minTradeSize,
+        uint256 initialCollateralSupply
+    ) MarketGroupStorage(factory) {
         if (collateralDecimals > MAX_COLLATERAL_DECIMALS) revert InvalidData("collateral decimals above 18");
-        collateralAsset = address(new CollateralToken("Market group collateral", "COLLATERAL", collateralDecimals));
+        collateralAsset = address(
+            new CollateralToken("Market group collateral", "COLLATERAL", collateralDecimals, msg.sender, initialCollateralSupply)
+        );
+        configurationModule = address(new MarketConfigurationModule(factory));
         _collateralScale = 10 ** (MAX_COLLATERAL_DECIMALS - collateralDecimals);
-        uniswapFactory = factory;
         uniswapQuoter = quoter;
+        _minTradeSize = minTradeSize;
     }
 
-    /// @notice Creates a market: its two virtual tokens, its pool (initialized at floor(sqrt(priceD18)) in Q96) and
-    /// its liquidity. Only the owner. Reverts InvalidData(reason) on a config outside the bounds. As on the real
-    /// group, the market's price range is where its liquidity is: from the lowest tick to the highest of its ranges
-    /// (the config's bounds rounded inward), minPriceD18 and maxPriceD18 those ticks' prices rounded down.
-    function createMarket(MarketConfig calldata config) external onlyOwner returns (uint256 marketId) {
-        _validate(config);
-        marketId = ++_lastMarketId;
-        Market storage market = _markets[marketId];
-        market.startTime = config.startTime;
-        market.endTime = config.endTime;
-        market.feeRate = config.feeRate;
-        market.claimStatementYesOrNumeric = config.claimStatementYesOrNumeric;
-        market.claimStatementNo = config.claimStatementNo;
-        _createPool(market, PoolPrices.sqrtPriceX96FromPriceD18(config.priceD18, Math.Rounding.Floor));
-        _addLiquidity(market, marketId, config.ranges);
-        emit MarketCreated(marketId);
+    /// @inheritdoc IMarketConfiguration
+    function createMarket(MarketConfig calldata) external returns (uint256 /* marketId */) {
+        _configure();
     }
 
-    /// @notice Settles a market at any price >= 0. Only the owner.
-    function settleMarket(uint256 marketId, uint256 settlementPriceD18) external onlyOwner {
-        Market storage market = _existing(marketId);
-        if (market.settled) revert MarketSettled();
-        market.settled = true;
-        market.settlementPriceD18 = settlementPriceD18;
-        emit MarketSettledAt(marketId, settlementPriceD18);
+    /// @inheritdoc IMarketConfiguration
+    function settleMarket(uint256, uint256) external {
+        _configure();
     }
 
-    /// @notice Opens a position of `size` (positive: LONG) with at most `maxCollateral` collateral in the token's
-    /// own units, like the real createTraderPosition: swaps on the pool (moving its price, so the reference price),
-    /// with the quote's checks and numbers. Anyone may trade; no collateral moves.
-    /// @dev Reverts InsufficientCollateral(requiredCollateral, maxCollateral * 10^(18-d)) when the 18-decimal
-    /// requirement exceeds the normalised limit (saturated at 2^256 - 1): ceil(requiredCollateral / 10^(18-d)) is
-    /// the smallest limit that passes. Past endTime it reverts ExpiredMarket().
-    function executeTrade(uint256 marketId, int256 size, uint256 maxCollateral)
+    /// @inheritdoc IMarketConfiguration
+    function createLiquidityPosition(uint256, uint256) external returns (uint256 /* positionId */) {
+        _configure();
+    }
+
+    /// @inheritdoc IMarketGroup
+    /// @dev Reverts, in order: TransactionExpired, DeltaTradeIsZero, PositionSizeBelowMin, the market's checks (as a
+    /// quote's, but ExpiredMarket() past its end), the swap's (as a quote's), CollateralLimitReached(requiredCollateral,
+    /// maxCollateral * 10^(18-d)) when the 18-decimal requirement exceeds the normalised limit (maxCollateral 0: no
+    /// limit; ceil(requiredCollateral / 10^(18-d)) is the smallest limit that passes), the token's transferFrom, and
+    /// InvalidTransferRecipient(sender) when the sender is a contract that does not accept the token.
+    function createTraderPosition(TraderPositionCreateParams calldata params) external returns (uint256 positionId) {
+        _checkDeadline(params.deadline);
+        if (params.size == 0) revert DeltaTradeIsZero();
+        _checkTradeSize(params.size);
+        Market storage market = _tradable(params.marketId, params.size, true);
+        Position storage position;
+        (positionId, position) = _newPosition(PositionKind.Trade, params.marketId);
+        Change memory change = _change(market, position, params.size, false);
+        // A new position's collateralDelta is its requiredCollateral: positive.
+        uint256 required = uint256(change.collateralDelta);
+        (bool fits, uint256 limit) = Math.tryMul(params.maxCollateral, _collateralScale);
+        if (params.maxCollateral != 0 && fits && required > limit) {
+            revert CollateralLimitReached(required.toInt256(), limit.toInt256());
+        }
+        _record(market, position, change);
+        _mintPosition(msg.sender, positionId);
+    }
+
+    /// @inheritdoc IMarketGroup
+    /// @dev Reverts, in order: TransactionExpired, NotAccountOwner (a position never created has no owner),
+    /// InvalidPositionKind, DeltaTradeIsZero, PositionSizeBelowMin (the new size unless 0, then the change), the
+    /// market's and the swap's checks as createTraderPosition's, CollateralLimitReached(collateralDelta, limit *
+    /// 10^(18-d)) when the limit is not 0 and the signed 18-decimal move exceeds it (a deposit larger than allowed, or a
+    /// withdrawal smaller than asked for, as the real group's checkDeltaCollateralLimit), then the token's transfer.
+    function modifyTraderPosition(TraderPositionModifyParams calldata params) external {
+        _checkDeadline(params.deadline);
+        Position storage position = _traderPosition(params.positionId);
+        int256 sizeDelta = params.size - _sizeOf(position);
+        if (sizeDelta == 0) revert DeltaTradeIsZero();
+        _checkTradeSize(params.size);
+        _checkTradeSize(sizeDelta);
+        Market storage market = _tradable(position.marketId, sizeDelta, true);
+        Change memory change = _change(market, position, params.size, false);
+        int256 limit = _normalisedLimit(params.deltaCollateralLimit);
+        if (limit != 0 && change.collateralDelta > limit) revert CollateralLimitReached(change.collateralDelta, limit);
+        _record(market, position, change);
+    }
+
+    /// @inheritdoc IMarketGroup
+    /// @dev Changes no state: the swap is simulated and reverted, as quoteCreateTraderPosition's. Reverts as the
+    /// modify would, but that minTradeSize is not checked (as on the real group), a change of 0 reverts
+    /// InvalidData("size is zero") as a quote's size of 0, and an expired market reverts ExpiredMarketNotSettled.
+    function quoteModifyTraderPosition(uint256 positionId, int256 size)
         external
-        returns (uint256 requiredCollateral, uint256 fillPrice, uint256 price18DigitsAfter)
+        returns (int256 expectedCollateralDelta, int256 closePnL, uint256 fillPrice, uint256 price18DigitsAfter)
     {
-        Market storage market = _tradable(marketId, size, true);
-        Quote memory q = _outcome(market, size, _swap(market, marketId, size));
-        (bool fits, uint256 limit) = Math.tryMul(maxCollateral, _collateralScale);
-        if (!fits) limit = type(uint256).max;
-        if (q.requiredCollateral > limit) revert InsufficientCollateral(q.requiredCollateral, limit);
-        emit Trade(marketId, msg.sender, size, q.requiredCollateral, q.fillPrice, q.price18DigitsAfter, q.sqrtPriceX96After, q.quoteAmount);
-        return (q.requiredCollateral, q.fillPrice, q.price18DigitsAfter);
+        Position storage position = _traderPosition(positionId);
+        Market storage market = _tradable(position.marketId, size - _sizeOf(position), false);
+        Change memory change = _change(market, position, size, true);
+        return (change.collateralDelta, change.closePnL, change.trade.fillPrice, change.trade.price18DigitsAfter);
     }
 
     /// @inheritdoc IMarketGroup
@@ -212,6 +224,35 @@ contract MarketGroup is IMarketGroup, Ownable {
         Market storage market = _tradable(marketId, size, false);
         Quote memory q = _outcome(market, size, _simulate(market, marketId, size));
         return (q.requiredCollateral, q.fillPrice, q.price18DigitsAfter);
+    }
+
+    /// @inheritdoc IMarketGroup
+    function getPosition(uint256 positionId) external view returns (Position memory) {
+        return _positions[positionId];
+    }
+
+    /// @inheritdoc IMarketGroup
+    function getPositionSize(uint256 positionId) external view returns (int256) {
+        return _sizeOf(_positions[positionId]);
+    }
+
+    /// @notice The positions minted so far (none is ever burned): the last position's id.
+    function totalSupply() external view returns (uint256) {
+        return _positionCount;
+    }
+
+    /// @notice The owner of position `tokenId`; TokenDoesNotExist(tokenId) for a position never created, as the
+    /// real group's.
+    function ownerOf(uint256 tokenId) public view override returns (address holder) {
+        holder = _ownerOf(tokenId);
+        if (holder == address(0)) revert TokenDoesNotExist(tokenId);
+    }
+
+    /// @notice ERC-721's safe transfer, refused with InvalidTransferRecipient(to), as the real group's, when `to` is a
+    /// contract that does not accept the token.
+    function safeTransferFrom(address from, address to, uint256 tokenId, bytes memory data) public override {
+        transferFrom(from, to, tokenId);
+        if (!_accepts(from, to, tokenId, data)) revert InvalidTransferRecipient(to);
     }
 
     /// @inheritdoc IMarketGroup
@@ -366,76 +407,126 @@ contract MarketGroup is IMarketGroup, Ownable {
         q.requiredCollateral = loss + COLLATERAL_ROUNDING;
     }
 
-    /// @dev The market's tokens (base the lower address, so token0), and its pool, created and initialized.
-    function _createPool(Market storage market, uint160 sqrtPriceX96) private {
-        VirtualToken first = new VirtualToken();
-        VirtualToken second = new VirtualToken();
-        (market.baseToken, market.quoteToken) = address(first) < address(second) ? (first, second) : (second, first);
-        market.pool =
-            IUniswapV3Pool(uniswapFactory.createPool(address(market.baseToken), address(market.quoteToken), market.feeRate));
-        market.pool.initialize(sqrtPriceX96);
-    }
-
-    /// @dev Each range rounded inward to the pool's tick spacing, checked, and minted into the pool.
-    function _addLiquidity(Market storage market, uint256 marketId, LiquidityRange[] calldata ranges) private {
-        int24 spacing = market.pool.tickSpacing();
-        uint256[18] memory powers = PoolPrices.tickPowers();
-        uint160 sqrtPrice = _sqrtPrice(market.pool);
-        (market.minTick, market.maxTick) = (type(int24).max, type(int24).min);
-        _payingPool = address(market.pool);
-        for (uint256 i; i < ranges.length; ++i) {
-            LiquidityRange calldata wanted = ranges[i];
-            PositionLoss.Range memory range;
-            range.tickLower = PoolPrices.tickAtOrAbove(
-                PoolPrices.sqrtPriceX96FromPriceD18(wanted.minPriceD18, Math.Rounding.Ceil), spacing, powers
-            );
-            range.tickUpper = PoolPrices.tickAtOrBelow(
-                PoolPrices.sqrtPriceX96FromPriceD18(wanted.maxPriceD18, Math.Rounding.Floor), spacing, powers
-            );
-            range.sqrtLowerX96 = PoolPrices.sqrtPriceAtTick(range.tickLower, powers);
-            range.sqrtUpperX96 = PoolPrices.sqrtPriceAtTick(range.tickUpper, powers);
-            if (range.sqrtLowerX96 >= sqrtPrice || range.sqrtUpperX96 <= sqrtPrice) {
-                revert InvalidData("range does not contain the price once rounded to ticks");
-            }
-            range.liquidity = uint256(wanted.liquidity).toUint96();
-            market.ranges.push(range);
-            market.pool.mint(address(this), range.tickLower, range.tickUpper, wanted.liquidity, abi.encode(marketId));
-            if (range.tickLower < market.minTick) market.minTick = range.tickLower;
-            if (range.tickUpper > market.maxTick) market.maxTick = range.tickUpper;
+    /// @dev What trading `position` to `sizeAfter` does (see the contract's notice), the swap run for real or
+    /// simulated.
+    function _change(Market storage market, Position storage position, int256 sizeAfter, bool simulation)
+        private
+        returns (Change memory change)
+    {
+        int256 sizeBefore = _sizeOf(position);
+        change.sizeAfter = sizeAfter;
+        change.sizeDelta = sizeAfter - sizeBefore;
+        Swap memory swap = simulation
+            ? _simulate(market, position.marketId, change.sizeDelta)
+            : _swap(market, position.marketId, change.sizeDelta);
+        change.trade = _outcome(market, change.sizeDelta, swap);
+        int256 tradeLoss = (change.trade.requiredCollateral - COLLATERAL_ROUNDING).toInt256();
+        int256 lossBefore = _worstLoss(market, position);
+        int256 lossAfter = lossBefore + tradeLoss;
+        uint256 held = SignedMath.abs(sizeBefore);
+        uint256 traded = SignedMath.abs(change.sizeDelta);
+        if (sizeBefore != 0 && (sizeBefore > 0) == (change.sizeDelta > 0)) {
+            change.closePnL = Math.mulDiv(held, uint256(tradeLoss), traded).toInt256() - lossBefore;
+        } else if (sizeBefore != 0) {
+            uint256 width = market.maxPriceD18 - market.minPriceD18;
+            lossAfter -= Math.mulDiv(Math.min(held, traded), width, 1e18).toInt256();
+            change.closePnL = Math.mulDiv(held, width, 1e18).toInt256()
+                - Math.mulDiv(held, uint256(tradeLoss), traded, Math.Rounding.Ceil).toInt256() - lossBefore;
+            // Trade prices lie within [m, M]: closing never loses more than the loss at the worst price, and reducing
+            // never adds to it. Only the loss formula's rounding up could say otherwise.
+            if (change.closePnL < -lossBefore) change.closePnL = -lossBefore;
+            if (traded <= held && lossAfter > lossBefore) lossAfter = lossBefore;
         }
-        _payingPool = address(0);
-        market.sqrtMinPriceX96 = PoolPrices.sqrtPriceAtTick(market.minTick, powers);
-        market.sqrtMaxPriceX96 = PoolPrices.sqrtPriceAtTick(market.maxTick, powers);
-        market.minPriceD18 = PoolPrices.priceD18FromSqrtPriceX96(market.sqrtMinPriceX96);
-        market.maxPriceD18 = PoolPrices.priceD18FromSqrtPriceX96(market.sqrtMaxPriceX96);
-    }
-
-    function _sqrtPrice(IUniswapV3Pool pool) private view returns (uint160 sqrtPriceX96) {
-        (sqrtPriceX96,,,,,,) = pool.slot0();
-    }
-
-    function _existing(uint256 marketId) private view returns (Market storage market) {
-        market = _markets[marketId];
-        if (market.startTime == 0) revert InvalidMarket();
-    }
-
-    function _validate(MarketConfig calldata config) private view {
-        if (config.startTime == 0) revert InvalidData("start time is zero");
-        if (config.startTime >= config.endTime) revert InvalidData("start time not before end time");
-        if (config.minPriceD18 < MIN_PRICE_D18) revert InvalidData("min price below 1e12");
-        if (config.maxPriceD18 > MAX_PRICE_D18) revert InvalidData("max price above 1e24");
-        if (config.priceD18 <= config.minPriceD18 || config.priceD18 >= config.maxPriceD18) {
-            revert InvalidData("price not strictly between min and max price");
+        int256 deposited = position.depositedCollateralAmount.toInt256();
+        if (sizeAfter == 0) {
+            change.collateralDelta = lossAfter - deposited;
+        } else {
+            change.lossAfter = lossAfter > 0 ? uint256(lossAfter) : 0;
+            change.collateralDelta = lossAfter + int256(COLLATERAL_ROUNDING) - deposited;
         }
-        if (uniswapFactory.feeAmountTickSpacing(config.feeRate) == 0) revert InvalidData("fee rate not a v3 fee tier");
-        if (config.ranges.length == 0 || config.ranges.length > MAX_RANGES) revert InvalidData("not 1 to 8 liquidity ranges");
-        for (uint256 i; i < config.ranges.length; ++i) {
-            LiquidityRange calldata range = config.ranges[i];
-            if (range.liquidity == 0) revert InvalidData("liquidity is zero");
-            if (range.liquidity > MAX_LIQUIDITY) revert InvalidData("liquidity above 2^80");
-            if (range.minPriceD18 < config.minPriceD18 || range.maxPriceD18 > config.maxPriceD18) {
-                revert InvalidData("range outside the price range");
-            }
+    }
+
+    /// @dev Applies `change` to `position`: its virtual tokens re-based so that their loss is change.lossAfter, its
+    /// collateral, the collateral moved (in: transferFrom, rounded up to token units; out: transfer, rounded down).
+    function _record(Market storage market, Position storage position, Change memory change) private {
+        int256 size = change.sizeAfter;
+        uint256 base = SignedMath.abs(size);
+        int256 quote;
+        if (size > 0) quote = -(change.lossAfter + Math.mulDiv(base, market.minPriceD18, 1e18)).toInt256();
+        if (size < 0) quote = Math.mulDiv(base, market.maxPriceD18, 1e18, Math.Rounding.Ceil).toInt256() - change.lossAfter.toInt256();
+        position.vBaseAmount = size > 0 ? base : 0;
+        position.borrowedVBase = size < 0 ? base : 0;
+        position.vQuoteAmount = quote > 0 ? uint256(quote) : 0;
+        position.borrowedVQuote = quote < 0 ? uint256(-quote) : 0;
+        position.depositedCollateralAmount = size == 0 ? 0 : change.lossAfter + COLLATERAL_ROUNDING;
+        int256 delta = change.collateralDelta;
+        if (delta > 0) {
+            IERC20(collateralAsset).safeTransferFrom(msg.sender, address(this), Math.ceilDiv(uint256(delta), _collateralScale));
+        } else if (delta < 0) {
+            IERC20(collateralAsset).safeTransfer(msg.sender, uint256(-delta) / _collateralScale);
+        }
+        emit Trade(
+            position.id,
+            position.marketId,
+            msg.sender,
+            change.sizeDelta,
+            delta,
+            change.trade.fillPrice,
+            change.trade.price18DigitsAfter,
+            change.trade.sqrtPriceX96After,
+            change.trade.quoteAmount
+        );
+    }
+
+    /// @dev W, the loss of the position's virtual tokens at the worst settlement price (see the contract's notice).
+    function _worstLoss(Market storage market, Position storage position) private view returns (int256) {
+        int256 quote = position.vQuoteAmount.toInt256() - position.borrowedVQuote.toInt256();
+        if (position.vBaseAmount > 0) return -quote - Math.mulDiv(position.vBaseAmount, market.minPriceD18, 1e18).toInt256();
+        if (position.borrowedVBase > 0) {
+            return Math.mulDiv(position.borrowedVBase, market.maxPriceD18, 1e18, Math.Rounding.Ceil).toInt256() - quote;
+        }
+        return -quote;
+    }
+
+    function _sizeOf(Position storage position) private view returns (int256) {
+        return position.vBaseAmount.toInt256() - position.borrowedVBase.toInt256();
+    }
+
+    /// @dev The sender's trader position: NotAccountOwner(positionId, sender) unless the sender owns it (a position
+    /// never created has no owner), InvalidPositionKind() unless it is a trader position.
+    function _traderPosition(uint256 positionId) private view returns (Position storage position) {
+        if (_ownerOf(positionId) != msg.sender) revert NotAccountOwner(positionId, msg.sender);
+        position = _positions[positionId];
+        if (position.kind != PositionKind.Trade) revert InvalidPositionKind();
+    }
+
+    function _checkDeadline(uint256 deadline) private view {
+        if (block.timestamp > deadline) revert TransactionExpired(deadline, block.timestamp);
+    }
+
+    /// @dev PositionSizeBelowMin() when `size` is not zero and |size| is below minTradeSize.
+    function _checkTradeSize(int256 size) private view {
+        if (size != 0 && SignedMath.abs(size) < _minTradeSize) revert PositionSizeBelowMin();
+    }
+
+    /// @dev A signed limit in token units, normalised to 18 decimals (saturated at int256's bounds).
+    function _normalisedLimit(int256 limit) private view returns (int256) {
+        (bool fits, uint256 normalised) = Math.tryMul(SignedMath.abs(limit), _collateralScale);
+        if (!fits || normalised > uint256(type(int256).max)) return limit > 0 ? type(int256).max : type(int256).min;
+        return limit > 0 ? int256(normalised) : -int256(normalised);
+    }
+
+    /// @dev Runs the call as it came in the configuration module, on the group's storage, and answers or reverts
+    /// with what it answered.
+    function _configure() private {
+        address module = configurationModule;
+        assembly ("memory-safe") {
+            let data := mload(0x40)
+            calldatacopy(data, 0, calldatasize())
+            let ok := delegatecall(gas(), module, data, calldatasize(), 0, 0)
+            returndatacopy(data, 0, returndatasize())
+            if iszero(ok) { revert(data, returndatasize()) }
+            return(data, returndatasize())
         }
     }
 }

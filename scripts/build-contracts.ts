@@ -48,10 +48,55 @@ interface AstNode {
   nodes?: AstNode[];
 }
 
+interface StorageSlot {
+  label: string;
+  slot: string;
+  offset: number;
+  type: string;
+}
+
+interface SolcArtifact {
+  abi: unknown[];
+  evm: { bytecode: { object: string }; deployedBytecode: { object: string } };
+  storageLayout?: { storage: StorageSlot[] };
+}
+
 interface SolcOutput {
   errors?: SolcError[];
   sources?: Record<string, { ast: AstNode }>;
-  contracts?: Record<string, Record<string, { abi: unknown[]; evm: { bytecode: { object: string } } }>>;
+  contracts?: Record<string, Record<string, SolcArtifact>>;
+}
+
+/** EIP-170: the most code a contract may have; EIP-3860: the most creation code a transaction may carry. */
+const MAX_CODE_BYTES = 24_576;
+const MAX_INITCODE_BYTES = 49_152;
+
+/**
+ * The market group delegatecalls its configuration module, which runs on the group's storage: both inherit
+ * MarketGroupStorage and must declare nothing else. Checked here, so that a variable added to one of them fails the
+ * build rather than corrupting the other's state.
+ */
+const SHARED_STORAGE = [
+  { unit: `${CONTRACTS_DIR}/MarketGroup.sol`, name: "MarketGroup" },
+  { unit: `${CONTRACTS_DIR}/MarketConfigurationModule.sol`, name: "MarketConfigurationModule" },
+] as const;
+
+/** Throws unless every contract of SHARED_STORAGE has the same storage layout (slots, offsets, types, names). */
+export function checkSharedStorage(layouts: readonly (readonly StorageSlot[] | undefined)[]): void {
+  const described = layouts.map((layout) => JSON.stringify((layout ?? []).map(({ label, slot, offset, type }) => ({ label, slot, offset, type }))));
+  const differing = described.findIndex((layout) => layout !== described[0]);
+  if (layouts.some((layout) => layout === undefined || layout.length === 0)) throw new Error("no storage layout for the market group or its module");
+  if (differing >= 0) {
+    throw new Error(`${SHARED_STORAGE[differing]!.name} does not have ${SHARED_STORAGE[0].name}'s storage layout: both must declare their state in MarketGroupStorage only`);
+  }
+}
+
+/** Throws when a contract's code or creation code is past what a chain accepts (EIP-170, EIP-3860). */
+export function checkCodeSize(name: string, artifact: SolcArtifact): void {
+  const code = artifact.evm.deployedBytecode.object.length / 2;
+  const initcode = artifact.evm.bytecode.object.length / 2;
+  if (code > MAX_CODE_BYTES) throw new Error(`${name}: ${code} bytes of code, past EIP-170's ${MAX_CODE_BYTES}`);
+  if (initcode > MAX_INITCODE_BYTES) throw new Error(`${name}: ${initcode} bytes of creation code, past EIP-3860's ${MAX_INITCODE_BYTES}`);
 }
 
 /** The source unit names (paths relative to the repo, with "/") of every .sol file under contracts/. */
@@ -182,7 +227,7 @@ function compile(sources: Record<string, { content: string }>, viaIR: boolean, s
       optimizer: { enabled: true, runs: 200 },
       viaIR,
       evmVersion: EVM_VERSION,
-      outputSelection: Object.fromEntries(Object.keys(sources).map((unit) => [unit, { "": ["ast"], "*": selected(unit) ? ["abi", "evm.bytecode.object"] : [] }])),
+      outputSelection: Object.fromEntries(Object.keys(sources).map((unit) => [unit, { "": ["ast"], "*": selected(unit) ? ["abi", "evm.bytecode.object", "evm.deployedBytecode.object", "storageLayout"] : [] }])),
     },
   };
   const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImport })) as SolcOutput;
@@ -207,6 +252,7 @@ export function compileContracts(): string {
 
   const marketGroupInterface = output.contracts?.[MARKET_GROUP_INTERFACE.unit]?.[MARKET_GROUP_INTERFACE.name];
   checkSearcherLayout((marketGroupInterface?.abi ?? []) as AbiEntry[], sourceOf(SEARCHER_SOURCE));
+  checkSharedStorage(SHARED_STORAGE.map(({ unit, name }) => output.contracts?.[unit]?.[name]?.storageLayout?.storage));
 
   const blocks: string[] = [];
   const seen = new Map<string, string>();
@@ -217,6 +263,7 @@ export function compileContracts(): string {
       seen.set(name, unit);
       const artifact = output.contracts?.[unit]?.[name];
       if (artifact === undefined || artifact.evm.bytecode.object === "") throw new Error(`no bytecode for ${unit}:${name}`);
+      checkCodeSize(name, artifact);
       const camel = camelName(name);
       blocks.push(
         `// ${unit}:${name}\n` +

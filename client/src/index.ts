@@ -17,6 +17,8 @@ export type {
   QuoteAnswer,
   QuoteRequest,
   RetryOptions,
+  Trade,
+  TradeSimulation,
   WatchOptions,
 } from "./types.js";
 export type { paths, operations } from "./openapi.js";

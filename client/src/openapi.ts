@@ -132,6 +132,21 @@ export interface operations {
                  * @example 6
                  */
                 minBlock?: string;
+                /**
+                 * @description The account that will trade (0x and 40 hex digits; mixed case must pass the EIP-55 checksum): the answer adds `trade`, the createTraderPosition transaction ready to sign from it, its collateral limit and deadline, the ERC-20 approval it needs first (or null), its balance, and the trade simulated from it at the answer's block. Left out: the answer is as without this parameter, byte for byte
+                 * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+                 */
+                taker?: string;
+                /**
+                 * @description With taker: room for the price to move, a decimal integer from 0 to 5000 (basis points: 50 is 0.5%) of maxCollateral (default 50): the trade's collateralLimit is maxCollateral raised by it, rounded up, never past collateralAvailable (in token units, rounded down) nor below maxCollateral. 0 sends maxCollateral exactly
+                 * @example 50
+                 */
+                slippageBps?: string;
+                /**
+                 * @description With taker: the trade's deadline, a decimal integer from 1 to 86400 (seconds) after the answer block's timestamp (default 300): a block later than that rejects it (TransactionExpired)
+                 * @example 300
+                 */
+                deadlineSeconds?: string;
             };
             header?: never;
             path: {
@@ -229,11 +244,91 @@ export interface operations {
                                 [key: string]: string;
                             };
                         }[];
+                        /** @description With taker (semantics §12): the createTraderPosition transaction that opens maxSize, ready to sign from the taker, with what it needs first and the outcome of running it at the answer's block */
+                        trade?: {
+                            /** @description The collateral limit the transaction carries, in the token's own units: min(ceil(maxCollateral × (10000 + slippageBps) / 10000), max(maxCollateral, floor(collateralAvailable / 10^(18 - collateralDecimals)))), never 0 (0 is no limit to the market group: a limit that would be 0 is 1) */
+                            collateralLimit: string;
+                            /** @description The transaction's deadline, unix seconds: the answer block's timestamp + deadlineSeconds */
+                            deadline: string;
+                            /** @description createTraderPosition((marketId, maxSize, collateralLimit, deadline)) to the market group */
+                            transaction: {
+                                /** @description The taker (EIP-55 checksummed): the transaction's sender */
+                                from: string;
+                                /** @description The contract it calls */
+                                to: string;
+                                /** @description The call's data, ABI-encoded */
+                                data: string;
+                                /**
+                                 * @description No ether is sent
+                                 * @enum {string}
+                                 */
+                                value: "0";
+                            };
+                            /** @description The ERC-20 approval to send first, when the taker's allowance of the collateral token to the market group, at the block, is below collateralLimit; null otherwise (or when the group names no collateral token) */
+                            approval: {
+                                /** @description The collateral token */
+                                token: string;
+                                /** @description The market group */
+                                spender: string;
+                                /** @description The taker's allowance to it now, token units */
+                                allowance: string;
+                                /** @description approve(marketAddress, collateralLimit) to the token */
+                                transaction: {
+                                    /** @description The taker (EIP-55 checksummed): the transaction's sender */
+                                    from: string;
+                                    /** @description The contract it calls */
+                                    to: string;
+                                    /** @description The call's data, ABI-encoded */
+                                    data: string;
+                                    /**
+                                     * @description No ether is sent
+                                     * @enum {string}
+                                     */
+                                    value: "0";
+                                };
+                            } | null;
+                            /** @description The taker's balance of the collateral token at the block, and what the transaction may take (null when the group names no token) */
+                            balance: {
+                                /** @description The collateral token */
+                                token: string;
+                                /** @description The taker's balance, token units */
+                                available: string;
+                                /** @description collateralLimit: the most the transaction takes */
+                                needed: string;
+                            } | null;
+                            /** @description The transaction run from the taker at the answer's block, in a block one above it timestamped when the next block would plausibly come (the block's timestamp plus the time since the service saw it as the head, at least 1 s), after the approval where one is needed: both in order in one eth_simulateV1 where the node has it; on a node without it, the transaction alone by eth_call (no gas then), and not run where an approval must come first. A revert is not an error of the quote: the answer is still 200 */
+                            simulation: {
+                                /**
+                                 * @description The transaction succeeds
+                                 * @enum {boolean}
+                                 */
+                                ok: true;
+                                /** @description The gas it used, intrinsic gas included: what its receipt's gasUsed will say (eth_simulateV1 only) */
+                                gas?: string;
+                            } | {
+                                /**
+                                 * @description The transaction (or the approval before it) reverts
+                                 * @enum {boolean}
+                                 */
+                                ok: false;
+                                /** @description The decoded error's name, as trace names a candidate's (TransactionExpired, PositionSizeBelowMin, CollateralLimitReached, ERC20InsufficientBalance, ERC20InsufficientAllowance, ...), or the raw 0x revert data */
+                                revert: string;
+                                /** @description The decoded error's arguments by name, numbers as decimal strings */
+                                revertArgs?: {
+                                    [key: string]: string;
+                                };
+                            } | {
+                                /** @description The transaction was not run */
+                                ok: null;
+                                /** @description Why not: the node has no eth_simulateV1 and the approval must come first */
+                                reason: string;
+                            };
+                        };
                     };
                     /**
-                     * @example id: 6
+                     * @example id: 9
                      *     event: quote
-                     *     data: {"direction":"LONG","maxSize":"45898437500000000","currentPrice":"999.999999999999999999","expectedPrice":"1030","collateralAvailable":"1000000000000000000000","requiredCollateral":"23740536301627744030","maxCollateral":"23740536301627744030","fillPrice":"1017.781474159107952247","priceAfter":"1029.673177278800280086","limitedBy":"expectedPrice","blockNumber":"6","blockHash":"0x13e6463ecff7da55d5d9e6defc36724d312d2513420c597b74baa5bd722f0d84","iterations":10,"collateralDecimals":18}
+                     *     data: {"direction":"LONG","maxSize":"45898437500000000","currentPrice":"999.999999999999999999","expectedPrice":"1030","collateralAvailable":"1000000000000000000000","requiredCollateral":"23740536301627744030","maxCollateral":"23740536301627744030","fillPrice":"1017.781474159107952247","priceAfter":"1029.673177278800280086","limitedBy":"expectedPrice","blockNumber":"9","blockHash":"0x8c00fdde6c7ef85ae06727bb92c94bf2de9eb617ba89ce0eb3025d00993d90ab","iterations":10,"collateralDecimals":18}
                      *
                      *     event: end
                      *     data: {"reason":"shutdown"}
@@ -647,6 +742,21 @@ export interface operations {
                          * @example 6
                          */
                         minBlock?: string;
+                        /**
+                         * @description The account that will trade (0x and 40 hex digits; mixed case must pass the EIP-55 checksum): the answer adds `trade`, the createTraderPosition transaction ready to sign from it, its collateral limit and deadline, the ERC-20 approval it needs first (or null), its balance, and the trade simulated from it at the answer's block. Left out: the answer is as without this parameter, byte for byte
+                         * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+                         */
+                        taker?: string;
+                        /**
+                         * @description With taker: room for the price to move, a decimal integer from 0 to 5000 (basis points: 50 is 0.5%) of maxCollateral (default 50): the trade's collateralLimit is maxCollateral raised by it, rounded up, never past collateralAvailable (in token units, rounded down) nor below maxCollateral. 0 sends maxCollateral exactly
+                         * @example 50
+                         */
+                        slippageBps?: string;
+                        /**
+                         * @description With taker: the trade's deadline, a decimal integer from 1 to 86400 (seconds) after the answer block's timestamp (default 300): a block later than that rejects it (TransactionExpired)
+                         * @example 300
+                         */
+                        deadlineSeconds?: string;
                     }[];
                 };
             };
@@ -735,6 +845,86 @@ export interface operations {
                                         [key: string]: string;
                                     };
                                 }[];
+                                /** @description With taker (semantics §12): the createTraderPosition transaction that opens maxSize, ready to sign from the taker, with what it needs first and the outcome of running it at the answer's block */
+                                trade?: {
+                                    /** @description The collateral limit the transaction carries, in the token's own units: min(ceil(maxCollateral × (10000 + slippageBps) / 10000), max(maxCollateral, floor(collateralAvailable / 10^(18 - collateralDecimals)))), never 0 (0 is no limit to the market group: a limit that would be 0 is 1) */
+                                    collateralLimit: string;
+                                    /** @description The transaction's deadline, unix seconds: the answer block's timestamp + deadlineSeconds */
+                                    deadline: string;
+                                    /** @description createTraderPosition((marketId, maxSize, collateralLimit, deadline)) to the market group */
+                                    transaction: {
+                                        /** @description The taker (EIP-55 checksummed): the transaction's sender */
+                                        from: string;
+                                        /** @description The contract it calls */
+                                        to: string;
+                                        /** @description The call's data, ABI-encoded */
+                                        data: string;
+                                        /**
+                                         * @description No ether is sent
+                                         * @enum {string}
+                                         */
+                                        value: "0";
+                                    };
+                                    /** @description The ERC-20 approval to send first, when the taker's allowance of the collateral token to the market group, at the block, is below collateralLimit; null otherwise (or when the group names no collateral token) */
+                                    approval: {
+                                        /** @description The collateral token */
+                                        token: string;
+                                        /** @description The market group */
+                                        spender: string;
+                                        /** @description The taker's allowance to it now, token units */
+                                        allowance: string;
+                                        /** @description approve(marketAddress, collateralLimit) to the token */
+                                        transaction: {
+                                            /** @description The taker (EIP-55 checksummed): the transaction's sender */
+                                            from: string;
+                                            /** @description The contract it calls */
+                                            to: string;
+                                            /** @description The call's data, ABI-encoded */
+                                            data: string;
+                                            /**
+                                             * @description No ether is sent
+                                             * @enum {string}
+                                             */
+                                            value: "0";
+                                        };
+                                    } | null;
+                                    /** @description The taker's balance of the collateral token at the block, and what the transaction may take (null when the group names no token) */
+                                    balance: {
+                                        /** @description The collateral token */
+                                        token: string;
+                                        /** @description The taker's balance, token units */
+                                        available: string;
+                                        /** @description collateralLimit: the most the transaction takes */
+                                        needed: string;
+                                    } | null;
+                                    /** @description The transaction run from the taker at the answer's block, in a block one above it timestamped when the next block would plausibly come (the block's timestamp plus the time since the service saw it as the head, at least 1 s), after the approval where one is needed: both in order in one eth_simulateV1 where the node has it; on a node without it, the transaction alone by eth_call (no gas then), and not run where an approval must come first. A revert is not an error of the quote: the answer is still 200 */
+                                    simulation: {
+                                        /**
+                                         * @description The transaction succeeds
+                                         * @enum {boolean}
+                                         */
+                                        ok: true;
+                                        /** @description The gas it used, intrinsic gas included: what its receipt's gasUsed will say (eth_simulateV1 only) */
+                                        gas?: string;
+                                    } | {
+                                        /**
+                                         * @description The transaction (or the approval before it) reverts
+                                         * @enum {boolean}
+                                         */
+                                        ok: false;
+                                        /** @description The decoded error's name, as trace names a candidate's (TransactionExpired, PositionSizeBelowMin, CollateralLimitReached, ERC20InsufficientBalance, ERC20InsufficientAllowance, ...), or the raw 0x revert data */
+                                        revert: string;
+                                        /** @description The decoded error's arguments by name, numbers as decimal strings */
+                                        revertArgs?: {
+                                            [key: string]: string;
+                                        };
+                                    } | {
+                                        /** @description The transaction was not run */
+                                        ok: null;
+                                        /** @description Why not: the node has no eth_simulateV1 and the approval must come first */
+                                        reason: string;
+                                    };
+                                };
                             } | {
                                 /** @description The message: one of the fixed messages of the interface */
                                 error: string;
@@ -1245,6 +1435,21 @@ export interface operations {
                  * @example 6
                  */
                 minBlock?: string;
+                /**
+                 * @description The account that will trade (0x and 40 hex digits; mixed case must pass the EIP-55 checksum): the answer adds `trade`, the createTraderPosition transaction ready to sign from it, its collateral limit and deadline, the ERC-20 approval it needs first (or null), its balance, and the trade simulated from it at the answer's block. Left out: the answer is as without this parameter, byte for byte
+                 * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+                 */
+                taker?: string;
+                /**
+                 * @description With taker: room for the price to move, a decimal integer from 0 to 5000 (basis points: 50 is 0.5%) of maxCollateral (default 50): the trade's collateralLimit is maxCollateral raised by it, rounded up, never past collateralAvailable (in token units, rounded down) nor below maxCollateral. 0 sends maxCollateral exactly
+                 * @example 50
+                 */
+                slippageBps?: string;
+                /**
+                 * @description With taker: the trade's deadline, a decimal integer from 1 to 86400 (seconds) after the answer block's timestamp (default 300): a block later than that rejects it (TransactionExpired)
+                 * @example 300
+                 */
+                deadlineSeconds?: string;
             };
             header?: never;
             path: {
@@ -1357,6 +1562,86 @@ export interface operations {
                                     [key: string]: string;
                                 };
                             }[];
+                            /** @description With taker (semantics §12): the createTraderPosition transaction that opens maxSize, ready to sign from the taker, with what it needs first and the outcome of running it at the answer's block */
+                            trade?: {
+                                /** @description The collateral limit the transaction carries, in the token's own units: min(ceil(maxCollateral × (10000 + slippageBps) / 10000), max(maxCollateral, floor(collateralAvailable / 10^(18 - collateralDecimals)))), never 0 (0 is no limit to the market group: a limit that would be 0 is 1) */
+                                collateralLimit: string;
+                                /** @description The transaction's deadline, unix seconds: the answer block's timestamp + deadlineSeconds */
+                                deadline: string;
+                                /** @description createTraderPosition((marketId, maxSize, collateralLimit, deadline)) to the market group */
+                                transaction: {
+                                    /** @description The taker (EIP-55 checksummed): the transaction's sender */
+                                    from: string;
+                                    /** @description The contract it calls */
+                                    to: string;
+                                    /** @description The call's data, ABI-encoded */
+                                    data: string;
+                                    /**
+                                     * @description No ether is sent
+                                     * @enum {string}
+                                     */
+                                    value: "0";
+                                };
+                                /** @description The ERC-20 approval to send first, when the taker's allowance of the collateral token to the market group, at the block, is below collateralLimit; null otherwise (or when the group names no collateral token) */
+                                approval: {
+                                    /** @description The collateral token */
+                                    token: string;
+                                    /** @description The market group */
+                                    spender: string;
+                                    /** @description The taker's allowance to it now, token units */
+                                    allowance: string;
+                                    /** @description approve(marketAddress, collateralLimit) to the token */
+                                    transaction: {
+                                        /** @description The taker (EIP-55 checksummed): the transaction's sender */
+                                        from: string;
+                                        /** @description The contract it calls */
+                                        to: string;
+                                        /** @description The call's data, ABI-encoded */
+                                        data: string;
+                                        /**
+                                         * @description No ether is sent
+                                         * @enum {string}
+                                         */
+                                        value: "0";
+                                    };
+                                } | null;
+                                /** @description The taker's balance of the collateral token at the block, and what the transaction may take (null when the group names no token) */
+                                balance: {
+                                    /** @description The collateral token */
+                                    token: string;
+                                    /** @description The taker's balance, token units */
+                                    available: string;
+                                    /** @description collateralLimit: the most the transaction takes */
+                                    needed: string;
+                                } | null;
+                                /** @description The transaction run from the taker at the answer's block, in a block one above it timestamped when the next block would plausibly come (the block's timestamp plus the time since the service saw it as the head, at least 1 s), after the approval where one is needed: both in order in one eth_simulateV1 where the node has it; on a node without it, the transaction alone by eth_call (no gas then), and not run where an approval must come first. A revert is not an error of the quote: the answer is still 200 */
+                                simulation: {
+                                    /**
+                                     * @description The transaction succeeds
+                                     * @enum {boolean}
+                                     */
+                                    ok: true;
+                                    /** @description The gas it used, intrinsic gas included: what its receipt's gasUsed will say (eth_simulateV1 only) */
+                                    gas?: string;
+                                } | {
+                                    /**
+                                     * @description The transaction (or the approval before it) reverts
+                                     * @enum {boolean}
+                                     */
+                                    ok: false;
+                                    /** @description The decoded error's name, as trace names a candidate's (TransactionExpired, PositionSizeBelowMin, CollateralLimitReached, ERC20InsufficientBalance, ERC20InsufficientAllowance, ...), or the raw 0x revert data */
+                                    revert: string;
+                                    /** @description The decoded error's arguments by name, numbers as decimal strings */
+                                    revertArgs?: {
+                                        [key: string]: string;
+                                    };
+                                } | {
+                                    /** @description The transaction was not run */
+                                    ok: null;
+                                    /** @description Why not: the node has no eth_simulateV1 and the approval must come first */
+                                    reason: string;
+                                };
+                            };
                         } | {
                             status: number;
                             /** @description The message: one of the fixed messages of the interface */

@@ -15,6 +15,15 @@ export type QuoteRequest = Op<"getQuote">["parameters"]["path"] & Omit<Op<"getQu
 /** A quote's 200 answer, as the service sends it: amounts and prices are decimal strings. */
 export type QuoteAnswer = Json<Op<"getQuote">["responses"][200]>;
 
+/**
+ * What an answer asked with `taker` adds: the createTraderPosition transaction ready to sign from the taker, its
+ * collateral limit and deadline, the approval to send first (or null), the taker's balance, and the simulation.
+ */
+export type Trade = NonNullable<QuoteAnswer["trade"]>;
+
+/** The trade run from the taker at the answer's block: `ok: true` (with its gas), `false` (its revert), `null` (not run). */
+export type TradeSimulation = Trade["simulation"];
+
 /** One quote of a batch: the quote's parameters but `chainId` (the batch's own), each a string. */
 export type BatchItem = Json<NonNullable<Op<"quoteBatch">["requestBody"]>>["quotes"][number];
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.30;
 
-/// @title The market group interface the quoter reads
-/// @notice The functions of the Sapience market group interface (market-era naming) that the quoter calls,
-/// with their structs, and the custom errors a market group reverts with. The errors' signatures are the real
-/// protocol's, so that a revert decodes alike from the stand-in and from a real group.
+/// @title The market group interface the quoter reads and trades through
+/// @notice The functions of the Sapience market group interface (market-era naming) that the quoter calls or
+/// builds transactions for (semantics sections 1, 9, 12 and 13), with their structs, and the custom errors a
+/// market group reverts with. The signatures are the real protocol's, so that a call encodes and a revert decodes
+/// alike on the stand-in and on a real group.
 interface IMarketGroup {
     /// @notice A market's static description and settlement state.
     struct MarketData {
@@ -37,6 +38,47 @@ interface IMarketGroup {
         address optimisticOracleV3;
     }
 
+    /// @notice What a position is: 0 never created, 1 liquidity, 2 trade (the real group's order).
+    enum PositionKind {
+        Unknown,
+        Liquidity,
+        Trade
+    }
+
+    /// @notice A position, as the real group's Position struct: the collateral it holds and its virtual tokens,
+    /// held or borrowed (18 decimals). Its size is vBaseAmount - borrowedVBase.
+    struct Position {
+        uint256 id;
+        PositionKind kind;
+        uint256 marketId;
+        uint256 depositedCollateralAmount;
+        uint256 borrowedVQuote;
+        uint256 borrowedVBase;
+        uint256 vQuoteAmount;
+        uint256 vBaseAmount;
+        uint256 uniswapPositionId;
+        bool isSettled;
+    }
+
+    /// @notice What createTraderPosition takes: a size in base tokens (positive: LONG), the most collateral it may
+    /// take in the token's own units (0: no limit), and the last block timestamp it may run at.
+    struct TraderPositionCreateParams {
+        uint256 marketId;
+        int256 size;
+        uint256 maxCollateral;
+        uint256 deadline;
+    }
+
+    /// @notice What modifyTraderPosition takes: the position's new size (0 closes it), the most the collateral may
+    /// move in the token's own units, signed as the move (positive: the trader deposits; 0: no limit), and the last
+    /// block timestamp it may run at.
+    struct TraderPositionModifyParams {
+        uint256 positionId;
+        int256 size;
+        int256 deltaCollateralLimit;
+        uint256 deadline;
+    }
+
     /// @notice A size of zero, or a market configuration outside the supported bounds.
     error InvalidData(string reason);
     /// @notice The market id was never created.
@@ -57,9 +99,27 @@ interface IMarketGroup {
     error TradePriceOutOfBounds(uint256 tradeRatioD18, uint256 minTradeRatioD18, uint256 maxTradeRatioD18);
     /// @notice The pool exchanged no quote token for the trade (a SHORT of a few wei).
     error InvalidInternalTradeSize(uint256 tradeSize);
-    /// @notice The trade needs `amountRequired` collateral (18 decimals) but the trader's limit, normalised to
-    /// 18 decimals, is `collateralAvailable`.
+    /// @notice The real group's: a position needs `amountRequired` collateral (18 decimals) but holds only
+    /// `collateralAvailable`. Declared so that it decodes; the reference group's limits revert CollateralLimitReached.
     error InsufficientCollateral(uint256 amountRequired, uint256 collateralAvailable);
+
+    /// @notice The block's timestamp `blockTime` is past the trade's `deadline`.
+    error TransactionExpired(uint256 deadline, uint256 blockTime);
+    /// @notice A trade that does not change the position's size.
+    error DeltaTradeIsZero();
+    /// @notice A trade whose size (a new size, or its change) is not zero but below the group's minTradeSize.
+    error PositionSizeBelowMin();
+    /// @notice The trade's collateral, `collateralRequired` (18 decimals; signed: a deposit is positive), is past
+    /// the trader's limit `maxCollateral`, normalised to 18 decimals.
+    error CollateralLimitReached(int256 collateralRequired, int256 maxCollateral);
+    /// @notice `sender` is not the owner of position `tokenId`.
+    error NotAccountOwner(uint256 tokenId, address sender);
+    /// @notice A trader's operation on a position that is not a trader position.
+    error InvalidPositionKind();
+    /// @notice A contract that does not accept the position's token (onERC721Received).
+    error InvalidTransferRecipient(address recipient);
+    /// @notice Position `tokenId` was never created.
+    error TokenDoesNotExist(uint256 tokenId);
 
     /// @notice The market group's owner, collateral token, fee collector NFT and parameters.
     function getMarketGroup()
@@ -81,4 +141,25 @@ interface IMarketGroup {
     function quoteCreateTraderPosition(uint256 marketId, int256 size)
         external
         returns (uint256 requiredCollateral, uint256 fillPrice, uint256 price18DigitsAfter);
+
+    /// @notice Opens a position of `params.size` on `params.marketId`, an ERC-721 token minted to the sender;
+    /// the collateral it needs is taken from the sender (ERC-20 transferFrom).
+    function createTraderPosition(TraderPositionCreateParams calldata params) external returns (uint256 positionId);
+
+    /// @notice Changes the sender's position to the new size `params.size`, moving collateral in or out.
+    function modifyTraderPosition(TraderPositionModifyParams calldata params) external;
+
+    /// @notice What modifyTraderPosition(positionId, size) would move and do, for the position's owner: the
+    /// collateral's move (18 decimals, positive: the trader deposits), the position's PnL if closed at the trade's
+    /// prices, the trade's fill price and the price after it.
+    /// @dev Not `view`: callers simulate it (eth_call) from the owner.
+    function quoteModifyTraderPosition(uint256 positionId, int256 size)
+        external
+        returns (int256 expectedCollateralDelta, int256 closePnL, uint256 fillPrice, uint256 price18DigitsAfter);
+
+    /// @notice The position `positionId`; a zero struct for a position never created.
+    function getPosition(uint256 positionId) external view returns (Position memory);
+
+    /// @notice The position's size: vBaseAmount - borrowedVBase (positive: LONG).
+    function getPositionSize(uint256 positionId) external view returns (int256);
 }

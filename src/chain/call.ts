@@ -1,6 +1,6 @@
 // A raw eth_call: its success flag and return (or revert) data, at a block named by its hash. A transport failure
 // throws; so does a node that does not have the block (BlockUnknownError), which is not a failure of the node.
-import { isHex, numberToHex, type BlockTag, type Hex } from "viem";
+import { isHex, numberToHex, type Address, type BlockTag, type Hex } from "viem";
 import { BlockUnknownError, ChainUnavailableError, EndpointRestingError, classifyRpcError } from "./chainErrors.ts";
 import { ChainOverloadedError, RequestAbandonedError } from "./limiter.ts";
 import type { ChainEndpoint, RpcMethod } from "./client.ts";
@@ -38,6 +38,8 @@ export interface ReadContext {
 }
 
 export interface CallRequest {
+  /** The sender (a trade simulated from its taker, semantics §12); none: the node's default. */
+  readonly from?: Address;
   /** Omitted for a deployless call: `data` is then creation code. */
   readonly to?: Hex;
   readonly data: Hex;
@@ -91,6 +93,7 @@ export function refusesBlockObject(error: JsonRpcError): boolean {
 
 function callObject(request: CallRequest) {
   return {
+    ...(request.from === undefined ? {} : { from: request.from }),
     ...(request.to === undefined ? {} : { to: request.to }),
     data: request.data,
     ...(request.gas === undefined ? {} : { gas: numberToHex(request.gas) }),
@@ -104,6 +107,15 @@ function callObject(request: CallRequest) {
 async function callByNumber(endpoint: ChainEndpoint, request: CallRequest, block: BlockPin): Promise<RawCall> {
   const answer = await send(endpoint, "eth_call", [callObject(request), numberToHex(block.number)], request.signal, request.tally);
   const read = callAnswer(endpoint, request, answer);
+  await checkBlockAtNumber(endpoint, block, request);
+  return read;
+}
+
+/**
+ * After a request made by the pin's number (a node that takes no block object): the block at that number must still
+ * be the pin's, else the request may have run on another block (a reorg meanwhile) and is not answered.
+ */
+export async function checkBlockAtNumber(endpoint: ChainEndpoint, block: BlockPin, request: Pick<CallRequest, "signal" | "tally">): Promise<void> {
   const header = await send(endpoint, "eth_getBlockByNumber", [numberToHex(block.number), false], request.signal, request.tally);
   const hash = header.error === undefined ? (header.result as { hash?: unknown } | null)?.hash : undefined;
   if (typeof hash !== "string" || hash.toLowerCase() !== block.hash) {
@@ -114,11 +126,10 @@ async function callByNumber(endpoint: ChainEndpoint, request: CallRequest, block
     throw unknown;
   }
   endpoint.observer?.({ chainId: endpoint.chainId, method: "eth_getBlockByNumber", outcome: "ok" });
-  return read;
 }
 
 /** From now on the endpoint is read by block number; said once. */
-function readByNumberFromNow(endpoint: ChainEndpoint, refusal: JsonRpcError): void {
+export function readByNumberFromNow(endpoint: ChainEndpoint, refusal: JsonRpcError): void {
   if (endpoint.state.blocksByNumber === true) return;
   endpoint.state.blocksByNumber = true;
   endpoint.log?.warn(
@@ -209,7 +220,7 @@ export function unavailable(endpoint: ChainEndpoint, method: RpcMethod, cause: u
 }
 
 /** The node does not have the block: counted apart (`unknown_block`), since the endpoint did not fail. */
-function blockUnknown(endpoint: ChainEndpoint, method: RpcMethod, block: CallRequest["block"], error: JsonRpcError): BlockUnknownError {
+export function blockUnknown(endpoint: ChainEndpoint, method: RpcMethod, block: CallRequest["block"], error: JsonRpcError): BlockUnknownError {
   endpoint.observer?.({ chainId: endpoint.chainId, method, outcome: "unknown_block" });
   const named = typeof block === "object" ? `block ${block.number} (${block.hash})` : `block ${String(block)}`;
   const unknown = new BlockUnknownError(endpoint.chainId, `${endpoint.source} does not have ${named} yet (JSON-RPC error ${error.code})`);

@@ -19,6 +19,8 @@ export interface EndpointState {
   restingUntil: number;
   /** It refused an EIP-1898 block object (`{ blockHash }`): its calls name the block by number, checked by hash. */
   blocksByNumber?: boolean;
+  /** Whether it runs eth_simulateV1 (semantics §12): absent until a trade asked it; false once it refused the method. */
+  simulates?: boolean;
 }
 
 /** Where an endpoint says what the service learnt of it (once per endpoint). */
@@ -42,8 +44,11 @@ export interface ChainEndpoint {
   readonly log?: EndpointLog;
 }
 
-/** The JSON-RPC methods the quoter sends: a quote's, and its head follower's (the block headers and the chain id). */
-export type RpcMethod = "eth_call" | "eth_blockNumber" | "eth_getBlockByNumber" | "eth_getBlockByHash" | "eth_chainId" | "eth_subscribe";
+/**
+ * The JSON-RPC methods the quoter sends: a quote's (eth_simulateV1 for a trade, semantics §12), and its head
+ * follower's (the block headers and the chain id).
+ */
+export type RpcMethod = "eth_call" | "eth_simulateV1" | "eth_blockNumber" | "eth_getBlockByNumber" | "eth_getBlockByHash" | "eth_chainId" | "eth_subscribe";
 
 /**
  * How one JSON-RPC request ended: answered (`ok`), answered with a revert (semantics §1), answered with a

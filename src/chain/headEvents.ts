@@ -12,6 +12,8 @@ export class HeadEvents {
   private readonly replacedListeners: ((hashes: readonly Hex[]) => void)[] = [];
   private readonly headListeners = new Set<(head: BlockHeader) => void>();
   private changed = deferred();
+  /** The last head told, and when it was first. */
+  private sighted: { readonly hash: Hex; readonly at: number } | undefined;
 
   onReplaced(listener: (hashes: readonly Hex[]) => void): void {
     this.replacedListeners.push(listener);
@@ -52,8 +54,14 @@ export class HeadEvents {
     for (const listener of this.replacedListeners) listener(hashes);
   }
 
+  /** How long ago (ms) the head moved to the block with this hash; undefined when that is not the last head told. */
+  ageOf(hash: Hex): number | undefined {
+    return this.sighted?.hash === hash ? Date.now() - this.sighted.at : undefined;
+  }
+
   /** The head moved (up, or back): wakes whoever waits, then tells the head's listeners. */
   moved(head: BlockHeader | undefined): void {
+    if (head !== undefined && this.sighted?.hash !== head.hash) this.sighted = { hash: head.hash, at: Date.now() };
     const moved = this.changed;
     this.changed = deferred();
     moved.resolve();

@@ -52,6 +52,8 @@ export interface HeadFollower {
   readonly head: BlockHeader | undefined;
   /** Whether the follower learnt that this block was replaced: nothing about it may be sent any more. */
   isReplaced(hash: Hex): boolean;
+  /** How long ago (ms) the block with this hash became the head; undefined when it is not the head now (§12's clock). */
+  headAge(hash: Hex): number | undefined;
   /** Reads an endpoint's latest block now (coalesced): the way to learn of a reorg or of a lagging node's catch-up. */
   refresh(signal?: AbortSignal): Promise<BlockHeader>;
   /** Resolves when the head moves, or after `ms`, or when `signal` aborts. */
@@ -155,6 +157,10 @@ class ChainHeadFollower implements HeadFollower {
 
   isReplaced(hash: Hex): boolean {
     return this.record.isReplaced(hash);
+  }
+
+  headAge(hash: Hex): number | undefined {
+    return this.record.head?.hash === hash ? this.events.ageOf(hash) : undefined;
   }
 
   refresh(signal?: AbortSignal): Promise<BlockHeader> {

@@ -8,7 +8,16 @@ import { DEPTH_HELP } from "./help.ts";
 import { answerError, EXIT, print, readSetup, usageError, withQuoter } from "./session.ts";
 
 /** Each option and the API's query parameter it sends. */
-const OPTIONS = { collateral: "collateralAvailable", prices: "prices", to: "to", levels: "levels", "min-block": "minBlock" } as const;
+const OPTIONS = {
+  collateral: "collateralAvailable",
+  prices: "prices",
+  to: "to",
+  levels: "levels",
+  "min-block": "minBlock",
+  taker: "taker",
+  "slippage-bps": "slippageBps",
+  "deadline-seconds": "deadlineSeconds",
+} as const;
 
 /** Runs the command; resolves to its exit status. */
 export async function runDepth(args: readonly string[]): Promise<number> {

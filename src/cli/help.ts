@@ -25,6 +25,7 @@ ${settingsHelp()}`;
 
 export const QUOTE_HELP = `Usage: quoter quote <chainId> <marketAddress> <marketId> --expected-price P --collateral C
                     [--price-limit L] [--max-iterations N] [--search exact] [--min-block B]
+                    [--taker ADDRESS [--slippage-bps S] [--deadline-seconds D]]
                     [--rpc URL[,URL...]] [--trace] [--watch]
 
 Quotes once, as GET ${BASE_PATH}/<chainId>/<marketAddress>/<marketId> would, without starting an HTTP server, and
@@ -37,6 +38,12 @@ status the API would answer. Values are read by the API's rules (docs/semantics.
   --max-iterations N   maxIterations, 1 to ${MAX_ITERATIONS} (default ${MAX_ITERATIONS})
   --search S           bisection (default: the interface's search) or exact (the largest size, proven)
   --min-block B        minBlock: answer at block B or later (after a trade: its receipt's block number)
+  --taker ADDRESS      the account that will trade: the answer adds "trade", the createTraderPosition
+                       transaction and the ERC-20 approval it needs first (or null), ready to sign, with the
+                       taker's balance and the trade simulated from it. This command holds no keys: it prints
+                       them, and sends neither (sign and send them with your wallet, the approval first)
+  --slippage-bps S     with --taker: room for the price to move, 0 to 5000 basis points of maxCollateral (default 50)
+  --deadline-seconds D with --taker: the trade's deadline after the answer's block, 1 to 86400 s (default 300)
   --rpc URL[,URL...]   the chain's JSON-RPC endpoint(s), in fallback order. Default: RPC_URL_<chainId>; for
                        chain 31337 with neither, an embedded demo chain is started (as npm start does)
   --trace              add the search's candidates (trace=true)
@@ -55,7 +62,8 @@ Exit status:
   2  usage or configuration error: a message on stderr, nothing on stdout`;
 
 export const DEPTH_HELP = `Usage: quoter depth <chainId> <marketAddress> <marketId> --collateral C
-                    (--prices P,P,... | --to T --levels N) [--min-block B] [--rpc URL[,URL...]]
+                    (--prices P,P,... | --to T --levels N) [--min-block B]
+                    [--taker ADDRESS [--slippage-bps S] [--deadline-seconds D]] [--rpc URL[,URL...]]
 
 The depth ladder of one market, as GET ${BASE_PATH}/<chainId>/<marketAddress>/<marketId>/depth would answer it,
 without starting an HTTP server: the largest size (search=exact) at each price, all at one block, printed as the
@@ -66,6 +74,9 @@ API's JSON body on stdout (one line), or the error body of the status the API wo
   --to T --levels N    or N prices evenly spaced from the current price (excluded) to T (included), each rounded
                        toward the current price
   --min-block B        minBlock: answer at block B or later
+  --taker ADDRESS      each level adds its trade, as quoter quote --taker prints it (printed, never sent)
+  --slippage-bps S, --deadline-seconds D
+                       with --taker, as for quoter quote
   --rpc URL[,URL...]   the chain's JSON-RPC endpoint(s), as for quoter quote
   -h, --help           this help
 

@@ -4,8 +4,14 @@ import { getAddress, getContractAddress, type Address } from "viem";
 
 const E18 = 10n ** 18n;
 
-/** Hardhat's first default account, the demo's deployer: its nonces fix the groups' addresses. */
+/**
+ * Hardhat's first default account, the demo's deployer: its nonces fix the groups' addresses. It owns the groups and
+ * holds their collateral tokens' supply.
+ */
 export const DEMO_DEPLOYER: Address = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
+
+/** Hardhat's second default account, the demo's trader: the deployment pays it collateral of both groups. */
+export const DEMO_TRADER: Address = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 
 /**
  * Where the deployer's first contract lands: nonce 0 of Hardhat's first default account. Often written
@@ -19,8 +25,8 @@ export const DEMO_UNISWAP_FACTORY_ADDRESS: Address = getContractAddress({ from: 
 
 /**
  * Uniswap's QuoterV2 over the factory, which the groups name in their markets' params (`uniswapQuoter`): the
- * deployer's last transaction (after both groups and every market's), so that it moves no other address.
- * Each group is given its address when deployed.
+ * deployer's eleventh transaction (nonce 10), after both groups and every market's, so that it moves no other
+ * address; the demo's payments and positions come after it. Each group is given its address when deployed.
  */
 export const DEMO_UNISWAP_QUOTER_ADDRESS: Address = getContractAddress({ from: DEMO_DEPLOYER, nonce: 10n });
 
@@ -29,6 +35,18 @@ export const DEMO_UNISWAP_QUOTER_ADDRESS: Address = getContractAddress({ from: D
  * (nonce 8), after the first group, the factory and the first group's six transactions.
  */
 export const DEMO_USDC_MARKET_GROUP_ADDRESS: Address = getContractAddress({ from: DEMO_DEPLOYER, nonce: 8n });
+
+/**
+ * The smallest trade on the demo groups (`minTradeSize`, 18 decimals: 10^12 wei, a millionth of a base token), set
+ * when a group is deployed. Trades check it and quotes do not (semantics §9): on thin market 4, or with a budget of a
+ * few hundred thousand wei, the quoter answers sizes below it, which only the trade rejects (PositionSizeBelowMin).
+ */
+export const DEMO_MIN_TRADE_SIZE = 10n ** 12n;
+
+/** Whole tokens of collateral each group's token mints to the deployer, its only supply. */
+export const DEMO_COLLATERAL_SUPPLY_TOKENS = 10n ** 12n;
+/** Whole tokens of collateral of each group the deployment pays the trader. Nothing is approved to any group. */
+export const DEMO_TRADER_COLLATERAL_TOKENS = 10n ** 9n;
 
 export interface DemoMarketGroup {
   readonly address: Address;
@@ -153,8 +171,42 @@ export const DEMO_MARKETS: readonly DemoMarket[] = [
 ];
 
 /**
- * The gas limit to send a trade (executeTrade) on a demo market with, instead of an estimate: a v3 swap writes an
- * oracle observation only in a block whose timestamp differs from the last one's, so an estimate made at the time of
- * the previous block can fall short of the swap in the next. A trade that crosses a few ticks needs about 300,000.
+ * The gas limit to send a trade (createTraderPosition, modifyTraderPosition) on a demo market with, instead of an
+ * estimate: a v3 swap writes an oracle observation only in a block whose timestamp differs from the last one's, so an
+ * estimate made at the time of the previous block can fall short of the swap in the next. A new position that
+ * crosses no tick needs about 400,000 (the swap, the position's storage, its token, the collateral's transfer), some
+ * 40,000 more per tick crossed.
  */
 export const DEMO_TRADE_GAS = 1_000_000n;
+
+/**
+ * The demo chain's head once deployed: block 9 (six blocks of contracts and markets, the trader's payment, then the
+ * trader's positions and the deployer's). Its answers are about it, and its hash is the same on every embedded
+ * chain, until something trades.
+ */
+export const DEMO_HEAD_BLOCK = 9n;
+
+/** A position the demo deployment opens. */
+export interface DemoPosition {
+  readonly group: Address;
+  /** Its id in its group (its ERC-721 token id). */
+  readonly positionId: bigint;
+  readonly marketId: bigint;
+  readonly owner: Address;
+  /** A trader position of `size` base tokens (positive: LONG), or a liquidity position over the market's range `rangeIndex`. */
+  readonly kind: { readonly trade: bigint } | { readonly liquidityRange: number };
+  readonly role: string;
+}
+
+/**
+ * The positions open on the demo chain, in the order the deployment opens them (which gives their ids): on market 1
+ * of the 18-decimal group a LONG of the trader and a SHORT of the deployer, on the USDC group's market 1 a LONG of the
+ * trader, and the deployer's liquidity over market 1's whole range, which a trader's quote or trade refuses. Small
+ * against market 1's liquidity (10^24 over three ranges): its price moves by a few hundredths of a percent.
+ */
+export const DEMO_POSITIONS: readonly DemoPosition[] = [
+  { group: DEMO_MARKET_GROUP_ADDRESS, positionId: 1n, marketId: 1n, owner: DEMO_TRADER, kind: { trade: 1000n * E18 }, role: "the trader's LONG of 1000 on market 1" },
+  { group: DEMO_USDC_MARKET_GROUP_ADDRESS, positionId: 1n, marketId: 1n, owner: DEMO_TRADER, kind: { trade: 1000n * E18 }, role: "the trader's LONG of 1000 on the USDC group's market 1" },
+  { group: DEMO_MARKET_GROUP_ADDRESS, positionId: 2n, marketId: 1n, owner: DEMO_DEPLOYER, kind: { trade: -500n * E18 }, role: "the deployer's SHORT of 500 on market 1" },
+  { group: DEMO_MARKET_GROUP_ADDRESS, positionId: 3n, marketId: 1n, owner: DEMO_DEPLOYER, kind: { liquidityRange: 0 }, role: "the deployer's liquidity over market 1's whole range: not a trader position" },
+];

@@ -44,6 +44,9 @@ const depthQuerySchema = {
     },
     levels: { type: "string", pattern: "^[0-9]+$", description: `With to: how many levels, 1 to ${DEPTH_MAX_LEVELS}`, examples: ["10"] },
     minBlock: quoteQuerySchema.properties.minBlock,
+    taker: quoteQuerySchema.properties.taker,
+    slippageBps: quoteQuerySchema.properties.slippageBps,
+    deadlineSeconds: quoteQuerySchema.properties.deadlineSeconds,
   },
 } as const;
 

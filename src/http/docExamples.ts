@@ -12,5 +12,6 @@ export function demoRequest(marketId: number, query: Record<string, string>): st
   return `GET ${BASE_PATH}/31337/${DEMO_MARKET_GROUP}/${marketId}?${new URLSearchParams(query)}`;
 }
 
-/** The demo chain's block 6, where its answers are until something trades: the same on every embedded chain. */
-export const DEMO_BLOCK_HASH = "0x13e6463ecff7da55d5d9e6defc36724d312d2513420c597b74baa5bd722f0d84";
+/** The demo chain's head, block 9, where its answers are until something trades: the same on every embedded chain. */
+export const DEMO_BLOCK_NUMBER = "9";
+export const DEMO_BLOCK_HASH = "0x8c00fdde6c7ef85ae06727bb92c94bf2de9eb617ba89ce0eb3025d00993d90ab";

@@ -99,40 +99,40 @@ const quoteOwnErrorResponses = {
       },
       expectedPriceEqualsCurrent: {
         summary: MESSAGES.expectedPriceEqualsCurrent,
-        description: demoRequest(1, { expectedPrice: "0.499999999999999999", collateralAvailable: ONE }),
+        description: demoRequest(1, { expectedPrice: "0.500119050896956407", collateralAvailable: ONE }),
         value: {
           error: MESSAGES.expectedPriceEqualsCurrent,
-          details: [{ param: "expectedPrice", message: "equals the current price 0.499999999999999999: set it above 0.499999999999999999 to quote a LONG, below 0.499999999999999999 to quote a SHORT" }],
+          details: [{ param: "expectedPrice", message: "equals the current price 0.500119050896956407: set it above 0.500119050896956407 to quote a LONG, below 0.500119050896956407 to quote a SHORT" }],
         },
       },
       marketSettled: example(marketSettled().toBody(), demoRequest(3, { expectedPrice: "0.6", collateralAvailable: ONE })),
       noValidSize: {
         summary: MESSAGES.noValidSize,
-        description: demoRequest(1, { expectedPrice: "0.500000000000000001", collateralAvailable: THOUSAND, maxIterations: "1", trace: "true" }),
+        description: demoRequest(1, { expectedPrice: "0.500119050896956408", collateralAvailable: THOUSAND, maxIterations: "1", trace: "true" }),
         value: {
           error: MESSAGES.noValidSize,
           details: [
             {
               param: "expectedPrice",
               message:
-                "even the smallest size tried, 1000000000000000002000 wei, moves the price to 0.500235785619925707, past expectedPrice " +
-                "0.500000000000000001; an expectedPrice of at least 0.500235785619925707 lets that size fill; a budget of at most " +
-                "500000000000000000000 wei ends the search's range at or below 1000000000000000002000 wei, so it tries smaller sizes",
+                "even the smallest size tried, 999761954885056086327 wei, moves the price to 0.500354864575774392, past expectedPrice " +
+                "0.500119050896956408; an expectedPrice of at least 0.500354864575774392 lets that size fill; a budget of at most " +
+                "500000000000000000000 wei ends the search's range at or below 999761954885056086327 wei, so it tries smaller sizes",
             },
             {
               param: "maxIterations",
               message:
-                "the bisection stopped after 1 candidate with the sizes between 0 and 1000000000000000002000 wei untried; " +
+                "the bisection stopped after 1 candidate with the sizes between 0 and 999761954885056086327 wei untried; " +
                 "maxIterations=10 halves the step 9 more times",
             },
           ],
           trace: [
             {
-              size: "1000000000000000002000",
+              size: "999761954885056086327",
               outcome: "beyond-expected",
-              requiredCollateral: "495115426882541474492",
-              fillPrice: "0.505169574661135721",
-              priceAfter: "0.500235785619925707",
+              requiredCollateral: "495117806047151072252",
+              fillPrice: "0.505289842263563323",
+              priceAfter: "0.500354864575774392",
             },
           ],
         },

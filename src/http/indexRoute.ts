@@ -7,7 +7,8 @@ import { BASE_PATH, DOCS_PATH, EXPLORER_PATH, HEALTH_PATH, METRICS_PATH, OPENAPI
 
 export const QUOTE_PATH_TEMPLATE =
   `${BASE_PATH}/{chainId}/{marketAddress}/{marketId}?expectedPrice={decimal}&collateralAvailable={wei}` +
-  "[&maxIterations={1-10}][&priceLimit={decimal}][&search=exact][&trace=true][&minBlock={block}]";
+  "[&maxIterations={1-10}][&priceLimit={decimal}][&search=exact][&trace=true][&minBlock={block}]" +
+  "[&taker={address}][&slippageBps={0-5000}][&deadlineSeconds={1-86400}]";
 
 const LINKS = {
   docs: DOCS_PATH,

@@ -9,7 +9,7 @@ import { SETTINGS } from "../config.ts";
 import type { StreamObserver } from "../observability/metrics.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import type { BatchItem } from "../quote/batchRequest.ts";
-import { quoteKey } from "../service/coalescer.ts";
+import { requestKey } from "../service/coalescer.ts";
 import type { LiveEvent, LiveQuotes, LiveWatcher } from "../service/liveQuotes.ts";
 import { batchJson } from "./batchAnswer.ts";
 import { errorWithStatus, tooManyStreams, type HttpError } from "./httpErrors.ts";
@@ -89,7 +89,7 @@ export class LiveStreams {
   startBatch(request: FastifyRequest, reply: FastifyReply, chainId: number, items: readonly BatchItem[]): void {
     const requests = items.flatMap((item) => (item.ok ? [item.value] : []));
     // Streams of the same items share one watch: the key is the items as asked, bad ones included.
-    const key = JSON.stringify(items.map((item) => (item.ok ? quoteKey(item.value) : item.error.toBody())));
+    const key = JSON.stringify(items.map((item) => (item.ok ? requestKey(item.value) : item.error.toBody())));
     const subscribe = (watcher: LiveWatcher) => this.live.watchBatch(requests, chainId, key, watcher);
     this.openStream(request, reply, subscribe, items);
   }

@@ -1,7 +1,8 @@
 // The 200 answer of the quote operation as the OpenAPI document states it (src/http/openapi.ts), with named
 // examples. Annotations only: they change no serialized byte.
 import { LIMITED_BY, type LimitedBy } from "../quote/limitedBy.ts";
-import { DEMO_BLOCK_HASH, ONE, THOUSAND, demoRequest } from "./docExamples.ts";
+import { DEMO_BLOCK_HASH, DEMO_BLOCK_NUMBER, ONE, THOUSAND, demoRequest } from "./docExamples.ts";
+import { DEMO_TAKER, TAKER_TRADE, tradeSchema } from "./tradeSchema.ts";
 
 const signedWei = { type: "string", pattern: "^-?(0|[1-9][0-9]*)$" } as const;
 const wei = { type: "string", pattern: "^(0|[1-9][0-9]*)$" } as const;
@@ -67,6 +68,25 @@ const limitedBySchema = {
     "then expectedPrice). " +
     Object.entries(LIMITED_BY_MEANING).map(([value, meaning]) => `${value}: ${meaning}`).join(". "),
   "x-enumDescriptions": LIMITED_BY_MEANING,
+} as const;
+
+/** The LONG example's request and answer: the taker example is the same answer with its trade. */
+const LONG_REQUEST = { expectedPrice: "1030", collateralAvailable: THOUSAND };
+const LONG_ANSWER = {
+  direction: "LONG",
+  maxSize: "45898437500000000",
+  currentPrice: "999.999999999999999999",
+  expectedPrice: "1030",
+  collateralAvailable: THOUSAND,
+  requiredCollateral: "23740536301627744030",
+  maxCollateral: "23740536301627744030",
+  fillPrice: "1017.781474159107952247",
+  priceAfter: "1029.673177278800280086",
+  limitedBy: "expectedPrice",
+  blockNumber: DEMO_BLOCK_NUMBER,
+  blockHash: DEMO_BLOCK_HASH,
+  iterations: 10,
+  collateralDecimals: 18,
 } as const;
 
 export const quoteResponseSchema = {
@@ -155,43 +175,29 @@ export const quoteResponseSchema = {
       description: "search=exact with exact: false: the smallest size quoted that is too large (signed like maxSize)",
     },
     trace: traceSchema,
+    trade: tradeSchema,
   },
   "x-examples": {
     long: {
       summary: "LONG on demo market 2, bound by expectedPrice",
-      description: demoRequest(2, { expectedPrice: "1030", collateralAvailable: THOUSAND }),
-      value: {
-        direction: "LONG",
-        maxSize: "45898437500000000",
-        currentPrice: "999.999999999999999999",
-        expectedPrice: "1030",
-        collateralAvailable: THOUSAND,
-        requiredCollateral: "23740536301627744030",
-        maxCollateral: "23740536301627744030",
-        fillPrice: "1017.781474159107952247",
-        priceAfter: "1029.673177278800280086",
-        limitedBy: "expectedPrice",
-        blockNumber: "6",
-        blockHash: DEMO_BLOCK_HASH,
-        iterations: 10,
-        collateralDecimals: 18,
-      },
+      description: demoRequest(2, LONG_REQUEST),
+      value: LONG_ANSWER,
     },
     short: {
       summary: "SHORT on demo market 1 (maxSize is negative); every size tried fits: the budget sets the range's top, search=exact may find more",
       description: demoRequest(1, { expectedPrice: "0.45", collateralAvailable: THOUSAND }),
       value: {
         direction: "SHORT",
-        maxSize: "-1998046875000000003996",
-        currentPrice: "0.499999999999999999",
+        maxSize: "-1997571249701977297486",
+        currentPrice: "0.500119050896956407",
         expectedPrice: "0.45",
         collateralAvailable: THOUSAND,
-        requiredCollateral: "969912558038966232011",
-        maxCollateral: "969912558038966232011",
-        fillPrice: "0.494769321362423778",
-        priceAfter: "0.499534091136482756",
+        requiredCollateral: "969446295450677259665",
+        maxCollateral: "969446295450677259665",
+        fillPrice: "0.49488715427674919",
+        priceAfter: "0.499653086531104883",
         limitedBy: "collateral",
-        blockNumber: "6",
+        blockNumber: DEMO_BLOCK_NUMBER,
         blockHash: DEMO_BLOCK_HASH,
         iterations: 10,
         collateralDecimals: 18,
@@ -202,36 +208,41 @@ export const quoteResponseSchema = {
       description: demoRequest(1, { expectedPrice: "0.55", collateralAvailable: ONE, maxIterations: "2", trace: "true" }),
       value: {
         direction: "LONG",
-        maxSize: "1500000000000000003",
-        currentPrice: "0.499999999999999999",
+        maxSize: "1499642932327584129",
+        currentPrice: "0.500119050896956407",
         expectedPrice: "0.55",
         collateralAvailable: ONE,
-        requiredCollateral: "742494803751438629",
-        maxCollateral: "742494803751438629",
-        fillPrice: "0.505050683612886663",
-        priceAfter: "0.500000353553578093",
+        requiredCollateral: "742498393730702720",
+        maxCollateral: "742498393730702720",
+        fillPrice: "0.505170937065412501",
+        priceAfter: "0.500119404492622844",
         limitedBy: "collateral",
-        blockNumber: "6",
+        blockNumber: DEMO_BLOCK_NUMBER,
         blockHash: DEMO_BLOCK_HASH,
         iterations: 2,
         collateralDecimals: 18,
         trace: [
           {
-            size: "1000000000000000002",
+            size: "999761954885056086",
             outcome: "feasible",
-            requiredCollateral: "494996476313484521",
-            fillPrice: "0.505050624092078763",
-            priceAfter: "0.500000235702343728",
+            requiredCollateral: "494998869640078658",
+            fillPrice: "0.505170877537519021",
+            priceAfter: "0.500119286627359032",
           },
           {
-            size: "1500000000000000003",
+            size: "1499642932327584129",
             outcome: "feasible",
-            requiredCollateral: "742494803751438629",
-            fillPrice: "0.505050683612886663",
-            priceAfter: "0.500000353553578093",
+            requiredCollateral: "742498393730702720",
+            fillPrice: "0.505170937065412501",
+            priceAfter: "0.500119404492622844",
           },
         ],
       },
+    },
+    taker: {
+      summary: "With taker: the trade, its approval first (the trader has approved nothing), simulated at the block",
+      description: demoRequest(2, { ...LONG_REQUEST, taker: DEMO_TAKER }),
+      value: { ...LONG_ANSWER, trade: TAKER_TRADE },
     },
   },
 } as const;

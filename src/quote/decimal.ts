@@ -3,7 +3,7 @@
 import { maxUint256 } from "viem";
 import { stripLeadingZeros, type Parsed } from "./fixedPoint.ts";
 import { err, ok } from "./result.ts";
-import { MAX_ITERATIONS } from "./limits.ts";
+import { MAX_DEADLINE_SECONDS, MAX_ITERATIONS, MAX_SLIPPAGE_BPS } from "./limits.ts";
 
 const MAX_UINT256_DIGITS = maxUint256.toString().length; // 78
 
@@ -32,6 +32,8 @@ export const CHAIN_ID_RULE = "must be a decimal integer from 1 to 2^53-1";
 export const MARKET_ID_RULE = "must be a decimal integer from 0 to 2^256-1";
 export const MAX_ITERATIONS_RULE = `must be a decimal integer from 1 to ${MAX_ITERATIONS}`;
 export const BLOCK_NUMBER_RULE = "must be a decimal integer from 0 to 2^64-1 (a block number)";
+export const SLIPPAGE_BPS_RULE = `must be a decimal integer from 0 to ${MAX_SLIPPAGE_BPS} (basis points: 50 is 0.5%)`;
+export const DEADLINE_SECONDS_RULE = `must be a decimal integer from 1 to ${MAX_DEADLINE_SECONDS} (seconds)`;
 
 /** A wei amount: 1 .. 2^256-1. */
 export function parseWei(text: string): Parsed<bigint> {
@@ -70,5 +72,17 @@ export function parseMaxIterations(text: string): Parsed<number> {
 /** A count from 1 to `max` (a depth ladder's levels), as a number. */
 export function parseCount(text: string, max: number): Parsed<number> {
   const parsed = parseIntegerInRange(text, 1n, BigInt(max), `must be a decimal integer from 1 to ${max}`);
+  return parsed.ok ? ok(Number(parsed.value)) : parsed;
+}
+
+/** A trade's slippage (semantics §12): 0 .. 5000 basis points, as a number. */
+export function parseSlippageBps(text: string): Parsed<number> {
+  const parsed = parseIntegerInRange(text, 0n, BigInt(MAX_SLIPPAGE_BPS), SLIPPAGE_BPS_RULE);
+  return parsed.ok ? ok(Number(parsed.value)) : parsed;
+}
+
+/** A trade's deadline after the answer's block (semantics §12): 1 .. 86400 seconds, as a number. */
+export function parseDeadlineSeconds(text: string): Parsed<number> {
+  const parsed = parseIntegerInRange(text, 1n, BigInt(MAX_DEADLINE_SECONDS), DEADLINE_SECONDS_RULE);
   return parsed.ok ? ok(Number(parsed.value)) : parsed;
 }

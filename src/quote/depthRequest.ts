@@ -14,12 +14,16 @@ export const DEPTH_MAX_LEVELS = 50;
 /** Where the levels are: at the prices listed, or `levels` prices evenly spaced from the current price to `to`. */
 export type LadderPrices = { readonly prices: readonly bigint[] } | { readonly to: bigint; readonly levels: number };
 
-export type DepthRequest = PathParams & {
-  /** Wei, as the GET's. */
-  readonly collateralAvailable: bigint;
-  readonly minBlock?: bigint;
-  readonly ladder: LadderPrices;
-};
+export type DepthRequest = PathParams &
+  Pick<QuoteRequest, "taker" | "slippageBps" | "deadlineSeconds"> & {
+    /** Wei, as the GET's. */
+    readonly collateralAvailable: bigint;
+    readonly minBlock?: bigint;
+    readonly ladder: LadderPrices;
+  };
+
+/** The query parameters a ladder reads as the GET reads them (its levels' trade, semantics §12, among them). */
+const AS_THE_GET = ["minBlock", "taker", "slippageBps", "deadlineSeconds"] as const;
 
 const PRICE_RULE = "must be greater than 0";
 const PRICES_RULE = `must be 1 to ${DEPTH_MAX_LEVELS} decimal prices separated by commas, each greater than 0`;
@@ -42,10 +46,14 @@ export function parseDepthRequest(params: Record<string, unknown>, query: Record
     return parsed.ok ? parsed.value : undefined;
   };
   const collateralAvailable = read("collateralAvailable", QUOTE_PARAMS.collateralAvailable.parse, true);
-  const minBlock = read("minBlock", QUOTE_PARAMS.minBlock.parse);
+  const optional: Record<string, unknown> = {};
+  for (const name of AS_THE_GET) {
+    const value = read<unknown>(name, QUOTE_PARAMS[name].parse);
+    if (value !== undefined) optional[name] = value;
+  }
   const ladder = readLadder(query, read, details);
   if (details.length > 0) return err(invalidQueryParameters(details));
-  return ok({ ...path.value, collateralAvailable: collateralAvailable!, ...(minBlock === undefined ? {} : { minBlock }), ladder: ladder! });
+  return ok({ ...path.value, collateralAvailable: collateralAvailable!, ...optional, ladder: ladder! });
 }
 
 /** `prices`, or `to` with `levels`: exactly one of the two ways. */

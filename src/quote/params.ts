@@ -4,46 +4,28 @@
 // route schemas and so the OpenAPI document (src/http/schemas.ts), the command's options
 // (src/cli/quoteOptions.ts) and the explorer's form (src/http/explorer/fields.ts) are all read from this table:
 // a new parameter is a new row (and its field in QuoteRequest, which the table's type then requires).
-import { MAX_ITERATIONS } from "./limits.ts";
-import { getAddress, type Address } from "viem";
+import { DEFAULT_DEADLINE_SECONDS, DEFAULT_SLIPPAGE_BPS, MAX_ITERATIONS } from "./limits.ts";
 import {
   CHAIN_ID_RULE,
   INTEGER_PATTERN,
   MARKET_ID_RULE,
   BLOCK_NUMBER_RULE,
+  DEADLINE_SECONDS_RULE,
+  SLIPPAGE_BPS_RULE,
   parseBlockNumber,
   parseChainId,
+  parseDeadlineSeconds,
   parseMarketId,
   parseMaxIterations,
+  parseSlippageBps,
   parseWei,
 } from "./decimal.ts";
 import { DECIMAL_PATTERN, parseDecimalD18, type Parsed } from "./fixedPoint.ts";
 import type { QuoteRequest, SearchMode } from "./quoteRequest.ts";
+import { ADDRESS_PATTERN, parseAddress, type ParamLocation, type QuoteParam } from "./paramRow.ts";
 
 export type { SearchMode };
-
-/** Every parameter's text is at most this long, whatever its own rule (semantics §2). */
-export const MAX_PARAMETER_LENGTH = 100;
-
-export type ParamLocation = "path" | "query";
-
-export interface QuoteParam<T> {
-  readonly in: ParamLocation;
-  readonly required: boolean;
-  /** Reads one text value of at most MAX_PARAMETER_LENGTH characters: the value, or the rule it broke. */
-  readonly parse: (text: string) => Parsed<T>;
-  /** The value of an optional parameter left out; none: the request has no such field. */
-  readonly default?: T;
-  /** The text's shape for the documents (JSON Schema); the parser checks it and more (ranges, checksums). */
-  readonly pattern?: string;
-  readonly enum?: readonly string[];
-  readonly description: string;
-  readonly example: string;
-  /** `quoter quote`'s option; a path parameter is a positional argument instead. `sends`: a switch that sends this. */
-  readonly cli?: { readonly flag: string; readonly sends?: string };
-  /** The explorer's form field; none where the page has a control of its own (search) or sets it (trace). */
-  readonly explorer?: { readonly label: string; readonly wide?: boolean; readonly placeholder?: string };
-}
+export { ADDRESS_CHECKSUM_RULE, ADDRESS_FORMAT_RULE, MAX_PARAMETER_LENGTH, type ParamLocation, type QuoteParam } from "./paramRow.ts";
 
 /** One row per field of a QuoteRequest, each read as that field's type. */
 type QuoteParams = { readonly [K in keyof QuoteRequest]-?: QuoteParam<NonNullable<QuoteRequest[K]>> };
@@ -54,25 +36,11 @@ const DEFAULT_MAX_ITERATIONS = MAX_ITERATIONS;
 /** The embedded demo chain's market group (README): the example of every document. */
 export const DEMO_MARKET_GROUP = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
 
-const ADDRESS_PATTERN = "^0x[0-9a-fA-F]{40}$";
-const ADDRESS = new RegExp(ADDRESS_PATTERN);
-export const ADDRESS_FORMAT_RULE = "must be 0x followed by 40 hexadecimal digits";
-export const ADDRESS_CHECKSUM_RULE = "mixed-case address fails the EIP-55 checksum";
 const PRICE_LIMIT_POSITIVE_RULE = "must be greater than 0";
 const SEARCH_RULE = `must be ${SEARCH_MODES.join(" or ")}`;
 
-/** `0x` + 40 hex digits, all-lower, all-upper, or mixed case with a valid EIP-55 checksum; returned checksummed. */
-export function parseMarketAddress(text: string): Parsed<Address> {
-  if (!ADDRESS.test(text)) return { ok: false, error: ADDRESS_FORMAT_RULE };
-  const hex = text.slice(2);
-  const checksummed = getAddress(`0x${hex.toLowerCase()}`);
-  const singleCase = hex === hex.toLowerCase() || hex === hex.toUpperCase();
-  if (!singleCase && checksummed !== text) {
-    // A wrong checksum often means a typo: the form is offered only for digits the caller has checked.
-    return { ok: false, error: `${ADDRESS_CHECKSUM_RULE}; if its digits are right, its checksummed form is ${checksummed}` };
-  }
-  return { ok: true, value: checksummed };
-}
+/** The market group's address (§2): the address rule of paramRow.ts. */
+export const parseMarketAddress = parseAddress;
 
 /** A D18 price limit: a decimal number per §2, and greater than 0. */
 function parsePriceLimit(text: string): Parsed<bigint> {
@@ -209,6 +177,47 @@ export const QUOTE_PARAMS: QuoteParams = {
     example: "6",
     cli: { flag: "min-block" },
     explorer: { label: "At block (minBlock)", placeholder: "the newest seen" },
+  },
+  // Semantics §12: no default is filled in (a request without them is the request before §12); the trade applies
+  // the defaults its descriptions state.
+  taker: {
+    in: "query",
+    required: false,
+    parse: parseAddress,
+    pattern: ADDRESS_PATTERN,
+    description:
+      "The account that will trade (0x and 40 hex digits; mixed case must pass the EIP-55 checksum): the answer adds " +
+      "`trade`, the createTraderPosition transaction ready to sign from it, its collateral limit and deadline, the " +
+      "ERC-20 approval it needs first (or null), its balance, and the trade simulated from it at the answer's block. " +
+      "Left out: the answer is as without this parameter, byte for byte",
+    example: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+    cli: { flag: "taker" },
+    explorer: { label: "Taker (the trading account)", wide: true, placeholder: "none: no trade" },
+  },
+  slippageBps: {
+    in: "query",
+    required: false,
+    parse: parseSlippageBps,
+    pattern: INTEGER_PATTERN,
+    description:
+      `With taker: room for the price to move, ${stated(SLIPPAGE_BPS_RULE)} of maxCollateral (default ` +
+      `${DEFAULT_SLIPPAGE_BPS}): the trade's collateralLimit is maxCollateral raised by it, rounded up, never past ` +
+      "collateralAvailable (in token units, rounded down) nor below maxCollateral. 0 sends maxCollateral exactly",
+    example: "50",
+    cli: { flag: "slippage-bps" },
+    explorer: { label: "Slippage (bps)", placeholder: String(DEFAULT_SLIPPAGE_BPS) },
+  },
+  deadlineSeconds: {
+    in: "query",
+    required: false,
+    parse: parseDeadlineSeconds,
+    pattern: INTEGER_PATTERN,
+    description:
+      `With taker: the trade's deadline, ${stated(DEADLINE_SECONDS_RULE)} after the answer block's timestamp (default ` +
+      `${DEFAULT_DEADLINE_SECONDS}): a block later than that rejects it (TransactionExpired)`,
+    example: "300",
+    cli: { flag: "deadline-seconds" },
+    explorer: { label: "Deadline (seconds)", placeholder: String(DEFAULT_DEADLINE_SECONDS) },
   },
 };
 

@@ -15,6 +15,7 @@ import type { ExactSearchResult } from "./exactSearch.ts";
 import { equalPriceDetail, explainExactFailure, explainSearchFailure } from "./explain.ts";
 import { limitedBy, type LimitedBy } from "./limitedBy.ts";
 import type { QuoteRequest } from "./request.ts";
+import type { TradeBody } from "./trade.ts";
 import {
   computeCap,
   inferDirection,
@@ -55,6 +56,8 @@ export type QuoteResponseBody = {
   exact?: boolean;
   upperBound?: string;
   trace?: TraceEntryJson[];
+  /** With taker only (semantics §12): the transaction that opens maxSize, ready to sign, with what it needs first. */
+  trade?: TradeBody;
 };
 
 export type Checked<T> = Result<T, QuoteError>;

@@ -22,4 +22,13 @@ export type QuoteRequest = {
   search: SearchMode;
   /** §11: the answer is at this block or later (read-your-writes after a trade); absent: the newest block seen. */
   minBlock?: bigint;
+  /**
+   * §12: the account that will trade (EIP-55 checksummed): the answer then adds `trade`, the transaction ready to
+   * sign. Absent: the answer is as before §12, byte for byte.
+   */
+  taker?: Address;
+  /** §12: room for the price to move, in basis points of maxCollateral (0 to 5000); absent: 50. */
+  slippageBps?: number;
+  /** §12: the trade's deadline, in seconds after the answer's block (1 to 86400); absent: 300. */
+  deadlineSeconds?: number;
 };

@@ -7,6 +7,7 @@ import {
   interpretQuote,
   interpretReferencePrice,
 } from "../chain/marketGroup.ts";
+import type { Hex } from "viem";
 import type { ReadContext } from "../chain/call.ts";
 import type { ChainEndpoint } from "../chain/client.ts";
 import type { MarketReader, SearchPosition } from "../chain/marketReader.ts";
@@ -36,6 +37,11 @@ export interface SearchFacts {
 export interface Searched {
   readonly answer: Result<QuoteResponseBody, QuoteError>;
   readonly facts: SearchFacts;
+  /**
+   * The market group's collateral token the search read at the block, when it names one: what a trade approves and
+   * reads (semantics §12); null when it names none. Not in the answer, nor passed between replicas (undefined there).
+   */
+  readonly collateralAsset?: Hex | null;
 }
 
 /** The answer to `request` from `reader`'s block: the market, its price, the search, the body or its error. */
@@ -50,7 +56,7 @@ export async function answerFrom(reader: MarketReader, request: QuoteRequest, ex
   if (currentPrice === undefined) return { answer: err(currentPriceNotFound()), facts: { blockNumber } };
   const plan = planSearch(request, currentPrice);
   if (!plan.ok) return { answer: plan, facts: { blockNumber } };
-  const collateralDecimals = await readCollateralDecimals(reader);
+  const { asset: collateralAsset, decimals: collateralDecimals } = await readCollateral(reader);
 
   let candidates = 0;
   const quote = async (size: bigint, at: SearchPosition) => {
@@ -76,13 +82,14 @@ export async function answerFrom(reader: MarketReader, request: QuoteRequest, ex
   reader.done?.();
   const answer = buildAnswer(request, currentPrice, reader.block, direction, result, collateralDecimals);
   const stoppedBy = result.kind === "market-settled" || result.kind === "no-valid-size" ? result.revertName : undefined;
-  return { answer, facts: { blockNumber, direction, candidates, ...(stoppedBy === undefined ? {} : { stoppedBy }) } };
+  const facts = { blockNumber, direction, candidates, ...(stoppedBy === undefined ? {} : { stoppedBy }) };
+  return { answer, facts, collateralAsset: collateralAsset ?? null };
 }
 
-/** Semantics §3.6, §10: the collateral token's decimals at the pinned block; 18 where they cannot be read. */
-async function readCollateralDecimals(reader: MarketReader): Promise<number> {
+/** Semantics §3.6, §10: the collateral token at the pinned block, and its decimals; 18 where they cannot be read. */
+async function readCollateral(reader: MarketReader): Promise<{ asset: Hex | undefined; decimals: number }> {
   const asset = interpretCollateralAsset(await reader.collateralGroup());
-  return interpretCollateralDecimals(asset === undefined ? undefined : await reader.collateralDecimals(asset));
+  return { asset, decimals: interpretCollateralDecimals(asset === undefined ? undefined : await reader.collateralDecimals(asset)) };
 }
 
 /**

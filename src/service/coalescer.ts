@@ -3,6 +3,7 @@
 // (its deadline passed), its signal aborts and it makes no further call. Once it is answered, the next identical
 // request is a new search (or the answer cache's).
 import type { QuoteRequest } from "../quote/request.ts";
+import { tradeParams } from "../quote/trade.ts";
 
 export interface Coalescer<T> {
   /**
@@ -62,10 +63,24 @@ export function createCoalescer<T>(): Coalescer<T> {
   };
 }
 
+/** What a search does not depend on: the block (the other half of every key) and the trade's parameters (§12). */
+const NOT_SEARCHED: ReadonlySet<string> = new Set(["minBlock", "taker", "slippageBps", "deadlineSeconds"]);
+
 /**
- * Requests are identical when every parsed parameter that shapes the answer is: `minBlock` only says which blocks
- * may answer, and the block is the other half of the key.
+ * Searches are identical when every parsed parameter that shapes the search is: `minBlock` only says which blocks
+ * may answer, and the block is the other half of the key; the trade (semantics §12) is made after the search, from
+ * its answer, so a request with `taker` shares the search (and its kept answer) of the same request without it, and
+ * a request without `taker` has the key it had before §12.
  */
 export function quoteKey(request: QuoteRequest): string {
-  return JSON.stringify(request, (key, value: unknown) => (key === "minBlock" ? undefined : typeof value === "bigint" ? value.toString() : value));
+  return JSON.stringify(request, (key, value: unknown) => (NOT_SEARCHED.has(key) ? undefined : typeof value === "bigint" ? value.toString() : value));
+}
+
+/**
+ * Requests are identical when their answers are: the search's key, and with `taker` the trade's parameters (their
+ * defaults filled in). Without `taker` it is the search's key.
+ */
+export function requestKey(request: QuoteRequest): string {
+  const trade = tradeParams(request);
+  return trade === undefined ? quoteKey(request) : `${quoteKey(request)}\n${trade.taker}/${trade.slippageBps}/${trade.deadlineSeconds}`;
 }

@@ -38,6 +38,9 @@ export async function quoteDepth(quoter: Ladder, request: DepthRequest, options:
     trace: false,
     search: "exact",
     ...(request.minBlock === undefined ? {} : { minBlock: request.minBlock }),
+    ...(request.taker === undefined ? {} : { taker: request.taker }),
+    ...(request.slippageBps === undefined ? {} : { slippageBps: request.slippageBps }),
+    ...(request.deadlineSeconds === undefined ? {} : { deadlineSeconds: request.deadlineSeconds }),
   });
   const { ladder } = request;
   if ("prices" in ladder) {

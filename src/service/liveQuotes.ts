@@ -9,7 +9,7 @@ import { QuoteError } from "../quote/quoteErrors.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import { err, ok, type Result } from "../quote/result.ts";
 import { newQuoteRecord, type BatchAnswer, type ChainFollow, type Quoter, type QuoteRecord } from "./api.ts";
-import { quoteKey } from "./coalescer.ts";
+import { requestKey } from "./coalescer.ts";
 
 /** Why a watch ended for good: its market settled, or its trading ended (every quote reverts). */
 export type LiveEndReason = "settled" | "expired";
@@ -98,7 +98,7 @@ class LiveQuoteHub implements LiveQuotes {
         (error: unknown) => failureOf(error, record),
       );
     };
-    return this.join(`${request.chainId}\n${quoteKey(request)}`, request.chainId, answer, watcher);
+    return this.join(`${request.chainId}\n${requestKey(request)}`, request.chainId, answer, watcher);
   }
 
   watchBatch(requests: readonly QuoteRequest[], chainId: number, key: string, watcher: LiveWatcher): () => void {

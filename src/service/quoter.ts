@@ -30,6 +30,7 @@ import { headFor, readPriceAt } from "./atHead.ts";
 import { recordCacheLookup, recordSearch } from "./quoteRecording.ts";
 import { warningsTo, type Warn } from "./warnings.ts";
 import { Searches, type ChainQuote } from "./searches.ts";
+import { Trades } from "./trades.ts";
 
 export type { QuoterOptions, SearchStrategy } from "./quoterOptions.ts";
 
@@ -46,6 +47,7 @@ class Quoter implements QuoterService {
   private readonly answers: AnswerCache<QuoteResponseBody>;
   private readonly followers: Map<number, HeadFollower>;
   private readonly searches: Searches;
+  private readonly trades = new Trades();
 
   constructor(options: QuoterOptions) {
     const { chains, strategy = "single-call", searchGasCap = DEFAULT_SEARCH_GAS_CAP, logger } = options;
@@ -118,7 +120,8 @@ class Quoter implements QuoterService {
       // Not answered at this head (the endpoint lagged, or the chain replaced the block while it was searched).
       if (answer === undefined) continue;
       if (!answer.ok) throw answer.error;
-      return answer.value;
+      const traded = await this.trades.withTrade(quote, head, answer.value, signal, attempt, progress);
+      if (traded !== undefined) return traded;
     }
   }
 
@@ -141,6 +144,7 @@ class Quoter implements QuoterService {
     const searched = await this.searches.once(quote, head, options.noCache === true, signal, attempt, progress);
     if (searched === undefined || follower.isReplaced(head.hash)) return undefined;
     if (record) recordSearch(record, searched, head);
+    this.trades.noteAsset(chain.chainId, head.hash, quote.request.marketAddress, searched.collateralAsset);
     const { answer } = searched;
     if (answer.ok && this.answers.enabled) this.answers.set(chain.chainId, head.hash, key, answer.value, 2 * (key.length + JSON.stringify(answer.value).length));
     return answer;
@@ -200,7 +204,14 @@ class Quoter implements QuoterService {
     const quotes = requests.map((request) => ({ ...on, request, key: quoteKey(request), record: undefined }));
     const tally = presearched?.tally ?? { rpcRequests: 0 };
     const searched = presearched?.searched ?? (await this.searchUnanswered(on, quotes, head, options, signal, tally));
-    const answers = await Promise.all(quotes.map((quote) => this.settleAt({ ...quote, searched: searched.get(quote.key) }, head, options, signal, progress)));
+    const answers = await Promise.all(
+      quotes.map(async (quote) => {
+        const answer = await this.settleAt({ ...quote, searched: searched.get(quote.key) }, head, options, signal, progress);
+        // Each trade is simulated on the block's state, apart from the others' (semantics §12).
+        const traded = answer?.ok ? await this.trades.withTrade(quote, head, answer.value, signal, 0, progress) : answer;
+        return traded === undefined || "ok" in traded ? traded : ok(traded);
+      }),
+    );
     if (answers.includes(undefined) || on.follower.isReplaced(head.hash)) return undefined;
     return { answers: answers as Result<QuoteResponseBody, QuoteError>[], ...(tally.searchGas === undefined ? {} : { searchGas: tally.searchGas }) };
   }

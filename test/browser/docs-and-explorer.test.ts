@@ -404,6 +404,44 @@ describe("/quoter/explorer in Chromium", () => {
     return page.waitForResponse((response) => response.url().includes("/quoter/31337/") && new URL(response.url()).searchParams.get("search") === search);
   }
 
+  test("a taker on the demo: the trade panel shows the approval, then the transaction read from its data, the balance and the simulation's verdict in words", { timeout: 60_000 }, async () => {
+    const taker = h.devchain.chain.traderClient.account.address;
+    const { page, errors, failed, firstQuote } = await openPage(`/quoter/explorer?marketId=2&expectedPrice=1030&collateralAvailable=1000000000000000000000&taker=${taker}&deadlineSeconds=600`);
+    try {
+      const answered = await firstQuote;
+      assert.equal(new URL(answered.url()).searchParams.get("taker"), taker, "the taker field is sent");
+      await page.waitForSelector("body[data-state=done]");
+      const { trade } = (await answered.json()) as { trade: any; maxSize: string };
+      const body = (await answered.json()) as { maxSize: string };
+      assert.equal(await page.isVisible("#trade"), true);
+      const field = (name: string) => page.textContent(`#trade dd[data-field="${name}"]`);
+      // The demo's taker has no allowance to the group at block 6: the approval comes first.
+      assert.equal(await page.textContent("#trade-approval-title"), "1. Approve first");
+      assert.equal(await field("approval.to"), trade.approval.token);
+      assert.equal(await field("approval.call"), `approve(${h.devchain.marketGroup.toLowerCase()}, ${trade.collateralLimit})`);
+      assert.equal(await page.textContent("#trade-transaction-title"), "2. Then the transaction");
+      assert.equal(await field("transaction.to"), h.devchain.marketGroup);
+      assert.equal(await field("transaction.marketId"), "2");
+      assert.match((await field("transaction.size")) ?? "", new RegExp(`^${body.maxSize} \\(LONG `));
+      assert.match((await field("transaction.maxCollateral")) ?? "", new RegExp(`^${trade.collateralLimit} `));
+      assert.match((await field("transaction.deadline")) ?? "", new RegExp(`^${trade.deadline} \\(20\\d\\d-`));
+      assert.equal(await field("transaction.data"), trade.transaction.data);
+      assert.equal(await field("balance.needed"), trade.collateralLimit);
+      const verdict = (await page.textContent("#trade-verdict")) ?? "";
+      assert.deepEqual(trade.simulation.ok, true, "the trader holds collateral: it succeeds once approved");
+      assert.equal(verdict, `The transaction succeeds after the approval, using ${trade.simulation.gas} gas (simulated at this block).`);
+      await page.screenshot({ path: new URL("explorer-trade.png", OUTPUT).pathname, fullPage: true });
+      // Without a taker the panel is gone.
+      await page.fill("#taker", "");
+      await page.click("#run");
+      await page.waitForFunction(() => document.querySelector("#trade")?.hasAttribute("hidden") && document.body.dataset.state === "done");
+      assert.deepEqual(errors, []);
+      assert.deepEqual(failed, []);
+    } finally {
+      await page.close();
+    }
+  });
+
   test("the search switch: exact is sent as search=exact, kept in the page's URL, and its proven answer shown", { timeout: 60_000 }, async () => {
     const { page, errors, failed } = await openExplorer();
     try {

@@ -6,6 +6,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { request } from "undici";
 import { DEVCHAIN_ID } from "../../src/devchain/chainId.ts";
+import { marketGroupAbi } from "../../src/generated/contracts.ts";
 import { closedPort } from "../support/closedPort.ts";
 import { chainBehindProxy, trade, type ChainBehindProxy, type LiveService } from "../support/liveService.ts";
 import { installPackedClient, type ClientModule, type PackedClient } from "../support/packedClient.ts";
@@ -290,8 +291,9 @@ describe("exact: an answer's amounts as bigint, its prices as exact 18-decimal f
     assert.ok(read.maxSize < 0n, "a SHORT");
     for (const field of ["collateralAvailable", "requiredCollateral", "maxCollateral", "blockNumber"] as const) assert.equal(read[field], BigInt(answer[field]));
     for (const field of ["currentPrice", "expectedPrice", "fillPrice", "priceAfter"] as const) assert.deepEqual(read[field], { value: d18(answer[field]), decimals: 18 });
-    // Market 1 was created at 0.5; its v3 pool's price reads back rounded down, as the real group's.
-    assert.equal(read.currentPrice.value, 499999999999999999n);
+    // The pool's price as the group reads it, to the last of its 18 places.
+    const price = await setup.devchain.chain.publicClient.readContract({ address: group as `0x${string}`, abi: marketGroupAbi, functionName: "getReferencePrice", args: [1n], blockNumber: read.blockNumber });
+    assert.equal(read.currentPrice.value, price);
     assert.equal(read.blockHash, answer.blockHash);
     assert.equal(read.iterations, answer.iterations);
     assert.deepEqual(read.trace!.map((entry) => entry.size), answer.trace!.map((entry) => BigInt(entry.size)));

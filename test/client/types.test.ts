@@ -11,7 +11,7 @@ import { installPackedClient, type PackedClient } from "../support/packedClient.
 
 const TSC = new URL("../../node_modules/typescript/bin/tsc", import.meta.url).pathname;
 
-const CONSUMER = `import { createQuoterClient, exact, QuoterError, QuoterNetworkError, type Decimal, type QuoteAnswer } from "@quoter/client";
+const CONSUMER = `import { createQuoterClient, exact, QuoterError, QuoterNetworkError, type Decimal, type QuoteAnswer, type Trade } from "@quoter/client";
 
 const client = createQuoterClient({ baseUrl: "http://127.0.0.1:3000", headers: { "x-api-key": "k" }, fetch: (input, init) => fetch(input, init) });
 const marketAddress = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
@@ -46,7 +46,27 @@ export async function correct(signal: AbortSignal): Promise<bigint> {
     if (error instanceof QuoterNetworkError) { const url: string = error.url; void url; }
   }
   void size; void limitedBy; void price; void status; void levelSize;
-  return wei + price.value;
+  return wei + price.value + (await traded(signal));
+}
+
+const taker = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+
+export async function traded(signal: AbortSignal): Promise<bigint> {
+  const answer = await client.quote({ ...request, taker, slippageBps: "50", deadlineSeconds: "300" }, { signal });
+  const trade: Trade | undefined = answer.trade;
+  if (trade === undefined) return 0n;
+  const sent: { to: string; data: string; value: string } = trade.transaction;
+  const approveFirst: string | undefined = trade.approval?.transaction.data;
+  const held: string | undefined = trade.balance?.available;
+  const { simulation } = trade;
+  let said = "";
+  if (simulation.ok === true) said = simulation.gas ?? "gas not measured";
+  else if (simulation.ok === false) said = simulation.revert + JSON.stringify(simulation.revertArgs ?? {});
+  else said = simulation.reason;
+  const batch = await client.batch({ chainId: "31337", quotes: [{ marketAddress, marketId: "1", expectedPrice: "0.55", collateralAvailable: "1", taker, slippageBps: "0" }] });
+  const depth = await client.depth({ chainId: "31337", marketAddress, marketId: "2", collateralAvailable: "1", prices: "1030", taker, deadlineSeconds: "60" });
+  void sent; void approveFirst; void held; void said; void batch; void depth;
+  return BigInt(trade.collateralLimit) + BigInt(trade.deadline);
 }
 
 export async function refused(): Promise<void> {
@@ -72,7 +92,16 @@ export async function refused(): Promise<void> {
   const price: number = exact(await client.quote(request)).fillPrice;
   // @ts-expect-error baseUrl is required
   createQuoterClient({});
-  void size; void price;
+  // @ts-expect-error a taker is an address string, not a number
+  await client.quote({ ...request, taker: 0x70997970c51812dc3a010c7d01b50e0d17dc79c8 });
+  // @ts-expect-error slippageBps is a decimal string, as every parameter
+  await client.quote({ ...request, taker: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", slippageBps: 50 });
+  // @ts-expect-error an answer has a trade only when asked with a taker: it may be absent
+  const limit: string = (await client.quote(request)).trade.collateralLimit;
+  const simulation = (await client.quote(request)).trade?.simulation;
+  // @ts-expect-error a simulation that reverted says why, and no gas
+  if (simulation?.ok === false) { const gas: string = simulation.gas; void gas; }
+  void size; void price; void limit;
 }
 `;
 
@@ -110,7 +139,7 @@ async function compile(source: string): Promise<{ code: number | null; lines: nu
 const directives = CONSUMER.split("\n").flatMap((line, index) => (line.includes("@ts-expect-error") ? [index + 1] : []));
 
 test("the consumer compiles against the packed declarations: correct calls pass, every refused call is expected", { timeout: 120_000 }, async () => {
-  assert.equal(directives.length, 11);
+  assert.equal(directives.length, 15);
   const { code, output } = await compile(CONSUMER);
   assert.equal(code, 0, output);
 });

@@ -1,12 +1,12 @@
 // The collateral side of MarketGroup against the embedded EVM (semantics §10): getMarketGroup and the token's
 // decimals, the trade's collateral limit in token units, normalised and enforced like the real
-// createTraderPosition.
+// createTraderPosition, and the collateral it takes.
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
 import fc from "fast-check";
 import { getAddress, getContractAddress, maxUint256, parseEventLogs, zeroAddress } from "viem";
 import { collateralTokenAbi, marketGroupAbi } from "../../src/generated/contracts.ts";
-import { configOf, MarketGroupHarness, reverted } from "./marketGroupHarness.ts";
+import { COLLATERAL_SUPPLY, configOf, MarketGroupHarness, reverted } from "./marketGroupHarness.ts";
 import { E18, wholeRange, YES_NO, type MarketSpec } from "./poolModel.ts";
 
 const DEEP_YES_NO: MarketSpec = wholeRange(YES_NO, 10n ** 22n);
@@ -53,13 +53,16 @@ describe("MarketGroup: getMarketGroup and the collateral token", () => {
     }
   });
 
-  test("the collateral token is a plain ERC-20: a name, a symbol, no supply", async () => {
-    const [, collateralAsset] = await usdc.getMarketGroup();
+  test("the collateral token is a plain ERC-20: a name, a symbol, its whole supply minted to the owner at deployment", async () => {
+    const h = await MarketGroupHarness.start(usdc.chain, 6);
     const read = (functionName: "name" | "symbol" | "totalSupply") =>
-      usdc.chain.publicClient.readContract({ address: collateralAsset, abi: collateralTokenAbi, functionName });
+      h.chain.publicClient.readContract({ address: h.collateral, abi: collateralTokenAbi, functionName });
     assert.equal(await read("name"), "Market group collateral");
     assert.equal(await read("symbol"), "COLLATERAL");
-    assert.equal(await read("totalSupply"), 0n);
+    assert.equal(await read("totalSupply"), COLLATERAL_SUPPLY);
+    // The harness paid half of it to the trader.
+    assert.equal(await h.collateralBalance(h.chain.walletClient.account.address), COLLATERAL_SUPPLY / 2n);
+    assert.equal(await h.collateralBalance(h.chain.traderClient.account.address), COLLATERAL_SUPPLY / 2n);
   });
 
   test('a group refuses collateral with more than 18 decimals: InvalidData("collateral decimals above 18")', async () => {
@@ -75,7 +78,7 @@ describe("MarketGroup: getMarketGroup and the collateral token", () => {
 });
 
 describe("MarketGroup: the trade's collateral limit, in token units", () => {
-  test("InsufficientCollateral(requiredCollateral, limit * 10^(18-d)) exactly when the 18-decimal requirement exceeds the normalised limit", async () => {
+  test("CollateralLimitReached(requiredCollateral, limit * 10^(18-d)) exactly when the 18-decimal requirement exceeds the normalised limit; 0 is no limit", async () => {
     for (const h of [wsteth, usdc]) {
       const decimals = await h.collateralDecimals();
       const scale = scaleOf(decimals);
@@ -85,15 +88,15 @@ describe("MarketGroup: the trade's collateral limit, in token units", () => {
         assert.ok(requiredCollateral > 0n);
         const maxCollateral = ceilDiv(requiredCollateral, scale);
         if (decimals === 18) assert.equal(maxCollateral, requiredCollateral, "18 decimals: the limit is requiredCollateral itself");
-        for (const limit of [maxCollateral - 1n, 0n, maxCollateral / 2n]) {
+        // A limit of 0 is no limit: one unit less than a requirement of one unit passes.
+        for (const limit of [maxCollateral - 1n, 1n, maxCollateral / 2n].filter((l) => l > 0n && l < maxCollateral)) {
           assert.deepEqual(await reverted(h.simulateTrade(id, size, limit)), {
-            errorName: "InsufficientCollateral",
+            errorName: "CollateralLimitReached",
             args: [requiredCollateral, limit * scale],
           }, `${decimals} decimals, size ${size}, limit ${limit}`);
         }
-        for (const limit of [maxCollateral, maxCollateral + 1n, maxUint256]) {
-          const { result } = await h.simulateTrade(id, size, limit);
-          assert.equal(result[0], requiredCollateral, `${decimals} decimals, size ${size}, limit ${limit}`);
+        for (const limit of [maxCollateral, maxCollateral + 1n, maxUint256, 0n]) {
+          await h.simulateTrade(id, size, limit);
         }
       }
     }
@@ -102,13 +105,13 @@ describe("MarketGroup: the trade's collateral limit, in token units", () => {
   test("a limit whose normalisation passes 2^256 - 1 saturates instead of overflowing: no limit at all", async () => {
     const id = await usdc.createMarket(configOf(DEEP_YES_NO));
     const { result } = await usdc.simulateTrade(id, 10n ** 18n, maxUint256 / 10n ** 12n + 1n);
-    assert.ok(result[0] > 0n);
+    assert.ok(result > 0n, "a position is minted");
   });
 
-  test("the collateral check comes after the quote's: an out-of-range size reverts PoolPriceOutOfRange even with a limit of 0", async () => {
+  test("the collateral check comes after the quote's: an out-of-range size reverts PoolPriceOutOfRange even with a limit of 1 unit", async () => {
     const id = await usdc.createMarket(configOf(DEEP_YES_NO));
-    assert.equal((await reverted(usdc.simulateTrade(id, (1n << 255n) - 1n, 0n))).errorName, "PoolPriceOutOfRange");
-    assert.deepEqual(await reverted(usdc.simulateTrade(id, 0n, 0n)), { errorName: "InvalidData", args: ["size is zero"] });
+    assert.equal((await reverted(usdc.simulateTrade(id, (1n << 255n) - 1n, 1n))).errorName, "PoolPriceOutOfRange");
+    assert.deepEqual(await reverted(usdc.simulateTrade(id, 0n, 1n)), { errorName: "DeltaTradeIsZero", args: [] });
   });
 });
 
@@ -147,7 +150,7 @@ async function budgetLimitedSize(h: MarketGroupHarness, id: bigint, budget: bigi
 
 for (const decimals of [6, 18]) {
   describe(`MarketGroup: a ${decimals}-decimal group executes what a budget-limited quote promised`, () => {
-    test(`random budgets and expected prices: the limit ceil(requiredCollateral / 10^${18 - decimals}) fills and costs at most the budget; one unit less reverts InsufficientCollateral`, async () => {
+    test(`random budgets and expected prices: the limit ceil(requiredCollateral / 10^${18 - decimals}) fills and takes exactly that many token units, at most the budget; one unit less reverts CollateralLimitReached`, async () => {
       const h = decimals === 6 ? usdc : wsteth;
       const scale = scaleOf(decimals);
       let budgetBound = 0;
@@ -175,15 +178,22 @@ for (const decimals of [6, 18]) {
             // More than half the budget spent: the budget, not the expected price, bound the size.
             if (requiredCollateral * 2n > budget) budgetBound++;
 
-            assert.deepEqual(await reverted(h.simulateTrade(id, size, maxCollateral - 1n)), {
-              errorName: "InsufficientCollateral",
-              args: [requiredCollateral, (maxCollateral - 1n) * scale],
-            });
+            // One unit less reverts, but where it is 0, which is no limit.
+            if (maxCollateral > 1n) {
+              assert.deepEqual(await reverted(h.simulateTrade(id, size, maxCollateral - 1n)), {
+                errorName: "CollateralLimitReached",
+                args: [requiredCollateral, (maxCollateral - 1n) * scale],
+              });
+            } else await h.simulateTrade(id, size, 0n);
+            const trader = h.chain.traderClient.account.address;
+            const [traderBefore, groupBefore] = [await h.collateralBalance(trader), await h.collateralBalance(h.address)];
             const logs = await h.trade(id, size, maxCollateral);
             const [trade] = parseEventLogs({ abi: marketGroupAbi, logs, eventName: "Trade" });
-            assert.equal(trade?.args.requiredCollateral, requiredCollateral, "the trade charged what the quote said");
-            assert.ok(trade.args.requiredCollateral <= budget, "at most the budget");
-            assert.equal(trade.args.size, size);
+            assert.equal(trade?.args.collateralDelta, requiredCollateral, "the trade charged what the quote said");
+            assert.ok(trade.args.collateralDelta <= budget, "at most the budget");
+            assert.equal(trade.args.sizeDelta, size);
+            assert.equal(traderBefore - (await h.collateralBalance(trader)), maxCollateral, "the trader paid the requirement rounded up to token units");
+            assert.equal((await h.collateralBalance(h.address)) - groupBefore, maxCollateral, "and the group holds it");
             assert.equal(await h.referencePrice(id), priceAfter, "the trade moved the price where the quote said");
           },
         ),

@@ -1,14 +1,22 @@
 // The demo deployment on a fresh embedded chain: both groups and Uniswap v3's factory at their fixed addresses,
-// every market of DEMO_MARKETS on its v3 pool as described, the head still at block 6, the expired market and the
-// 6-decimal group as the quoter will meet them.
+// every market of DEMO_MARKETS on its v3 pool as described, the positions of DEMO_POSITIONS and the collateral the
+// accounts hold, the head at block 9, the expired market, the 6-decimal group and the minimum trade size as the
+// quoter and a trader will meet them.
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
-import { getContractAddress, hexToBytes, hexToString } from "viem";
-import { startEmbeddedChain, type EmbeddedChain } from "../../src/devchain/chain.ts";
+import { erc20Abi, getContractAddress, hexToBytes, hexToString, maxUint256, type Address } from "viem";
+import { GENESIS_TIMESTAMP, startEmbeddedChain, type EmbeddedChain } from "../../src/devchain/chain.ts";
 import {
+  DEMO_COLLATERAL_SUPPLY_TOKENS,
+  DEMO_DEPLOYER,
+  DEMO_HEAD_BLOCK,
   DEMO_MARKET_GROUP_ADDRESS,
   DEMO_MARKET_GROUPS,
   DEMO_MARKETS,
+  DEMO_MIN_TRADE_SIZE,
+  DEMO_POSITIONS,
+  DEMO_TRADER,
+  DEMO_TRADER_COLLATERAL_TOKENS,
   DEMO_UNISWAP_FACTORY_ADDRESS,
   DEMO_UNISWAP_QUOTER_ADDRESS,
   DEMO_USDC_MARKET_GROUP_ADDRESS,
@@ -16,7 +24,7 @@ import {
 } from "../../src/devchain/demo.ts";
 import { uniswapQuoterV2, uniswapV3Factory, uniswapV3Pool } from "../../src/devchain/uniswap.ts";
 import { collateralTokenAbi, marketGroupAbi } from "../../src/generated/contracts.ts";
-import { revertOf } from "./marketGroupHarness.ts";
+import { reverted, revertOf } from "./marketGroupHarness.ts";
 
 let chain: EmbeddedChain;
 before(async () => {
@@ -37,14 +45,24 @@ async function quoteRevert(group: `0x${string}`, id: bigint, size: bigint) {
 }
 
 describe("demo deployment", () => {
-  test("the first group is the deployer's first contract, v3-core's factory its second, the USDC group its ninth transaction, QuoterV2 its last; the head stays at block 6", async () => {
+  test("the first group is the deployer's first contract, v3-core's factory its second, the USDC group its ninth transaction, QuoterV2 its eleventh; then the payments and the positions; the head at block 9", async () => {
     const deployer = chain.walletClient.account.address;
+    assert.equal(deployer, DEMO_DEPLOYER);
+    assert.equal(chain.traderClient.account.address, DEMO_TRADER);
     assert.equal(DEMO_MARKET_GROUP_ADDRESS, getContractAddress({ from: deployer, nonce: 0n }));
     assert.equal(DEMO_UNISWAP_FACTORY_ADDRESS, getContractAddress({ from: deployer, nonce: 1n }));
     assert.equal(DEMO_USDC_MARKET_GROUP_ADDRESS, getContractAddress({ from: deployer, nonce: 8n }));
     assert.equal(DEMO_UNISWAP_QUOTER_ADDRESS, getContractAddress({ from: deployer, nonce: 10n }));
-    assert.equal(await chain.publicClient.getTransactionCount({ address: deployer }), 11);
-    assert.equal(await chain.publicClient.getBlockNumber(), 6n);
+    // After QuoterV2: two payments to the trader, then the deployer's SHORT (approval, trade) and its liquidity position.
+    assert.equal(await chain.publicClient.getTransactionCount({ address: deployer }), 16);
+    // The trader's two LONGs, each after its approval.
+    assert.equal(await chain.publicClient.getTransactionCount({ address: DEMO_TRADER }), 4);
+    assert.equal(await chain.publicClient.getBlockNumber(), DEMO_HEAD_BLOCK);
+    assert.equal(DEMO_HEAD_BLOCK, 9n);
+    // Every block at a fixed time: block N at the genesis time plus N seconds.
+    for (const blockNumber of [1n, 6n, 9n]) {
+      assert.equal((await chain.publicClient.getBlock({ blockNumber })).timestamp, BigInt(GENESIS_TIMESTAMP) + blockNumber);
+    }
     // The factory runs v3-core's published code, and both groups create their pools with it.
     const code = hexToBytes((await chain.publicClient.getCode({ address: DEMO_UNISWAP_FACTORY_ADDRESS }))!);
     const published = hexToBytes(uniswapV3Factory().deployedBytecode);
@@ -101,10 +119,15 @@ describe("demo deployment", () => {
       assert.deepEqual(placed.map((r) => r.liquidity), market.ranges.map((r) => r.liquidity), context);
       assert.equal(hexToString(data.claimStatementYesOrNumeric), market.claim, context);
       assert.equal(data.settled, market.settlementPriceD18 !== undefined, context);
-      // The pool's price, rounded down: a market created at 0.5 reads back 0.499999999999999999.
+      // The pool's price, rounded down: a market created at 0.5 reads back 0.499999999999999999. The demo's positions
+      // (a net LONG on each market 1) moved it up by less than 0.05%.
       const [sqrtPriceX96] = (await chain.publicClient.readContract({ address: data.pool, abi: uniswapV3Pool().abi, functionName: "slot0" })) as readonly [bigint];
       const poolPrice = (sqrtPriceX96 * sqrtPriceX96 * 10n ** 18n) >> 192n;
-      assert.ok(poolPrice < market.priceD18 && market.priceD18 - poolPrice <= 1n, `${context}: ${poolPrice}`);
+      if (DEMO_POSITIONS.some((p) => p.group === market.group && p.marketId === market.id && "trade" in p.kind)) {
+        assert.ok(poolPrice > market.priceD18 && (poolPrice - market.priceD18) * 2_000n < market.priceD18, `${context}: ${poolPrice}`);
+      } else {
+        assert.ok(poolPrice < market.priceD18 && market.priceD18 - poolPrice <= 1n, `${context}: ${poolPrice}`);
+      }
       assert.equal(await read<bigint>(market.group, "getReferencePrice", [market.id]), market.settlementPriceD18 ?? poolPrice, context);
     }
     // No sixth market in the first group, no second one in the USDC group: zero structs.
@@ -136,21 +159,108 @@ describe("demo deployment", () => {
     }
   });
 
-  test("the USDC market quotes in 18-decimal units like market 1 (same pool): only the trade's limit is in USDC units", async () => {
+  test("the USDC market quotes in 18-decimal units; the trade's limit is in USDC units: ceil(requiredCollateral / 10^12) passes, one unit less reverts CollateralLimitReached", async () => {
     const size = 10n ** 21n;
-    const usdc = await chain.publicClient.simulateContract({ address: DEMO_USDC_MARKET_GROUP_ADDRESS, abi: marketGroupAbi, functionName: "quoteCreateTraderPosition", args: [1n, size] });
-    const first = await chain.publicClient.simulateContract({ address: DEMO_MARKET_GROUP_ADDRESS, abi: marketGroupAbi, functionName: "quoteCreateTraderPosition", args: [1n, size] });
-    assert.deepEqual(usdc.result, first.result);
-    const [requiredCollateral] = usdc.result;
+    const group = DEMO_USDC_MARKET_GROUP_ADDRESS;
+    const { result } = await chain.publicClient.simulateContract({ address: group, abi: marketGroupAbi, functionName: "quoteCreateTraderPosition", args: [1n, size] });
+    const [requiredCollateral] = result;
     const maxCollateral = (requiredCollateral + 10n ** 12n - 1n) / 10n ** 12n;
-    const trade = (limit: bigint) =>
-      chain.publicClient.simulateContract({ address: DEMO_USDC_MARKET_GROUP_ADDRESS, abi: marketGroupAbi, functionName: "executeTrade", args: [1n, size, limit], account: chain.traderClient.account });
-    assert.equal((await trade(maxCollateral)).result[0], requiredCollateral);
-    await assert.rejects(trade(maxCollateral - 1n), (error) => {
-      assert.deepEqual(revertOf(error), { errorName: "InsufficientCollateral", args: [requiredCollateral, (maxCollateral - 1n) * 10n ** 12n] });
-      return true;
-    });
+    const create = (limit: bigint) =>
+      chain.publicClient.simulateContract({ address: group, abi: marketGroupAbi, functionName: "createTraderPosition", args: [{ marketId: 1n, size, maxCollateral: limit, deadline: maxUint256 }], account: DEMO_TRADER });
+    assert.deepEqual(await reverted(create(maxCollateral - 1n)), { errorName: "CollateralLimitReached", args: [requiredCollateral, (maxCollateral - 1n) * 10n ** 12n] });
+    // The limit passes; the trader approved nothing, so the token refuses to move the maxCollateral units it would take.
+    assert.deepEqual(await reverted(create(maxCollateral)), { errorName: "ERC20InsufficientAllowance", args: [group, 0n, maxCollateral] });
     // requiredCollateral passed on as the limit would be 10^12 times too loose: it is accepted.
-    assert.equal((await trade(requiredCollateral)).result[0], requiredCollateral);
+    assert.deepEqual(await reverted(create(requiredCollateral)), { errorName: "ERC20InsufficientAllowance", args: [group, 0n, maxCollateral] });
+  });
+});
+
+/** The collateral token of `group`. */
+async function collateralOf(group: Address): Promise<Address> {
+  const [, token] = await read<readonly [string, Address]>(group, "getMarketGroup");
+  return token;
+}
+
+describe("demo positions and collateral", () => {
+  test("DEMO_POSITIONS are on chain: ids from 1 in each group, owners, kinds, markets, sizes; a LONG holds base tokens and owes quote tokens, a SHORT the reverse", async () => {
+    assert.deepEqual(DEMO_POSITIONS.map((p) => [p.group, p.positionId, p.owner, "trade" in p.kind ? p.kind.trade : "liquidity"]), [
+      [DEMO_MARKET_GROUP_ADDRESS, 1n, DEMO_TRADER, 1000n * 10n ** 18n],
+      [DEMO_USDC_MARKET_GROUP_ADDRESS, 1n, DEMO_TRADER, 1000n * 10n ** 18n],
+      [DEMO_MARKET_GROUP_ADDRESS, 2n, DEMO_DEPLOYER, -500n * 10n ** 18n],
+      [DEMO_MARKET_GROUP_ADDRESS, 3n, DEMO_DEPLOYER, "liquidity"],
+    ]);
+    for (const position of DEMO_POSITIONS) {
+      const context = `${position.group} ${position.positionId}`;
+      assert.equal(await read(position.group, "ownerOf", [position.positionId]), position.owner, context);
+      const data = await read<any>(position.group, "getPosition", [position.positionId]);
+      assert.equal(data.id, position.positionId, context);
+      assert.equal(data.marketId, position.marketId, context);
+      assert.equal(data.isSettled, false, context);
+      const size = await read<bigint>(position.group, "getPositionSize", [position.positionId]);
+      if ("trade" in position.kind) {
+        assert.equal(data.kind, 2, context);
+        assert.equal(size, position.kind.trade, context);
+        assert.ok(data.depositedCollateralAmount > 0n, context);
+        if (size > 0n) assert.deepEqual([data.vBaseAmount, data.borrowedVBase, data.vQuoteAmount > 0n, data.borrowedVQuote > 0n], [size, 0n, false, true], context);
+        else assert.deepEqual([data.vBaseAmount, data.borrowedVBase, data.vQuoteAmount > 0n, data.borrowedVQuote > 0n], [0n, -size, true, false], context);
+      } else {
+        assert.equal(data.kind, 1, context);
+        assert.equal(size, 0n, context);
+      }
+    }
+    assert.equal(await read(DEMO_MARKET_GROUP_ADDRESS, "totalSupply"), 3n);
+    assert.equal(await read(DEMO_USDC_MARKET_GROUP_ADDRESS, "totalSupply"), 1n);
+    for (const [group, next] of [[DEMO_MARKET_GROUP_ADDRESS, 4n], [DEMO_USDC_MARKET_GROUP_ADDRESS, 2n]] as const) {
+      assert.deepEqual(await reverted(read(group, "ownerOf", [next])), { errorName: "TokenDoesNotExist", args: [next] });
+      assert.equal((await read<any>(group, "getPosition", [next])).kind, 0);
+    }
+  });
+
+  test("the liquidity position is not a trader position: its owner's quote and modify revert InvalidPositionKind()", async () => {
+    const liquidity = DEMO_POSITIONS.find((p) => "liquidityRange" in p.kind)!;
+    const call = (functionName: string, args: readonly unknown[]) =>
+      chain.publicClient.simulateContract({ address: liquidity.group, abi: marketGroupAbi, functionName, args, account: liquidity.owner } as never);
+    assert.deepEqual(await reverted(call("quoteModifyTraderPosition", [liquidity.positionId, 10n ** 18n])), { errorName: "InvalidPositionKind", args: [] });
+    assert.deepEqual(await reverted(call("modifyTraderPosition", [{ positionId: liquidity.positionId, size: 10n ** 18n, deltaCollateralLimit: 0n, deadline: maxUint256 }])), { errorName: "InvalidPositionKind", args: [] });
+  });
+
+  test("collateral: the deployer holds each token's supply but what it paid the trader and what its position took; the trader what it was paid but what its positions took; the groups what the positions deposited (rounded up to units); nothing is approved", async () => {
+    for (const group of DEMO_MARKET_GROUPS) {
+      const token = await collateralOf(group.address);
+      const units = 10n ** BigInt(group.collateralDecimals);
+      const scale = 10n ** BigInt(18 - group.collateralDecimals);
+      const balance = (account: Address) => chain.publicClient.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [account] });
+      const taken = async (owner: Address) => {
+        let sum = 0n;
+        for (const p of DEMO_POSITIONS.filter((p) => p.group === group.address && p.owner === owner)) {
+          const { depositedCollateralAmount } = await read<any>(group.address, "getPosition", [p.positionId]);
+          sum += (depositedCollateralAmount + scale - 1n) / scale;
+        }
+        return sum;
+      };
+      assert.equal(await chain.publicClient.readContract({ address: token, abi: erc20Abi, functionName: "totalSupply" }), DEMO_COLLATERAL_SUPPLY_TOKENS * units);
+      assert.equal(await balance(DEMO_TRADER), DEMO_TRADER_COLLATERAL_TOKENS * units - (await taken(DEMO_TRADER)), group.address);
+      assert.equal(await balance(DEMO_DEPLOYER), (DEMO_COLLATERAL_SUPPLY_TOKENS - DEMO_TRADER_COLLATERAL_TOKENS) * units - (await taken(DEMO_DEPLOYER)), group.address);
+      assert.equal(await balance(group.address), (await taken(DEMO_TRADER)) + (await taken(DEMO_DEPLOYER)), group.address);
+      for (const owner of [DEMO_TRADER, DEMO_DEPLOYER]) {
+        assert.equal(await chain.publicClient.readContract({ address: token, abi: erc20Abi, functionName: "allowance", args: [owner, group.address] }), 0n, `${owner} ${group.address}`);
+      }
+    }
+  });
+
+  test(`minTradeSize is ${DEMO_MIN_TRADE_SIZE} wei on both groups: a trade below it reverts PositionSizeBelowMin(), one of it passes that check (then needs an approval); quotes below it succeed`, async () => {
+    for (const group of [DEMO_MARKET_GROUP_ADDRESS, DEMO_USDC_MARKET_GROUP_ADDRESS]) {
+      const create = (size: bigint) =>
+        chain.publicClient.simulateContract({ address: group, abi: marketGroupAbi, functionName: "createTraderPosition", args: [{ marketId: 1n, size, maxCollateral: 0n, deadline: maxUint256 }], account: DEMO_TRADER });
+      for (const size of [DEMO_MIN_TRADE_SIZE - 1n, -(DEMO_MIN_TRADE_SIZE - 1n), 10n ** 6n]) {
+        assert.deepEqual(await reverted(create(size)), { errorName: "PositionSizeBelowMin", args: [] }, `${group} ${size}`);
+        const { result } = await chain.publicClient.simulateContract({ address: group, abi: marketGroupAbi, functionName: "quoteCreateTraderPosition", args: [1n, size] });
+        assert.ok(result[0] > 0n, "the quote is not limited by the minimum");
+      }
+      for (const size of [DEMO_MIN_TRADE_SIZE, -DEMO_MIN_TRADE_SIZE]) assert.equal((await reverted(create(size))).errorName, "ERC20InsufficientAllowance", `${group} ${size}`);
+    }
+    // On thin market 4 a small budget's quote is a size below the minimum: the quoter may answer it, only the trade refuses it.
+    const { result } = await chain.publicClient.simulateContract({ address: DEMO_MARKET_GROUP_ADDRESS, abi: marketGroupAbi, functionName: "quoteCreateTraderPosition", args: [4n, DEMO_MIN_TRADE_SIZE / 2n] });
+    assert.ok(result[0] > 0n);
   });
 });

@@ -2,8 +2,8 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
-import { camelName, checkSearcherLayout, compileContracts, GENERATED_FILE } from "../../scripts/build-contracts.ts";
-import { marketGroupAbi } from "../../src/generated/contracts.ts";
+import { camelName, checkCodeSize, checkSearcherLayout, checkSharedStorage, compileContracts, GENERATED_FILE } from "../../scripts/build-contracts.ts";
+import { marketGroupAbi, marketGroupBytecode } from "../../src/generated/contracts.ts";
 
 test("src/generated/contracts.ts is not stale: compiling contracts/ again gives it byte for byte (run npm run build:contracts)", () => {
   assert.equal(compileContracts(), readFileSync(GENERATED_FILE, "utf8"));
@@ -25,4 +25,23 @@ test("the searchers' word offsets into getMarket's answer (MarketWords.sol) are 
   const getMarket = abi.find((entry) => entry.name === "getMarket")!;
   getMarket.outputs![0]!.components!.splice(2, 1); // a field less before `settled`
   assert.throws(() => checkSearcherLayout(abi as never, source), /MARKET_DATA_HEAD_WORDS is 15, but IMarketGroup.MarketData gives 14/);
+});
+
+test("the market group and its configuration module must share one storage layout: a slot more, moved or retyped in either fails the build", () => {
+  const layout = [
+    { label: "_owner", slot: "0", offset: 0, type: "t_address" },
+    { label: "_lastMarketId", slot: "6", offset: 0, type: "t_uint256" },
+  ];
+  assert.doesNotThrow(() => checkSharedStorage([layout, layout.map((slot) => ({ ...slot }))]));
+  assert.throws(() => checkSharedStorage([layout, [...layout, { label: "_extra", slot: "7", offset: 0, type: "t_uint256" }]]), /MarketConfigurationModule does not have MarketGroup's storage layout/);
+  assert.throws(() => checkSharedStorage([layout, [layout[0]!, { ...layout[1]!, slot: "7" }]]), /storage layout/);
+  assert.throws(() => checkSharedStorage([layout, undefined]), /no storage layout/);
+});
+
+test("a contract's code past EIP-170 (24,576 bytes) or creation code past EIP-3860 (49,152) fails the build; the market group is within both", () => {
+  const artifact = (code: number, initcode: number) => ({ abi: [], evm: { deployedBytecode: { object: "00".repeat(code) }, bytecode: { object: "00".repeat(initcode) } } });
+  assert.doesNotThrow(() => checkCodeSize("Fits", artifact(24_576, 49_152)));
+  assert.throws(() => checkCodeSize("Large", artifact(24_577, 30_000)), /Large: 24577 bytes of code, past EIP-170's 24576/);
+  assert.throws(() => checkCodeSize("Large", artifact(20_000, 49_153)), /past EIP-3860's 49152/);
+  assert.ok((marketGroupBytecode.length - 2) / 2 <= 49_152, "the group's creation code, its module's and its token's included");
 });

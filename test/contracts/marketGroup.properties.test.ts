@@ -151,23 +151,23 @@ describe("MarketGroup properties (on v3 pools, against exact arithmetic)", () =>
           const before = await h.pool(m.id);
           trades++;
           const [trade] = parseEventLogs({ abi: marketGroupAbi, logs: await h.trade(m.id, size), eventName: "Trade" });
-          const { sqrtPriceX96After: after, quoteAmount, requiredCollateral } = trade!.args;
-          assert.equal(requiredCollateral, quoted.requiredCollateral, "the trade charged what the quote said");
+          const { sqrtPriceX96After: after, quoteAmount, collateralDelta } = trade!.args;
+          assert.equal(collateralDelta, quoted.requiredCollateral, "the trade charged what the quote said");
           assert.equal(after, (await h.pool(m.id)).sqrtPriceX96);
           assert.equal(quoted.priceAfter, priceOfSqrt(after));
           assert.equal(await h.referencePrice(m.id), quoted.priceAfter);
           assert.equal(quoted.fillPrice, (quoteAmount * E18) / (size < 0n ? -size : size));
           const worst = direction > 0n ? m.minPriceD18 : m.maxPriceD18;
           const exact = moveLossOf(m, before.sqrtPriceX96, after, worst);
-          const computed = requiredCollateral - 2n;
+          const computed = collateralDelta - 2n;
           assert.ok(computed >= ceilOf(exact), `below the exact loss: ${computed} < ${exact.num / exact.den}`);
           assert.ok(compareRatios({ num: computed - BigInt(m.ranges.length), den: 1n }, exact) <= 0, `more than a wei per range above the exact loss: ${computed}`);
           // Against the pool's own integer amounts: their rounding, a few wei per swap step and a wei of base at the worst price.
           const amounts = amountsLoss(size, quoteAmount, m.minPriceD18, m.maxPriceD18);
           const steps = swapSteps(m, before.tick, (await h.pool(m.id)).tick);
           const slack = steps * (4n + worst / E18);
-          const gap = requiredCollateral - ceilOf(amounts);
-          assert.ok(gap <= slack && -gap <= slack, `requiredCollateral ${requiredCollateral} against the amounts' loss ${ceilOf(amounts)} (${steps} steps)`);
+          const gap = collateralDelta - ceilOf(amounts);
+          assert.ok(gap <= slack && -gap <= slack, `requiredCollateral ${collateralDelta} against the amounts' loss ${ceilOf(amounts)} (${steps} steps)`);
         }
       }),
       { numRuns: 40 },

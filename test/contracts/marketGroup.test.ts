@@ -175,10 +175,11 @@ describe("MarketGroup: ownership", () => {
     assert.deepEqual(await reverted(h.simulateSettle(id, E18, trader)), { errorName: "OwnableUnauthorizedAccount", args: [trader.address] });
   });
 
-  test("executeTrade is open to anyone (the trader account trades)", async () => {
+  test("createTraderPosition is open to anyone: the trader account trades, and the position is its", async () => {
     const id = await h.createMarket(configOf(YES_NO));
     const trade = (await h.trade(id, 10n ** 18n)).find((l) => l.eventName === "Trade");
     assert.equal(trade?.args && "trader" in trade.args ? trade.args.trader : undefined, getAddress(h.chain.traderClient.account.address));
+    assert.equal(await h.ownerOf(trade?.args && "positionId" in trade.args ? trade.args.positionId : 0n), getAddress(h.chain.traderClient.account.address));
   });
 
   test("the pool's callbacks pay only the pool the group is trading on: a direct call reverts UnexpectedCallback()", async () => {
@@ -204,10 +205,10 @@ function encodeCallbackData(id: bigint, simulation?: boolean): `0x${string}` {
 }
 
 describe("MarketGroup: quote reverts", () => {
-  test('size 0 reverts InvalidData("size is zero")', async () => {
+  test('size 0: the quote reverts InvalidData("size is zero"), the trade DeltaTradeIsZero() (the real group\'s)', async () => {
     const id = await h.createMarket(configOf(YES_NO));
     assert.deepEqual(await reverted(h.quote(id, 0n)), { errorName: "InvalidData", args: ["size is zero"] });
-    assert.deepEqual(await reverted(h.trade(id, 0n)), { errorName: "InvalidData", args: ["size is zero"] });
+    assert.deepEqual(await reverted(h.trade(id, 0n)), { errorName: "DeltaTradeIsZero", args: [] });
   });
 
   test("settled: quote and trade revert MarketSettled(), getReferencePrice is the settlement price, getMarket says settled", async () => {
@@ -292,17 +293,19 @@ describe("MarketGroup: trades on the pool", () => {
     assert.ok(short.priceAfter < short.fillPrice && short.fillPrice < price);
   });
 
-  test("executeTrade returns and emits the quote's numbers, swaps on the pool (its price moves to the quote's) and moves the reference price", async () => {
+  test("createTraderPosition emits the quote's numbers, swaps on the pool (its price moves to the quote's) and moves the reference price", async () => {
     const id = await h.createMarket(configOf(MULTI_RANGE));
     for (const size of [3n * 10n ** 18n, -(7n * 10n ** 18n), 10n ** 6n, -(10n ** 7n), 5n * 10n ** 17n]) {
       const quoted = await h.quote(id, size);
-      const { result } = await h.simulateTrade(id, size);
-      assert.deepEqual(result, [quoted.requiredCollateral, quoted.fillPrice, quoted.priceAfter]);
       const before = await h.pool(id);
       const [trade] = parseEventLogs({ abi: marketGroupAbi, logs: await h.trade(id, size), eventName: "Trade" });
       const after = await h.pool(id);
       assert.equal(trade!.args.sqrtPriceX96After, after.sqrtPriceX96);
-      assert.deepEqual([trade!.args.requiredCollateral, trade!.args.fillPrice, trade!.args.price18DigitsAfter], result);
+      assert.equal(trade!.args.sizeDelta, size);
+      assert.deepEqual(
+        [trade!.args.collateralDelta, trade!.args.fillPrice, trade!.args.price18DigitsAfter],
+        [quoted.requiredCollateral, quoted.fillPrice, quoted.priceAfter],
+      );
       assert.equal(quoted.priceAfter, priceOfSqrt(after.sqrtPriceX96), "price18DigitsAfter is the pool's price after, rounded down");
       const s = size < 0n ? -size : size;
       assert.equal(quoted.fillPrice, (trade!.args.quoteAmount * E18) / s, "fillPrice is floor(quote tokens * 1e18 / size)");
@@ -322,8 +325,8 @@ describe("MarketGroup: trades on the pool", () => {
     const after = await h.pool(id);
     assert.ok(after.tick > ranges[1]!.tickUpper && after.tick > ranges[2]!.tickUpper, `tick ${after.tick} past ${ranges[1]!.tickUpper}`);
     const exact = moveLoss(ranges, before.sqrtPriceX96, after.sqrtPriceX96, priceOfSqrt(ranges[0]!.sqrtLowerX96), YES_NO.feeRate);
-    const computed = trade!.args.requiredCollateral - 2n;
-    assert.equal(quoted.requiredCollateral, trade!.args.requiredCollateral);
+    const computed = trade!.args.collateralDelta - 2n;
+    assert.equal(quoted.requiredCollateral, trade!.args.collateralDelta);
     assert.ok(computed >= ceilOf(exact) && compareRatios({ num: computed - BigInt(ranges.length), den: 1n }, exact) <= 0, `${computed} against ${exact.num / exact.den}`);
   });
 });

@@ -1,6 +1,6 @@
 // Test harness: deploys Uniswap v3's factory (v3-core's published bytecode) and MarketGroup on an embedded chain,
 // and wraps their calls.
-import { decodeErrorResult, encodeDeployData, isHex, maxUint256, parseEventLogs, zeroAddress, type Address, type Hex } from "viem";
+import { decodeErrorResult, encodeDeployData, isHex, maxUint256, parseEventLogs, zeroAddress, type Account, type Address, type Hex } from "viem";
 import { startEmbeddedChain, type EmbeddedChain } from "../../src/devchain/chain.ts";
 import { uniswapV3Factory, uniswapV3Pool } from "../../src/devchain/uniswap.ts";
 import { collateralTokenAbi, marketGroupAbi, marketGroupBytecode } from "../../src/generated/contracts.ts";
@@ -96,35 +96,67 @@ export async function reverted(action: Promise<unknown>): Promise<Revert> {
   throw new Error("expected a revert, but the call succeeded");
 }
 
+/** Collateral each harness group mints to the deployer, in token units: half of it is paid to the trader. */
+export const COLLATERAL_SUPPLY = 10n ** 40n;
+/** The gas a harness trade is sent with: a fixed limit, no estimate (see DEMO_TRADE_GAS). */
+const TRADE_GAS = 2_000_000n;
+
+type Wallet = EmbeddedChain["traderClient"];
+
 export class MarketGroupHarness {
   private constructor(
     readonly chain: EmbeddedChain,
     readonly address: Address,
+    /** The group's collateral token. */
+    readonly collateral: Address,
   ) {}
 
   /**
-   * Starts a chain (unless given one) and deploys MarketGroup, with a collateral token of `collateralDecimals` and
-   * the chain's v3 factory, from the deployer (the owner).
+   * Starts a chain (unless given one) and deploys MarketGroup, with a collateral token of `collateralDecimals`, the
+   * chain's v3 factory and `minTradeSize` (none unless given), from the deployer (the owner), which holds the token's
+   * supply; the trader is paid half of it, and both accounts approve the group for all they hold, once.
    */
-  static async start(chain?: EmbeddedChain, collateralDecimals = 18): Promise<MarketGroupHarness> {
+  static async start(chain?: EmbeddedChain, collateralDecimals = 18, minTradeSize = 0n): Promise<MarketGroupHarness> {
     const c = chain ?? (await startEmbeddedChain());
-    const args = [collateralDecimals, await factoryOn(c), zeroAddress] as const;
+    const args = [collateralDecimals, await factoryOn(c), zeroAddress, minTradeSize, COLLATERAL_SUPPLY] as const;
     const hash = await c.walletClient.deployContract({ abi: marketGroupAbi, bytecode: marketGroupBytecode, args });
     const receipt = await minedReceipt(c.publicClient, hash);
     if (receipt.contractAddress == null) throw new Error("deployment failed");
-    return new MarketGroupHarness(c, receipt.contractAddress);
+    const [, collateral] = await c.publicClient.readContract({ address: receipt.contractAddress, abi: marketGroupAbi, functionName: "getMarketGroup" });
+    const h = new MarketGroupHarness(c, receipt.contractAddress, collateral);
+    await h.sendAs(c.walletClient, collateral, collateralTokenAbi, "transfer", [c.traderClient.account.address, COLLATERAL_SUPPLY / 2n]);
+    for (const account of [c.walletClient, c.traderClient]) await h.sendAs(account, collateral, collateralTokenAbi, "approve", [h.address, maxUint256]);
+    return h;
   }
 
   /** The deployment of a MarketGroup with `collateralDecimals`, simulated (eth_call of the creation code); for reverts. */
   static async simulateDeploy(chain: EmbeddedChain, collateralDecimals: number) {
     return chain.publicClient.call({
       account: chain.walletClient.account,
-      data: encodeDeployData({ abi: marketGroupAbi, bytecode: marketGroupBytecode, args: [collateralDecimals, await factoryOn(chain), zeroAddress] }),
+      data: encodeDeployData({ abi: marketGroupAbi, bytecode: marketGroupBytecode, args: [collateralDecimals, await factoryOn(chain), zeroAddress, 0n, 0n] }),
     });
   }
 
   private get contract() {
     return { address: this.address, abi: marketGroupAbi } as const;
+  }
+
+  /**
+   * `functionName(args)` of `address` sent by `from` with a fixed gas limit (no estimation); returns the receipt's
+   * logs, decoded with the group's ABI. The node mines a reverting transaction: its revert data, read from the node's
+   * call trace, is thrown.
+   */
+  async sendAs(from: Wallet, address: Address, abi: readonly unknown[], functionName: string, args: readonly unknown[]) {
+    const hash = await from.writeContract({ address, abi, functionName, args, gas: TRADE_GAS } as never);
+    const receipt = await minedReceipt(this.chain.publicClient, hash);
+    if (receipt.status === "reverted") {
+      const trace = (await this.chain.provider.request({
+        method: "debug_traceTransaction",
+        params: [hash, { tracer: "callTracer" }],
+      } as never)) as { output?: Hex; error?: string };
+      throw Object.assign(new Error(`${functionName} reverted in block ${receipt.blockNumber}: ${trace.error ?? "no reason"}`), { data: trace.output });
+    }
+    return parseEventLogs({ abi: marketGroupAbi, logs: receipt.logs });
   }
 
   /** Creates a market as the owner and returns its id, read from the MarketCreated event. */
@@ -146,11 +178,6 @@ export class MarketGroupHarness {
     return this.chain.publicClient.simulateContract({ ...this.contract, functionName: "settleMarket", args: [marketId, settlementPriceD18], account: from });
   }
 
-  /** executeTrade simulated from the trader: its return values without a transaction. No collateral limit unless given (token units). */
-  simulateTrade(marketId: bigint, size: bigint, maxCollateral = maxUint256) {
-    return this.chain.publicClient.simulateContract({ ...this.contract, functionName: "executeTrade", args: [marketId, size, maxCollateral], account: this.chain.traderClient.account });
-  }
-
   async settle(marketId: bigint, settlementPriceD18: bigint): Promise<void> {
     const hash = await this.chain.walletClient.writeContract({ ...this.contract, functionName: "settleMarket", args: [marketId, settlementPriceD18] });
     await minedReceipt(this.chain.publicClient, hash);
@@ -168,21 +195,56 @@ export class MarketGroupHarness {
   }
 
   /**
-   * executeTrade sent by the trader account, with a fixed gas limit (no estimation); returns the receipt's logs.
-   * No collateral limit unless `maxCollateral` (token units) is given. The node mines a reverting transaction:
-   * its revert data, read from the node's call trace, is thrown.
+   * createTraderPosition sent by `from` (the trader unless given), no collateral limit unless `maxCollateral` (token
+   * units) is given, no deadline unless given; returns the receipt's logs (a reverting one throws its revert).
    */
-  async trade(marketId: bigint, size: bigint, maxCollateral = maxUint256) {
-    const hash = await this.chain.traderClient.writeContract({ ...this.contract, functionName: "executeTrade", args: [marketId, size, maxCollateral], gas: 2_000_000n });
-    const receipt = await minedReceipt(this.chain.publicClient, hash);
-    if (receipt.status === "reverted") {
-      const trace = (await this.chain.provider.request({
-        method: "debug_traceTransaction",
-        params: [hash, { tracer: "callTracer" }],
-      } as never)) as { output?: Hex; error?: string };
-      throw Object.assign(new Error(`executeTrade reverted in block ${receipt.blockNumber}: ${trace.error ?? "no reason"}`), { data: trace.output });
-    }
-    return parseEventLogs({ abi: marketGroupAbi, logs: receipt.logs });
+  trade(marketId: bigint, size: bigint, maxCollateral = 0n, from: Wallet = this.chain.traderClient, deadline = maxUint256) {
+    return this.sendAs(from, this.address, marketGroupAbi, "createTraderPosition", [{ marketId, size, maxCollateral, deadline }]);
+  }
+
+  /** createTraderPosition simulated from `from` (the trader unless given): the id it would mint. */
+  simulateTrade(marketId: bigint, size: bigint, maxCollateral = 0n, from: Account = this.chain.traderClient.account, deadline = maxUint256) {
+    return this.chain.publicClient.simulateContract({ ...this.contract, functionName: "createTraderPosition", args: [{ marketId, size, maxCollateral, deadline }], account: from });
+  }
+
+  /** A new position of `size` opened by the trader (or `from`) without a limit; its id. */
+  async open(marketId: bigint, size: bigint, from: Wallet = this.chain.traderClient): Promise<bigint> {
+    const [trade] = parseEventLogs({ abi: marketGroupAbi, logs: await this.trade(marketId, size, 0n, from), eventName: "Trade" });
+    return trade!.args.positionId;
+  }
+
+  /** modifyTraderPosition sent by `from` (the trader unless given) to the new size `size`; the receipt's logs. */
+  modify(positionId: bigint, size: bigint, deltaCollateralLimit = 0n, from: Wallet = this.chain.traderClient, deadline = maxUint256) {
+    return this.sendAs(from, this.address, marketGroupAbi, "modifyTraderPosition", [{ positionId, size, deltaCollateralLimit, deadline }]);
+  }
+
+  /** modifyTraderPosition simulated from `from` (the trader unless given); for reverts. */
+  simulateModify(positionId: bigint, size: bigint, deltaCollateralLimit = 0n, from: Account = this.chain.traderClient.account, deadline = maxUint256) {
+    return this.chain.publicClient.simulateContract({ ...this.contract, functionName: "modifyTraderPosition", args: [{ positionId, size, deltaCollateralLimit, deadline }], account: from });
+  }
+
+  /** quoteModifyTraderPosition through eth_call from `from` (the trader unless given). */
+  async quoteModify(positionId: bigint, size: bigint, from: Account = this.chain.traderClient.account) {
+    const { result } = await this.chain.publicClient.simulateContract({ ...this.contract, functionName: "quoteModifyTraderPosition", args: [positionId, size], account: from });
+    const [collateralDelta, closePnL, fillPrice, priceAfter] = result;
+    return { collateralDelta, closePnL, fillPrice, priceAfter };
+  }
+
+  position(positionId: bigint) {
+    return this.chain.publicClient.readContract({ ...this.contract, functionName: "getPosition", args: [positionId] });
+  }
+
+  positionSize(positionId: bigint): Promise<bigint> {
+    return this.chain.publicClient.readContract({ ...this.contract, functionName: "getPositionSize", args: [positionId] });
+  }
+
+  ownerOf(positionId: bigint): Promise<Address> {
+    return this.chain.publicClient.readContract({ ...this.contract, functionName: "ownerOf", args: [positionId] });
+  }
+
+  /** The collateral token balance of `account`, in token units. */
+  collateralBalance(account: Address): Promise<bigint> {
+    return this.chain.publicClient.readContract({ address: this.collateral, abi: collateralTokenAbi, functionName: "balanceOf", args: [account] });
   }
 
   getMarketGroup() {

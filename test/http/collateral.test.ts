@@ -1,12 +1,13 @@
 // Semantics §9 and §10 through the service, on the demo chain: the answered maxCollateral is the trade's
-// collateral limit in the token's own units (executing maxSize with it succeeds, one unit less reverts), an
+// collateral limit in the token's own units (createTraderPosition of maxSize with it succeeds, one unit less
+// reverts CollateralLimitReached naming the quote's requiredCollateral), an
 // expired unsettled market stops the search with a detail naming its end, and trace names each error with
 // its arguments. Both strategies answer alike.
 import { after, before, describe, test } from "node:test";
 import type { FastifyInstance } from "fastify";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { createPublicClient, encodeErrorResult, formatUnits, http, parseAbi, type Address } from "viem";
+import { createPublicClient, decodeErrorResult, encodeErrorResult, erc20Abi, formatUnits, http, maxUint256, parseAbi, type Address } from "viem";
 import { classifyCallError } from "../../src/chain/chainErrors.ts";
 import { decodeRevert } from "../../src/chain/marketGroup.ts";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
@@ -14,12 +15,19 @@ import { DEMO_MARKET_GROUP_ADDRESS, DEMO_USDC_MARKET_GROUP_ADDRESS } from "../..
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { marketGroupAbi } from "../../src/generated/contracts.ts";
 import { quoterApp } from "../support/quoterHarness.ts";
+import { minedReceipt } from "../support/receipts.ts";
 
 const E18 = 10n ** 18n;
 let devchain: Devchain;
 let apps: FastifyInstance[];
 before(async () => {
   devchain = await startDevchain();
+  // The trader approves both groups for all it holds, so that a trade simulated at a later block may take it.
+  const { traderClient, publicClient } = devchain.chain;
+  for (const group of [DEMO_MARKET_GROUP_ADDRESS, DEMO_USDC_MARKET_GROUP_ADDRESS]) {
+    const [, token] = await publicClient.readContract({ address: group, abi: marketGroupAbi, functionName: "getMarketGroup" });
+    await minedReceipt(publicClient, await traderClient.writeContract({ address: token, abi: erc20Abi, functionName: "approve", args: [group, maxUint256] }));
+  }
   const rpc = devchain.endpoint.url;
   apps = [
     await quoterApp({ rpc, strategy: "single-call", timeoutMs: 10_000, probe: true }),
@@ -40,22 +48,24 @@ async function quote(group: Address, marketId: bigint, query: Record<string, str
   return { status: single!.statusCode, body: single!.json() };
 }
 
-/** executeTrade(marketId, maxSize, limit) simulated at the quote's block, as the trader would send it next. */
+/** createTraderPosition(marketId, maxSize, limit) simulated at the quote's block, as the trader would send it next. */
 async function execute(group: Address, marketId: bigint, size: bigint, limit: bigint, blockNumber: bigint) {
   const client = createPublicClient({ transport: http(devchain.endpoint.url, { retryCount: 0 }) });
   try {
-    const { result } = await client.simulateContract({
+    await client.simulateContract({
       address: group,
       abi: marketGroupAbi,
-      functionName: "executeTrade",
-      args: [marketId, size, limit],
+      functionName: "createTraderPosition",
+      args: [{ marketId, size, maxCollateral: limit, deadline: maxUint256 }],
       account: devchain.chain.traderClient.account,
       blockNumber,
     });
-    return { ok: true as const, requiredCollateral: result[0] };
+    return { ok: true as const };
   } catch (error) {
     const failure = classifyCallError(error);
-    return { ok: false as const, error: failure.kind === "reverted" ? (decodeRevert(failure.data)?.name ?? failure.data) : String(error) };
+    if (failure.kind !== "reverted") return { ok: false as const, error: String(error) };
+    const { errorName, args } = decodeErrorResult({ abi: marketGroupAbi, data: failure.data });
+    return { ok: false as const, error: errorName, args };
   }
 }
 
@@ -64,7 +74,7 @@ describe("maxCollateral is the trade's collateral limit (semantics §10)", () =>
     ["the 6-decimal (USDC) group", DEMO_USDC_MARKET_GROUP_ADDRESS, 6],
     ["the 18-decimal group", DEMO_MARKET_GROUP_ADDRESS, 18],
   ] as const) {
-    test(`${name}: executing maxSize with maxCollateral succeeds within the budget; one unit less reverts`, async () => {
+    test(`${name}: creating maxSize with maxCollateral succeeds within the budget; one unit less reverts`, async () => {
       let executed = 0;
       await fc.assert(
         fc.asyncProperty(
@@ -82,10 +92,12 @@ describe("maxCollateral is the trade's collateral limit (semantics §10)", () =>
             const size = BigInt(body.maxSize);
             const trade = await execute(group, 1n, size, maxCollateral, BigInt(body.blockNumber));
             assert.ok(trade.ok, `maxSize ${size} with limit ${maxCollateral}: ${trade.ok ? "" : trade.error}`);
-            assert.equal(trade.requiredCollateral, required, "the trade charges what the quote said");
-            assert.ok(trade.requiredCollateral <= budget, "within the budget");
+            assert.ok(required <= budget, "within the budget");
+            // A limit of 0 is no limit: one unit less than a single unit passes.
+            if (maxCollateral === 1n) return;
             const short = await execute(group, 1n, size, maxCollateral - 1n, BigInt(body.blockNumber));
-            assert.ok(!short.ok && short.error === "InsufficientCollateral", `one unit less must revert: ${short.ok ? "it passed" : short.error}`);
+            assert.ok(!short.ok && short.error === "CollateralLimitReached", `one unit less must revert: ${short.ok ? "it passed" : short.error}`);
+            assert.deepEqual(short.args, [required, (maxCollateral - 1n) * unit], "the trade needs what the quote said");
             executed++;
           },
         ),

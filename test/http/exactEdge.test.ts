@@ -30,7 +30,7 @@ after(() => setup.close());
 const magnitude = (signed: string) => (signed.startsWith("-") ? BigInt(signed.slice(1)) : BigInt(signed));
 
 describe("search=exact with the price edge answers as before it (semantics §4b)", () => {
-  test("432 quotes at block 6: the recorded answers but for iterations and trace, both strategies alike, each in one JSON-RPC request, price-bound ones in at most 3 candidates, none in more than 8", async () => {
+  test("432 quotes at the demo's head: the recorded answers but for iterations and trace, both strategies alike, each in one JSON-RPC request, price-bound ones in at most 3 candidates, none in more than 8", async () => {
     const tally = { same: 0, provenNow: 0, priceBound: [] as number[], all: [] as number[] };
     for (const { marketId, expectedPrice, collateralAvailable, priceLimit, answer: before } of recorded.answers) {
       const query = new URLSearchParams({ expectedPrice, collateralAvailable, search: "exact", trace: "true" });

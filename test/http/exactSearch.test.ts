@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { createPublicClient, decodeFunctionResult, encodeFunctionData, formatUnits, http } from "viem";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
-import { DEMO_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
+import { DEMO_HEAD_BLOCK, DEMO_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
 import { marketGroupAbi } from "../../src/generated/contracts.ts";
 import { serviceBehindProxy, type ServiceBehindProxy } from "../support/liveService.ts";
 import { quoteRequests } from "../support/rpcProxy.ts";
@@ -18,7 +18,7 @@ const DUST = 10n ** 6n;
 const MAX = 2n ** 255n - 1n;
 
 let setup: ServiceBehindProxy;
-/** The demo markets' reference prices at block 6, read from the chain before the tests. */
+/** The demo markets' reference prices at the demo's head, read from the chain before the tests. */
 const PRICES = new Map<bigint, bigint>();
 /** [single-call behind the proxy, sequential on the node]. */
 let apps: FastifyInstance[];
@@ -28,7 +28,7 @@ before(async () => {
   apps = [setup.service.app, sequential.app];
   const client = createPublicClient({ transport: http(setup.devchain.endpoint.url, { retryCount: 0 }) });
   for (const marketId of [1n, 2n, 4n]) {
-    PRICES.set(marketId, await client.readContract({ address: DEMO_MARKET_GROUP_ADDRESS, abi: marketGroupAbi, functionName: "getReferencePrice", args: [marketId], blockNumber: 6n }));
+    PRICES.set(marketId, await client.readContract({ address: DEMO_MARKET_GROUP_ADDRESS, abi: marketGroupAbi, functionName: "getReferencePrice", args: [marketId], blockNumber: DEMO_HEAD_BLOCK }));
   }
 });
 after(() => setup.close());
@@ -108,10 +108,10 @@ describe("search=exact (semantics §4b)", () => {
           assert.deepEqual(requests.map((r) => r.method), ["eth_call"], `${url}: one deployless eth_call`);
           const body = single!.json();
           const currentPrice = PRICES.get(request.marketId)!;
-          const block = 6n;
+          const block = DEMO_HEAD_BLOCK;
           const truth = await bruteForceMaximum(request, currentPrice, block);
           if (single!.statusCode === 200) {
-            assert.equal(body.blockNumber, "6");
+            assert.equal(body.blockNumber, String(DEMO_HEAD_BLOCK));
             const size = BigInt(body.maxSize) < 0n ? -BigInt(body.maxSize) : BigInt(body.maxSize);
             assert.ok(size >= DUST);
             assert.equal(await classify(request, currentPrice, size, block), "feasible", `${url}: the answer fits`);
@@ -151,7 +151,7 @@ describe("search=exact (semantics §4b)", () => {
     assert.equal(exact.statusCode, 200, exact.body);
     const body = exact.json();
     assert.equal(body.exact, true);
-    const truth = await bruteForceMaximum({ marketId: 2n, expected: 1030n * E18, collateral: 10n ** 27n }, PRICES.get(2n)!, 6n);
+    const truth = await bruteForceMaximum({ marketId: 2n, expected: 1030n * E18, collateral: 10n ** 27n }, PRICES.get(2n)!, DEMO_HEAD_BLOCK);
     assert.equal(BigInt(body.maxSize), truth);
   });
 
@@ -165,7 +165,7 @@ describe("search=exact (semantics §4b)", () => {
     assert.equal(body.error, "Could not find a valid position size that satisfies the price constraints");
     const dust = body.trace.find((entry: { size: string }) => BigInt(entry.size) === DUST);
     assert.equal(dust?.outcome, "beyond-expected", "DUST quoted, and too far");
-    assert.equal(await classify({ marketId: 2n, expected: 1000n * E18 + 100n, collateral: E18 }, PRICES.get(2n)!, DUST, 6n), "too-large");
+    assert.equal(await classify({ marketId: 2n, expected: 1000n * E18 + 100n, collateral: E18 }, PRICES.get(2n)!, DUST, DEMO_HEAD_BLOCK), "too-large");
     assert.match(body.details[0].message, /^no size fits: the smallest size the exact search quotes, 1000000 wei/);
     assert.ok(body.trace.length <= 12, `${body.trace.length} candidates`);
   });

@@ -24,7 +24,7 @@ test("fields.json: a field per parameter of the table but those the page sets it
       if (field.required) assert.ok(field.value !== undefined && param.parse(field.value).ok, field.name);
       else assert.ok(field.value === undefined && field.placeholder, field.name);
     }
-    assert.deepEqual(fields.filter((field) => field.numeric).map((field) => field.name), ["chainId", "marketId", "collateralAvailable", "maxIterations", "minBlock"]);
+    assert.deepEqual(fields.filter((field) => field.numeric).map((field) => field.name), ["chainId", "marketId", "collateralAvailable", "maxIterations", "minBlock", "slippageBps", "deadlineSeconds"]);
     const page = await app.inject({ method: "GET", url: "/quoter/explorer" });
     for (const place of ["path", "query"]) assert.match(page.body, new RegExp(`<fieldset id="${place}-fields">`));
   } finally {

@@ -23,8 +23,16 @@ type TraceEntry = { size: string; outcome: string; requiredCollateral?: string; 
 
 /** A market's reference price on the demo chain, as the answers write it. */
 async function currentPrice(marketId: bigint): Promise<string> {
-  const price = await h.devchain.chain.publicClient.readContract({ address: h.devchain.marketGroup, abi: marketGroupAbi, functionName: "getReferencePrice", args: [marketId] });
-  return formatD18(price);
+  return formatD18(await currentPriceD18(marketId));
+}
+
+function currentPriceD18(marketId: bigint): Promise<bigint> {
+  return h.devchain.chain.publicClient.readContract({ address: h.devchain.marketGroup, abi: marketGroupAbi, functionName: "getReferencePrice", args: [marketId] });
+}
+
+/** One wei above market 1's price: every size moves the price past it. */
+async function justAboveMarket1(): Promise<string> {
+  return formatD18((await currentPriceD18(1n)) + 1n);
 }
 
 /** The candidates the search quoted for `query` (the same request with trace=true), smallest size first. */
@@ -128,7 +136,8 @@ describe("a failed search names the bound that decided, with its figures, and th
   });
 
   test("every candidate beyond expectedPrice: the smallest size and its priceAfter; the expectedPrice it names lets that size fill", async () => {
-    const query = { expectedPrice: "0.500000000000000001", collateralAvailable: THOUSAND };
+    const expectedPrice = await justAboveMarket1();
+    const query = { expectedPrice, collateralAvailable: THOUSAND };
     const details = await expectError(h.quotePath(1, query), 400, MESSAGES.noValidSize);
     const [smallest] = await traceOf(1, query);
     assert.equal(smallest!.outcome, "beyond-expected");
@@ -138,7 +147,7 @@ describe("a failed search names the bound that decided, with its figures, and th
     assert.equal(
       details[0]!.message,
       `even the smallest size tried, ${size} wei, moves the price to ${priceAfter}, past expectedPrice ` +
-        `0.500000000000000001; an expectedPrice of at least ${priceAfter} lets that size fill; a budget of at most ` +
+        `${expectedPrice}; an expectedPrice of at least ${priceAfter} lets that size fill; a budget of at most ` +
         `${budget} wei ends the search's range at or below ${size} wei, so it tries smaller sizes`,
     );
     assert.match(details[1]!.message, /a smaller collateralAvailable tries smaller sizes, or search=exact finds the largest size that fits whatever the budget$/);
@@ -147,7 +156,7 @@ describe("a failed search names the bound that decided, with its figures, and th
   });
 
   test("with fewer candidates than it may: maxIterations=10 named", async () => {
-    const query = { expectedPrice: "0.500000000000000001", collateralAvailable: THOUSAND, maxIterations: "1" };
+    const query = { expectedPrice: await justAboveMarket1(), collateralAvailable: THOUSAND, maxIterations: "1" };
     const details = await expectError(h.quotePath(1, query), 400, MESSAGES.noValidSize);
     const [only] = await traceOf(1, query);
     assert.equal(details[1]!.param, "maxIterations");

@@ -120,7 +120,7 @@ describe("the document", () => {
     const depth = (doc.paths[`${QUOTE_PATH}/depth`] as Json).get;
     assert.equal(depth.operationId, "getDepth");
     const depthQuery = (depth.parameters as Json[]).filter((p) => p.in === "query");
-    assert.deepEqual(depthQuery.map((p) => p.name), ["collateralAvailable", "prices", "to", "levels", "minBlock"]);
+    assert.deepEqual(depthQuery.map((p) => p.name), ["collateralAvailable", "prices", "to", "levels", "minBlock", "taker", "slippageBps", "deadlineSeconds"]);
     assert.deepEqual(depthQuery.filter((p) => p.required).map((p) => p.name), ["collateralAvailable"]);
   });
 
@@ -199,6 +199,8 @@ describe("what the server really answers matches the document", () => {
     ["200 LONG", () => h.quotePath(2, { expectedPrice: "1030", collateralAvailable: THOUSAND })],
     ["200 SHORT with trace", () => h.quotePath(1, { expectedPrice: "0.45", collateralAvailable: THOUSAND, trace: "true" })],
     ["200 with a priceLimit", () => h.quotePath(2, { expectedPrice: "1030", priceLimit: "1010", collateralAvailable: THOUSAND, trace: "true" })],
+    ["200 with taker: its trade", () => h.quotePath(2, { expectedPrice: "1030", collateralAvailable: THOUSAND, taker: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" })],
+    ["200 with taker and trace", () => h.quotePath(1, { expectedPrice: "0.45", collateralAvailable: THOUSAND, trace: "true", taker: "0x0000000000000000000000000000000000000001", slippageBps: "0" })],
     ["400 Invalid query parameters", () => h.quotePath(1, { expectedPrice: ".5", collateralAvailable: "0", maxIterations: "11" })],
     ["400 Invalid path parameters", () => `/quoter/0/0x12/x?expectedPrice=0.6&collateralAvailable=${ONE}`],
     ["400 Expected price must be greater than 0", () => h.quotePath(1, { expectedPrice: "-1", collateralAvailable: ONE })],

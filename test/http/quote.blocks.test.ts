@@ -3,12 +3,11 @@
 // answer stays consistent with its own block.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { maxUint256, parseUnits } from "viem";
+import { parseUnits } from "viem";
 import { marketGroupAbi } from "../../src/generated/contracts.ts";
 import { startQuoterHarness, type QuoterHarness } from "../support/quoterHarness.ts";
 import { canonical, verifyAnswer } from "../support/verify.ts";
-import { DEMO_TRADE_GAS } from "../../src/devchain/demo.ts";
-import { minedReceipt } from "../support/receipts.ts";
+import { tradeInOneBlock } from "../support/demoTrades.ts";
 
 let h: QuoterHarness;
 before(async () => {
@@ -21,15 +20,8 @@ test("a trade between two quotes: each answer is consistent with its own block",
   const first = await h.get(h.quotePath(2, query));
   assert.equal(first.status, 200);
 
-  const { traderClient, publicClient } = h.devchain.chain;
-  const hash = await traderClient.writeContract({
-    address: h.devchain.marketGroup,
-    abi: marketGroupAbi,
-    functionName: "executeTrade",
-    args: [2n, parseUnits("0.01", 18), maxUint256],
-    gas: DEMO_TRADE_GAS,
-  });
-  const receipt = await minedReceipt(publicClient, hash);
+  const { publicClient } = h.devchain.chain;
+  const receipt = await tradeInOneBlock(h.devchain.chain, { group: h.devchain.marketGroup, marketId: 2n, size: parseUnits("0.01", 18) });
   assert.equal(receipt.status, "success");
 
   const second = await h.get(h.quotePath(2, { ...query, minBlock: receipt.blockNumber.toString() }));

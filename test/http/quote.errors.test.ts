@@ -104,8 +104,9 @@ describe("400 Could not find a valid position size (semantics §5)", () => {
     await expectError(h.quotePath(2, { expectedPrice: "1100", collateralAvailable: "1" }), 400, "Could not find a valid position size that satisfies the price constraints");
   });
   test("an expectedPrice one wei above the current price: every candidate goes beyond it", async () => {
+    const price = await h.devchain.chain.publicClient.readContract({ address: h.devchain.marketGroup, abi: marketGroupAbi, functionName: "getReferencePrice", args: [1n] });
     const body = await expectError(
-      h.quotePath(1, { expectedPrice: "0.500000000000000001", collateralAvailable: THOUSAND, trace: "true" }),
+      h.quotePath(1, { expectedPrice: formatD18(price + 1n), collateralAvailable: THOUSAND, trace: "true" }),
       400,
       "Could not find a valid position size that satisfies the price constraints",
     );

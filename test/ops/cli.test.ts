@@ -2,7 +2,7 @@
 // (both on fresh demo chains, so at the same block number), with the exit status of the answer; --help for each.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { DEMO_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
+import { DEMO_MARKET_GROUP_ADDRESS, DEMO_TRADER } from "../../src/devchain/demo.ts";
 import { ONE, THOUSAND } from "../../src/http/docExamples.ts";
 import { trade, waitFor } from "../support/liveService.ts";
 import { runProcess, startProcess } from "../support/processes.ts";
@@ -41,6 +41,13 @@ test("quoter quote prints byte for byte the API's body, for a success, a trace, 
     { marketId: 3, args: ["--expected-price", "0.6", "--collateral", ONE], query: { expectedPrice: "0.6", collateralAvailable: ONE }, code: 1 },
     { marketId: 4, args: ["--expected-price", "0.59", "--collateral", ONE, "--trace"], query: { expectedPrice: "0.59", collateralAvailable: ONE, trace: "true" }, code: 1 },
     { marketId: 1, args: ["--expected-price", ".5", "--collateral", "0"], query: { expectedPrice: ".5", collateralAvailable: "0" }, code: 1 },
+    {
+      marketId: 2,
+      args: ["--expected-price", "1030", "--collateral", THOUSAND, "--taker", DEMO_TRADER, "--slippage-bps", "0", "--deadline-seconds", "60"],
+      query: { expectedPrice: "1030", collateralAvailable: THOUSAND, taker: DEMO_TRADER, slippageBps: "0", deadlineSeconds: "60" },
+      code: 0,
+    },
+    { marketId: 2, args: ["--expected-price", "1030", "--collateral", THOUSAND, "--taker", "0x12"], query: { expectedPrice: "1030", collateralAvailable: THOUSAND, taker: "0x12" }, code: 1 },
   ];
   const runs = await Promise.all(cases.map(({ marketId, args }) => quoter(["quote", "31337", DEMO_MARKET_GROUP_ADDRESS, String(marketId), ...args])));
   for (const [i, { marketId, query, code }] of cases.entries()) {
@@ -52,6 +59,11 @@ test("quoter quote prints byte for byte the API's body, for a success, a trace, 
   }
   // The body says why the position is not larger, as the API's does.
   assert.equal(JSON.parse(runs[0]!.stdout).limitedBy, "expectedPrice");
+  // With --taker it prints the transaction and its approval, to sign elsewhere: it sends neither (no keys).
+  const { trade } = JSON.parse(runs[5]!.stdout);
+  assert.equal(trade.transaction.from, DEMO_TRADER);
+  assert.equal(trade.approval.transaction.from, DEMO_TRADER);
+  assert.equal(trade.collateralLimit, JSON.parse(runs[5]!.stdout).maxCollateral);
 });
 
 test("quoter quote: a chain it cannot reach prints the 503 body and exits 3; bad usage exits 2 with nothing on stdout", async () => {

@@ -3,6 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
+import { DEMO_HEAD_BLOCK } from "../../src/devchain/demo.ts";
 import { startDevchain } from "../../src/devchain/devchain.ts";
 import { closedPort } from "../support/closedPort.ts";
 import { quoterApp } from "../support/quoterHarness.ts";
@@ -30,20 +31,20 @@ test("/health after quotes: the head a quote read (number, hash, age), polled wh
   });
   try {
     const quote = `/quoter/${DEVCHAIN_ID}/${devchain.marketGroup}/2?expectedPrice=1030&collateralAvailable=1000000000000000000000`;
-    const block6 = await devchain.chain.publicClient.getBlock({ blockNumber: 6n });
+    const head = await devchain.chain.publicClient.getBlock({ blockNumber: DEMO_HEAD_BLOCK });
     for (const [app, followedBy, webSocket] of [[polled, "polling", undefined], [pushed, "subscription", "connected"]] as const) {
       assert.equal((await app.inject(quote)).statusCode, 200);
       const health = (await app.inject("/health")).json();
       assert.deepEqual(Object.keys(health.chains[0]), ["chainId", "followedBy", ...(webSocket ? ["webSocket"] : []), "head"]);
       assert.equal(health.chains[0].followedBy, followedBy);
       assert.equal(health.chains[0].webSocket, webSocket);
-      assert.deepEqual({ ...health.chains[0].head, ageMs: 0 }, { blockNumber: "6", blockHash: block6.hash, ageMs: 0 });
+      assert.deepEqual({ ...health.chains[0].head, ageMs: 0 }, { blockNumber: String(DEMO_HEAD_BLOCK), blockHash: head.hash, ageMs: 0 });
       assert.ok(health.chains[0].head.ageMs >= 0 && health.chains[0].head.ageMs < 5_000, `${health.chains[0].head.ageMs} ms`);
       const ready = (await app.inject("/ready")).json();
       assert.equal(ready.chains[0].followedBy, followedBy);
-      assert.equal(ready.chains[0].head.blockHash, block6.hash);
+      assert.equal(ready.chains[0].head.blockHash, head.hash);
       const metrics = (await app.inject("/metrics")).body;
-      assert.match(metrics, new RegExp(`quoter_chain_head_block\\{chain_id="${DEVCHAIN_ID}"\\} 6\\n`));
+      assert.match(metrics, new RegExp(`quoter_chain_head_block\\{chain_id="${DEVCHAIN_ID}"\\} ${DEMO_HEAD_BLOCK}\\n`));
       assert.match(metrics, new RegExp(`quoter_chain_follow_mode\\{chain_id="${DEVCHAIN_ID}",mode="${followedBy}"\\} 1\\n`));
       assert.match(metrics, new RegExp(`quoter_chain_head_age_seconds\\{chain_id="${DEVCHAIN_ID}"\\} \\d`));
     }
@@ -62,7 +63,7 @@ test("/ready: 200 with each chain's status while the node answers, 503 naming ch
     assert.equal(ready.statusCode, 200);
     assert.deepEqual(ready.json(), {
       status: "ready",
-      chains: [{ chainId: DEVCHAIN_ID, ready: true, endpoints: 1, answering: 1, blockNumber: "6", followedBy: "idle" }],
+      chains: [{ chainId: DEVCHAIN_ID, ready: true, endpoints: 1, answering: 1, blockNumber: String(DEMO_HEAD_BLOCK), followedBy: "idle" }],
     });
 
     await devchain.endpoint.close();
@@ -102,7 +103,7 @@ test("/ready names only the failing chains, and a chain is ready when one of its
       body.details.map((detail: { message: string }) => detail.message),
       ["chain 1 does not answer", "chain 10 does not answer"],
     );
-    assert.deepEqual(body.chains[0], { chainId: DEVCHAIN_ID, ready: true, endpoints: 2, answering: 1, blockNumber: "6", followedBy: "idle" });
+    assert.deepEqual(body.chains[0], { chainId: DEVCHAIN_ID, ready: true, endpoints: 2, answering: 1, blockNumber: String(DEMO_HEAD_BLOCK), followedBy: "idle" });
     assert.ok(!/secret|127\.0\.0\.1/.test(response.body), "no URL, credential or key in the body");
   } finally {
     await app.close();

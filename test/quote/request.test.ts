@@ -219,3 +219,35 @@ test("§2 trace follows the known-parameter rules: given twice or longer than 10
   assert.deepEqual(queryError({ ...goodQuery, trace: ["true", "true"] }).details, [{ param: "trace", message: "must be given only once" }]);
   assert.deepEqual(failingParams(queryError({ ...goodQuery, trace: "t".repeat(101) })), ["trace"]);
 });
+
+const TAKER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+
+test("§12 taker, slippageBps, deadlineSeconds: read when given, never filled in when not (a request without them is as before)", () => {
+  const plain = parsedRequest(goodParams, goodQuery);
+  for (const name of ["taker", "slippageBps", "deadlineSeconds"]) assert.equal(name in plain, false, name);
+  const full = parsedRequest(goodParams, { ...goodQuery, taker: TAKER.toLowerCase(), slippageBps: "0", deadlineSeconds: "86400" });
+  assert.equal(full.taker, TAKER, "returned checksummed");
+  assert.equal(full.slippageBps, 0);
+  assert.equal(full.deadlineSeconds, 86400);
+  assert.equal(parsedRequest(goodParams, { ...goodQuery, slippageBps: "05000", deadlineSeconds: "1" }).slippageBps, 5000);
+});
+
+test("§12 every wrong taker, slippageBps, deadlineSeconds is a 400 naming it", () => {
+  const wrong: Record<string, string[]> = {
+    taker: ["", "0x", "0x123", TAKER.slice(0, -1), `${TAKER}0`, TAKER.replace("0x", "0X"), TAKER.replace("C8", "c8"), "70997970C51812dc3A010C7d01b50e0d17dc79C8", `0x${"g".repeat(40)}`],
+    slippageBps: ["", "-1", "5001", "0.5", "1e2", "0x10", " 50", "50%"],
+    deadlineSeconds: ["", "0", "-1", "86401", "1.5", "3e2", "300s"],
+  };
+  for (const [param, values] of Object.entries(wrong)) {
+    for (const value of values) {
+      const error = queryError({ ...goodQuery, [param]: value });
+      assert.deepEqual(error.details.map((detail) => detail.param), [param], `${param}=${JSON.stringify(value)}`);
+    }
+    const twice = queryError({ ...goodQuery, [param]: ["1", "2"] });
+    assert.deepEqual(twice.details.map((detail) => detail.param), [param]);
+  }
+  const checksum = queryError({ ...goodQuery, taker: TAKER.replace("C8", "c8") });
+  assert.match(checksum.details[0]!.message, /EIP-55 checksum; if its digits are right, its checksummed form is 0x70997970C51812dc3A010C7d01b50e0d17dc79C8/);
+  const all = queryError({ ...goodQuery, taker: "x", slippageBps: "x", deadlineSeconds: "x" });
+  assert.deepEqual(all.details.map((detail) => detail.param), ["taker", "slippageBps", "deadlineSeconds"]);
+});

@@ -75,6 +75,6 @@ test("5,000 generated requests: never a 5xx, always the JSON error shape or a ve
   );
   assert.ok((counts.get(400) ?? 0) > 1_000, JSON.stringify([...counts]));
   assert.ok((counts.get(200) ?? 0) > 20, `some generated requests are valid quotes: ${JSON.stringify([...counts])}`);
-  const after = await h.get(h.quotePath(1, { expectedPrice: "0.55", collateralAvailable: "1000" }));
+  const after = await h.get(h.quotePath(1, { expectedPrice: "0.55", collateralAvailable: "1000000000000000000" }));
   assert.equal(after.status, 200, "still answering");
 });

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { sequentialReader } from "../../src/chain/sequential.ts";
 import { DEFAULT_SEARCH_GAS_CAP, encodeSearch, runSearcher } from "../../src/chain/searcher.ts";
 import { replayingReader } from "../../src/chain/singleCall.ts";
+import { DEMO_HEAD_BLOCK } from "../../src/devchain/demo.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import type { QuoteRequest } from "../../src/quote/request.ts";
 import { answerFrom } from "../../src/service/answerAtBlock.ts";
@@ -31,8 +32,8 @@ test("a LONG on market 2: the README's example answer, and the facts of its sear
   const { answer: body, facts } = await searched({}, tally);
   assert.ok(body.ok);
   const { direction, maxSize, blockNumber, iterations } = body.value;
-  assert.deepEqual({ direction, maxSize, blockNumber, iterations }, { direction: "LONG", maxSize: "45898437500000000", blockNumber: "6", iterations: 10 });
-  assert.deepEqual(facts, { blockNumber: 6n, direction: "LONG", candidates: 10 });
+  assert.deepEqual({ direction, maxSize, blockNumber, iterations }, { direction: "LONG", maxSize: "45898437500000000", blockNumber: String(DEMO_HEAD_BLOCK), iterations: 10 });
+  assert.deepEqual(facts, { blockNumber: DEMO_HEAD_BLOCK, direction: "LONG", candidates: 10 });
   // Sequentially: the market, its price, the collateral group and its decimals, then each candidate.
   assert.equal(tally.rpcRequests, 14);
 });
@@ -40,7 +41,7 @@ test("a LONG on market 2: the README's example answer, and the facts of its sear
 test("an answer that ends before its search has the block only: no direction, no candidates", async () => {
   const { answer: settled, facts } = await searched({ marketId: 3n });
   assert.equal(settled.ok ? undefined : settled.error.message, "Market is settled");
-  assert.deepEqual(facts, { blockNumber: 6n });
+  assert.deepEqual(facts, { blockNumber: DEMO_HEAD_BLOCK });
 });
 
 test("the checks before the search, in order: an unknown market, a settled one", async () => {

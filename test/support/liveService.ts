@@ -1,16 +1,15 @@
 // A quoter app listening on loopback, asked over real HTTP (undici); the demo chain with a counting proxy in front
 // of it, on which tests start such services; and trades on the demo chain that move a market's price: what the
 // tests of the chain's head need (a quote after a trade, during a reorg).
+import { after, before } from "node:test";
 import type { FastifyInstance } from "fastify";
 import { request } from "undici";
-import { maxUint256, parseUnits, type Hex } from "viem";
+import { parseUnits, type Hex } from "viem";
 import { DEVCHAIN_ID } from "../../src/devchain/chainId.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
-import { marketGroupAbi } from "../../src/generated/contracts.ts";
 import { quoterApp, type QuoterAppOptions } from "./quoterHarness.ts";
 import { startRpcProxy, type RpcProxy, type RpcProxyOptions } from "./rpcProxy.ts";
-import { DEMO_TRADE_GAS } from "../../src/devchain/demo.ts";
-import { minedReceipt } from "./receipts.ts";
+import { tradeInOneBlock } from "./demoTrades.ts";
 
 export { waitFor } from "./waitFor.ts";
 
@@ -105,6 +104,20 @@ export async function chainBehindProxy(options: RpcProxyOptions = {}): Promise<C
   };
 }
 
+/**
+ * A chain behind a proxy and one service on it (started with `options`) for the tests of one file: started before
+ * them, closed after them. Read its fields inside the tests.
+ */
+export function servedForFile(options: ServeOptions = {}): { readonly chain: ChainBehindProxy; readonly service: LiveService } {
+  const served = {} as { chain: ChainBehindProxy; service: LiveService };
+  before(async () => {
+    served.chain = await chainBehindProxy();
+    served.service = await served.chain.serve(options);
+  });
+  after(() => served.chain?.close());
+  return served;
+}
+
 /** `item`, in `open` until it is closed; closing it again does nothing. */
 function tracked<T extends { close(): Promise<void> }>(open: Set<T>, item: T): T {
   const close = item.close.bind(item);
@@ -133,17 +146,9 @@ export async function serviceBehindProxy(options: ServeOptions & { readonly prox
   }
 }
 
-/** A LONG of `size` (default 0.01) on demo market 2, mined; its receipt's block. */
+/** A LONG of `size` (default 0.01) on demo market 2, mined in one block (tradeInOneBlock); its receipt's block. */
 export async function trade(devchain: Devchain, size = parseUnits("0.01", 18)): Promise<{ blockNumber: bigint; blockHash: Hex }> {
-  const { traderClient, publicClient } = devchain.chain;
-  const hash = await traderClient.writeContract({
-    address: devchain.marketGroup,
-    abi: marketGroupAbi,
-    functionName: "executeTrade",
-    args: [2n, size, maxUint256],
-    gas: DEMO_TRADE_GAS,
-  });
-  const receipt = await minedReceipt(publicClient, hash);
+  const receipt = await tradeInOneBlock(devchain.chain, { group: devchain.marketGroup, marketId: 2n, size });
   if (receipt.status !== "success") throw new Error("the trade reverted");
   return { blockNumber: receipt.blockNumber, blockHash: receipt.blockHash };
 }

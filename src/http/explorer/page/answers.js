@@ -111,7 +111,8 @@ export function showComparison(bisection, exact) {
   $("comparison").hidden = false;
 }
 
-function fillList(list, rows) {
+/** A definition list of [term, value, field] rows, each value's `dd` named by its field (data-field). */
+export function fillList(list, rows) {
   clear(list);
   for (const [term, value, field] of rows) {
     const dt = document.createElement("dt");

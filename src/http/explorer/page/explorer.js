@@ -14,6 +14,7 @@ import { $ } from "./dom.js";
 import { buildForm, pageQuery, quoteRequest, readForm } from "./form.js";
 import { followLiveSwitch, startLive, stopLive } from "./live.js";
 import { drawSearch } from "./search.js";
+import { showTrade } from "./trade.js";
 
 async function run(event) {
   if (event) event.preventDefault();
@@ -25,7 +26,7 @@ async function run(event) {
     return { search, quote, options, url: quoter.quoteUrl(quote, options) };
   });
   const button = $("run");
-  for (const id of ["error", "summary", "charts", "raw", "comparison", "verdict", "market", "depth"]) $(id).hidden = true;
+  for (const id of ["error", "summary", "charts", "raw", "comparison", "verdict", "market", "depth", "trade"]) $(id).hidden = true;
   $("request").hidden = false;
   $("curl-line").textContent = requests.map(({ url }) => curlLine(url, values.live)).join("\n");
   $("status").textContent = "…";
@@ -90,6 +91,8 @@ function showAnswers(values, answers, statusText) {
   const facts = found.find((a) => a.search === "exact") ?? found[0] ?? answers[0];
   const traces = answers.flatMap((a) => (a.body && Array.isArray(a.body.trace) ? a.body.trace : []));
   showMarket(facts.status, values, { ...facts.body, trace: traces });
+  // With a taker, the trade of the answer shown first (the exact one's when comparing).
+  showTrade(facts.ok ? facts.body : undefined);
   drawSearch(values, answers, values.compare);
   document.body.dataset.state = found.length > 0 ? "done" : "failed";
 }

@@ -1,0 +1,84 @@
+// Semantics §12: the `trade` of an answer asked with `taker`, made once the answer is known (kept, or searched) at its
+// block: the collateral limit and the deadline from the answer and the block, then the taker's reads and the trade's
+// simulation in one more request, through the chain's endpoints in order. The search and its kept answer are the same
+// request's without `taker`; identical trades in flight at one block share one simulation. A trade is not kept: the
+// time it is simulated at moves with the clock (the next block's plausible time), so the next request asks again.
+import { getAddress, type Hex } from "viem";
+import type { BlockHeader } from "../chain/blocks.ts";
+import { interpretCollateralAsset } from "../chain/marketGroup.ts";
+import { sequentialReader } from "../chain/sequential.ts";
+import { runTrade } from "../chain/takerTrade.ts";
+import { encodeApprove, encodeCreateTraderPosition } from "../chain/trading.ts";
+import type { QuoteResponseBody } from "../quote/quoteAnswer.ts";
+import { collateralLimit, deadlineAfter, nextBlockTime, tradeBody, tradeParams, type TradeBody, type TradeParams } from "../quote/trade.ts";
+import { waitOutLag } from "./atHead.ts";
+import { createCoalescer, requestKey } from "./coalescer.ts";
+import { firstAnswer } from "./fallback.ts";
+import type { ChainQuote } from "./searches.ts";
+import type { Progress } from "./unavailable.ts";
+
+/** How many market groups' collateral tokens (per block) are remembered from the searches that read them. */
+const KEPT_ASSETS = 4096;
+
+export class Trades {
+  private readonly coalescer = createCoalescer<TradeBody>();
+  /** Per chain, block hash and market group: its collateral token as a search read it (null: the group names none). */
+  private readonly assets = new Map<string, Hex | null>();
+
+  /** A search read the group's collateral token at the block: a trade at that block needs no read of its own. */
+  noteAsset(chainId: number, blockHash: Hex, marketAddress: Hex, asset: Hex | null | undefined): void {
+    if (asset === undefined) return;
+    if (this.assets.size >= KEPT_ASSETS) this.assets.delete(this.assets.keys().next().value!);
+    this.assets.set(assetKey(chainId, blockHash, marketAddress), asset);
+  }
+
+  /**
+   * `body` with its trade at `head` when the request has a taker (else `body` as it is); undefined when it must be
+   * asked again at the chain's head (an endpoint lagged, or the block was replaced meanwhile).
+   */
+  async withTrade(quote: ChainQuote, head: BlockHeader, body: QuoteResponseBody, signal: AbortSignal, attempt: number, progress: Progress): Promise<QuoteResponseBody | undefined> {
+    const params = tradeParams(quote.request);
+    if (params === undefined) return body;
+    try {
+      const trade = await this.coalescer.run(`${head.hash}\n${requestKey(quote.request)}`, (shared) => this.tradeAt(quote, head, body, params, shared), signal);
+      return quote.follower.isReplaced(head.hash) ? undefined : { ...body, trade };
+    } catch (error) {
+      await waitOutLag(error, quote.follower, attempt, signal, progress);
+      return undefined;
+    }
+  }
+
+  private async tradeAt(quote: ChainQuote, head: BlockHeader, body: QuoteResponseBody, params: TradeParams, signal: AbortSignal): Promise<TradeBody> {
+    const { request, chain, follower } = quote;
+    const asset = await this.assetAt(quote, head, signal);
+    const token = asset === null ? undefined : getAddress(asset);
+    const limit = collateralLimit({
+      maxCollateral: BigInt(body.maxCollateral),
+      collateralAvailable: request.collateralAvailable,
+      collateralDecimals: body.collateralDecimals,
+      slippageBps: params.slippageBps,
+    });
+    const deadline = deadlineAfter(head.timestamp, params.deadlineSeconds);
+    const tradeData = encodeCreateTraderPosition({ marketId: request.marketId, size: BigInt(body.maxSize), maxCollateral: limit, deadline });
+    const approveData = encodeApprove(request.marketAddress, limit);
+    const calls = { taker: params.taker, marketAddress: request.marketAddress, token, limit, tradeData, approveData, time: nextBlockTime(head.timestamp, follower.headAge(head.hash) ?? 0) };
+    const context = { block: head, signal, tally: quote.record };
+    const run = await firstAnswer(chain.endpoints, (endpoint) => runTrade(endpoint, calls, context), signal, quote.warn);
+    return tradeBody({ ...calls, deadline, facts: run.facts, simulation: run.simulation });
+  }
+
+  /** The group's collateral token at `head`: as the search read it, else read now (an answer another replica searched). */
+  private async assetAt(quote: ChainQuote, head: BlockHeader, signal: AbortSignal): Promise<Hex | null> {
+    const { chain, request } = quote;
+    const key = assetKey(chain.chainId, head.hash, request.marketAddress);
+    const kept = this.assets.get(key);
+    if (kept !== undefined) return kept;
+    const context = { block: head, signal, tally: quote.record };
+    const raw = await firstAnswer(chain.endpoints, async (endpoint) => (await sequentialReader(endpoint, request, context)).collateralGroup(), signal, quote.warn);
+    const asset = interpretCollateralAsset(raw) ?? null;
+    this.noteAsset(chain.chainId, head.hash, request.marketAddress, asset);
+    return asset;
+  }
+}
+
+const assetKey = (chainId: number, blockHash: Hex, marketAddress: Hex) => `${chainId}\n${blockHash}\n${marketAddress}`;
