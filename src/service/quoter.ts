@@ -4,11 +4,11 @@
 // search and its kept answer (across replicas too, through Redis: searches.ts); an answer of a block the chain
 // replaced is never given: the quote starts again at the new head. A transport failure moves the whole quote to
 // the next endpoint, or ends in 503: it is never a search outcome.
-import { setMaxListeners } from "node:events";
 import type { RpcTally } from "../chain/call.ts";
 import type { ChainRegistry } from "../chain/client.ts";
 import type { BlockHeader } from "../chain/blocks.ts";
 import type { HeadFollower, HeadStatus } from "../chain/headFollower.ts";
+import { signalsFor } from "../chain/waiting.ts";
 import { SETTINGS } from "../config.ts";
 import { DEFAULT_SEARCH_GAS_CAP } from "../chain/searcher.ts";
 import { checkExpectedPrice, type QuoteResponseBody } from "../quote/quoteAnswer.ts";
@@ -194,13 +194,12 @@ class Quoter implements QuoterService {
     progress: Progress,
     presearched?: { readonly searched: ReadonlyMap<string, Presearched>; readonly tally: RpcTally },
   ) {
-    // Every quote here, and each of its requests, listens to the one signal: no bound to warn at (it lives as long as
-    // the request).
-    setMaxListeners(0, signal);
     const quotes = requests.map((request) => ({ ...on, request, key: quoteKey(request), record: undefined }));
     const tally = presearched?.tally ?? { rpcRequests: 0 };
     const searched = presearched?.searched ?? (await this.searchUnanswered(on, quotes, head, options, signal, tally));
-    const answers = await Promise.all(quotes.map((quote) => this.settleAt({ ...quote, searched: searched.get(quote.key) }, head, options, signal, progress)));
+    // Each quote waits on a signal of its own, all aborted with the request's through one listener on it.
+    const each = signalsFor(signal, quotes.length);
+    const answers = await Promise.all(quotes.map((quote, i) => this.settleAt({ ...quote, searched: searched.get(quote.key) }, head, options, each.signals[i]!, progress))).finally(each.done);
     if (answers.includes(undefined) || on.follower.isReplaced(head.hash)) return undefined;
     return { answers: answers as Result<QuoteResponseBody, QuoteError>[], ...(tally.searchGas === undefined ? {} : { searchGas: tally.searchGas }) };
   }
