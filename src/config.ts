@@ -51,6 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     rpcMaxQueued: read(env, "RPC_MAX_QUEUED"),
     rateLimitMax: read(env, "RATE_LIMIT_MAX"),
     rateLimitWindowMs: read(env, "RATE_LIMIT_WINDOW_MS"),
+    rateLimitClients: read(env, "RATE_LIMIT_CLIENTS"),
     batchMaxQuotes: read(env, "BATCH_MAX_QUOTES"),
     streamsMax: read(env, "STREAMS_MAX"),
     streamsPerClient: read(env, "STREAMS_PER_CLIENT"),

@@ -65,7 +65,7 @@ await quoter.probe();
 const app = buildApp({
   quoter,
   logger,
-  protection: { rateLimitMax: config.rateLimitMax, rateLimitWindowMs: config.rateLimitWindowMs, maxUrlLength: config.maxUrlLength },
+  protection: { rateLimitMax: config.rateLimitMax, rateLimitWindowMs: config.rateLimitWindowMs, rateLimitClients: config.rateLimitClients, maxUrlLength: config.maxUrlLength },
   metrics,
   chains,
   readyTimeoutMs: config.readyTimeoutMs,

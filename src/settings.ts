@@ -137,6 +137,12 @@ export const SETTINGS = {
     "requests per client IP per window (`0` turns the limit off; `/health`, `/ready` and `/metrics` are never limited); beyond, 429",
   ),
   RATE_LIMIT_WINDOW_MS: integer(60_000, 1, 86_400_000, "the rate limit's window, in ms"),
+  RATE_LIMIT_CLIENTS: integer(
+    10_000,
+    100,
+    10_000_000,
+    "client addresses whose counts this process keeps (with `REDIS_URL`, while Redis is down): past it, the least recently seen is forgotten and its count starts again, so that a flood of addresses cannot grow the memory",
+  ),
   BATCH_MAX_QUOTES: integer(50, 1, 1000, "the most quotes one batch (`POST /quoter/<chainId>/batch`) may ask; beyond, 400"),
   STREAMS_MAX: integer(10_000, 0, 1_000_000, "live quote streams (`Accept: text/event-stream`) open at once, all clients together (`0`: none); beyond, 429"),
   STREAMS_PER_CLIENT: integer(16, 0, 1_000_000, "live quote streams one client address may hold open at once; beyond, 429"),

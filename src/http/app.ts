@@ -71,8 +71,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
   installErrorHandling(app);
   const isClosing = closeConnectionsWhenDone(app);
   const { replica } = options;
-  const rateLimitStore = replica === undefined ? {} : { rateLimitStore: replicatedRateLimitStore(replica.link) };
-  void app.register(protectionPlugin, { ...DEFAULT_PROTECTION, ...protection, ...rateLimitStore });
+  const protect = { ...DEFAULT_PROTECTION, ...protection };
+  const rateLimitStore = replica === undefined ? {} : { rateLimitStore: replicatedRateLimitStore(replica.link, protect.rateLimitClients) };
+  void app.register(protectionPlugin, { ...protect, ...rateLimitStore });
   void app.register(corsPlugin, { origins: corsOrigins });
   const appMetrics = metrics ?? createMetrics();
   if (heads) appMetrics.observeHeads(heads);
