@@ -118,7 +118,7 @@ export const SETTINGS = {
     2000,
     100,
     600_000,
-    "how long every endpoint of a chain may report a head older than the newest block seen (none serving that block) before the head moved back: a reorg to a shorter chain, or a development node reverted or restarted; the blocks above are then replaced, in ms. Longer than the longest time all your endpoints may stay behind a block one of them served",
+    "how long every endpoint of a chain may report a head older than the newest block seen (none serving that block) before the head moved back: a reorg to a shorter chain, or a development node reverted or restarted; the blocks above are then replaced, in ms. Longer than the longest time all your endpoints may stay behind a block one of them served. On the embedded chain (no `RPC_URL_*`), 100 unless set",
   ),
   ANSWER_CACHE_ENTRIES: integer(10_000, 0, 10_000_000, "answers kept by chain, block and request (`0` turns the cache off)"),
   ANSWER_CACHE_BYTES: integer(64 * 1024 * 1024, 0, 2 ** 40, "memory the kept answers may take, in bytes (each counted as its JSON text)"),
