@@ -142,7 +142,7 @@ class Quoter implements QuoterService {
     if (searched === undefined || follower.isReplaced(head.hash)) return undefined;
     if (record) recordSearch(record, searched, head);
     const { answer } = searched;
-    if (answer.ok && this.answers.enabled) this.answers.set(chain.chainId, head.hash, key, answer.value, 2 * (key.length + JSON.stringify(answer.value).length));
+    if (answer.ok && this.answers.enabled) this.answers.set(chain.chainId, head, key, answer.value, 2 * (key.length + JSON.stringify(answer.value).length));
     return answer;
   }
 
