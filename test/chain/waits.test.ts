@@ -52,6 +52,17 @@ function watchWaitTimers() {
 
 const listeners = (signal: AbortSignal) => getEventListeners(signal, "abort").length;
 
+/** `run` with the waits' timers watched; after it, none of them may be pending. */
+async function leavesNoTimer(run: () => Promise<void>): Promise<void> {
+  const timers = watchWaitTimers();
+  try {
+    await run();
+    assert.equal(await timers.pending(), 0, "timers of the waits still pending");
+  } finally {
+    timers.stop();
+  }
+}
+
 describe("the head follower's waits against one long-lived signal", () => {
   let devchain: Devchain;
   let follower: HeadFollower;
@@ -78,8 +89,7 @@ describe("the head follower's waits against one long-lived signal", () => {
   };
 
   test("ended by the head moving: 20 waits of a minute each, woken by one block, leave no listener and no timer", async () => {
-    const timers = watchWaitTimers();
-    try {
+    await leavesNoTimer(async () => {
       const signal = new AbortController().signal;
       const before = follower.head!.number;
       for (let round = 0; round < 5; round++) {
@@ -89,27 +99,19 @@ describe("the head follower's waits against one long-lived signal", () => {
         await headAt(before + BigInt(round + 1));
       }
       assert.equal(listeners(signal), 0, "abort listeners left on the signal");
-      assert.equal(await timers.pending(), 0, "the waits' minute-long timers still pending");
-    } finally {
-      timers.stop();
-    }
+    });
   });
 
   test("ended by their delay: 300 waits in a row leave no listener and no timer", async () => {
-    const timers = watchWaitTimers();
-    try {
+    await leavesNoTimer(async () => {
       const signal = new AbortController().signal;
       for (let i = 0; i < 300; i++) await follower.waitForChange(1, signal);
       assert.equal(listeners(signal), 0);
-      assert.equal(await timers.pending(), 0);
-    } finally {
-      timers.stop();
-    }
+    });
   });
 
   test("ended by an abort: the signal's reason is what the quote sees, and the wait's timer is cleared", async () => {
-    const timers = watchWaitTimers();
-    try {
+    await leavesNoTimer(async () => {
       const controller = new AbortController();
       const waits = Array.from({ length: 20 }, () => follower.waitForChange(60_000, controller.signal));
       const minBlock = follower.headFor({ minBlock: follower.head!.number + 1000n, signal: controller.signal });
@@ -118,15 +120,11 @@ describe("the head follower's waits against one long-lived signal", () => {
       await Promise.all(waits);
       await assert.rejects(minBlock, /the quote's deadline/);
       assert.equal(listeners(controller.signal), 0);
-      assert.equal(await timers.pending(), 0);
-    } finally {
-      timers.stop();
-    }
+    });
   });
 
   test("a minBlock waited through many turns of the loop, and reads of the latest block: no listener left, no timer", async () => {
-    const timers = watchWaitTimers();
-    try {
+    await leavesNoTimer(async () => {
       const signal = new AbortController().signal;
       for (let i = 0; i < 50; i++) await follower.refresh(signal);
       const wanted = follower.head!.number + 1n;
@@ -136,10 +134,7 @@ describe("the head follower's waits against one long-lived signal", () => {
       await node("evm_mine");
       assert.equal((await waiting).number, wanted);
       assert.equal(listeners(signal), 0);
-      assert.equal(await timers.pending(), 0);
-    } finally {
-      timers.stop();
-    }
+    });
   });
 });
 
