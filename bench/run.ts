@@ -37,6 +37,7 @@ import {
   type ThroughputCell,
   type Timings,
 } from "./report.ts";
+import { collectGarbage } from "./gcReport.ts";
 import { MIB, summarize, type LatencySummary } from "./stats.ts";
 import { devchainAnswers, measureServiceTimings, timingServiceEnvs } from "./timings.ts";
 import { BENCH_TAKER, EXACT_WORKLOAD, MIX, bareSearchBody, quotePath } from "./workload.ts";
@@ -293,20 +294,11 @@ function amountRun(
  * Asks the memory run's service (preloaded with bench/gcProbe.ts) for a full garbage collection and waits for
  * its report in the log; undefined (with a warning) when none comes.
  */
-async function collectGarbage(child: Child): Promise<{ heapUsed: number; rss: number } | undefined> {
-  const from = statSync(child.logFile).size;
-  process.kill(child.pid, "SIGUSR2");
-  for (let waited = 0; waited < 5_000; waited += 50) {
-    await sleep(50);
-    const line = readFileSync(child.logFile).subarray(from).toString("utf8").split("\n").find((text) => text.startsWith("bench-gc "));
-    if (line !== undefined) {
-      const report = JSON.parse(line.slice("bench-gc ".length)) as { collected: boolean; heapUsed: number; rss: number };
-      if (!report.collected) warnings.push("the memory run's service has no gc(): RSS after GC is RSS as is");
-      return report;
-    }
-  }
-  warnings.push("the memory run's service did not report after SIGUSR2");
-  return undefined;
+async function collectMemoryRunGarbage(child: Child): Promise<{ heapUsed: number; rss: number } | undefined> {
+  const report = await collectGarbage(child);
+  if (report === undefined) warnings.push("the memory run's service did not report after SIGUSR2");
+  else if (!report.collected) warnings.push("the memory run's service has no gc(): RSS after GC is RSS as is");
+  return report;
 }
 
 function requireAllOk(run: Run, what: string): void {
@@ -633,7 +625,7 @@ async function main(): Promise<BenchResults> {
   const rss = () => residentBytes(memoryService.child.pid) ?? Number.NaN;
   const reading = async (): Promise<MemoryReading> => {
     const rssBytes = rss();
-    const collected = await collectGarbage(memoryService.child);
+    const collected = await collectMemoryRunGarbage(memoryService.child);
     await sleep(1_000); // V8 hands freed pages back to the system in the background, within half a second here
     return { rssBytes, rssAfterGcBytes: rss(), heapUsedAfterGcBytes: collected?.heapUsed ?? Number.NaN };
   };

@@ -51,6 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     rpcMaxQueued: read(env, "RPC_MAX_QUEUED"),
     rateLimitMax: read(env, "RATE_LIMIT_MAX"),
     rateLimitWindowMs: read(env, "RATE_LIMIT_WINDOW_MS"),
+    rateLimitClients: read(env, "RATE_LIMIT_CLIENTS"),
     batchMaxQuotes: read(env, "BATCH_MAX_QUOTES"),
     streamsMax: read(env, "STREAMS_MAX"),
     streamsPerClient: read(env, "STREAMS_PER_CLIENT"),
@@ -62,6 +63,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     redisClaimMs: read(env, "REDIS_CLAIM_MS"),
     redisAnswerTtlMs: read(env, "REDIS_ANSWER_TTL_MS"),
   } as const;
+}
+
+/**
+ * HEAD_MOVED_BACK_MS on the embedded chain, unless the variable is set: one local node that the service starts
+ * itself, which no load balancer can lag, so an older head it reports is a revert (what test suites do all day),
+ * told at once instead of after the 2 s a chain of several endpoints needs.
+ */
+export const EMBEDDED_HEAD_MOVED_BACK_MS = 100;
+
+/** `config` for a service on its embedded chain: the embedded chain's bound on a head that moved back, unless `env` sets one. */
+export function forEmbeddedChain(config: Config, env: NodeJS.ProcessEnv = process.env): Config {
+  const set = (env.HEAD_MOVED_BACK_MS?.trim() ?? "") !== "";
+  return set ? config : { ...config, headMovedBackMs: EMBEDDED_HEAD_MOVED_BACK_MS };
 }
 
 const RPC_URL_VARIABLE = /^RPC_URL_(\d+)$/;

@@ -1,6 +1,6 @@
 // `npm start`: the quoter over HTTP. With no RPC_URL_<chainId> set, it brings up the embedded demo chain.
 import { bannerLines } from "./banner.ts";
-import { loadConfig, loadOrExit, redactUrl } from "./config.ts";
+import { forEmbeddedChain, loadConfig, loadOrExit, redactUrl } from "./config.ts";
 import { DEVCHAIN_ID } from "./devchain/chainId.ts";
 import type { Devchain } from "./devchain/devchain.ts";
 import { buildApp } from "./http/app.ts";
@@ -28,7 +28,7 @@ const replica =
   config.redisUrl === undefined
     ? undefined
     : startReplica({ redisUrl: config.redisUrl, timeoutMs: config.redisTimeoutMs, claimMs: config.redisClaimMs, answerTtlMs: config.redisAnswerTtlMs, logger });
-const { chains, quoter } = createQuoterFromConfig(config, rpcUrls, {
+const { chains, quoter } = createQuoterFromConfig(devchain ? forEmbeddedChain(config) : config, rpcUrls, {
   observer: metrics.observeRpc,
   logger,
   ...(replica ? { sharing: replica.sharing } : {}),
@@ -65,7 +65,7 @@ await quoter.probe();
 const app = buildApp({
   quoter,
   logger,
-  protection: { rateLimitMax: config.rateLimitMax, rateLimitWindowMs: config.rateLimitWindowMs, maxUrlLength: config.maxUrlLength },
+  protection: { rateLimitMax: config.rateLimitMax, rateLimitWindowMs: config.rateLimitWindowMs, rateLimitClients: config.rateLimitClients, maxUrlLength: config.maxUrlLength },
   metrics,
   chains,
   readyTimeoutMs: config.readyTimeoutMs,

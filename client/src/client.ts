@@ -60,9 +60,7 @@ export function createQuoterClient(options: QuoterClientOptions): QuoterClient {
     batch: (request, callOptions = {}) => callJson<BatchAnswer>(connection, batchSent(request, callOptions), callOptions),
     depth: (request, callOptions = {}) => callJson<DepthAnswer>(connection, { method: "GET", url: depthUrl(request, callOptions) }, callOptions),
     watch: ((request: QuoteRequest | BatchRequest, watchOptions: WatchOptions = {}) =>
-      "quotes" in request
-        ? watchStream<BatchAnswer>(connection, batchSent(request, watchOptions), watchOptions)
-        : watchStream<QuoteAnswer>(connection, { method: "GET", url: quoteUrl(request, watchOptions) }, watchOptions)) as QuoterClient["watch"],
+      watchStream(connection, () => ("quotes" in request ? batchSent(request, watchOptions) : { method: "GET", url: quoteUrl(request, watchOptions) }), watchOptions)) as QuoterClient["watch"],
     quoteUrl,
     depthUrl,
   };

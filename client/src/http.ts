@@ -14,6 +14,23 @@ export interface Connection {
 type Params = Readonly<Record<string, string | undefined>>;
 
 /**
+ * Network errors that asking again cannot mend (a request that cannot be made, a 2xx that is not what was asked
+ * for): a live stream throws them instead of reconnecting.
+ */
+const final = new WeakSet<QuoterNetworkError>();
+
+/** `error`, marked as one a live stream does not retry. */
+export function finalError(error: QuoterNetworkError): QuoterNetworkError {
+  final.add(error);
+  return error;
+}
+
+export const isFinal = (error: QuoterNetworkError): boolean => final.has(error);
+
+/** A lone surrogate (no character at all) as U+FFFD, as URLSearchParams writes it: encodeURIComponent would throw. */
+const wellFormed = (text: string) => text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
+
+/**
  * `/quoter/<path segments>?<query>` on the service: each segment percent-encoded, the query in the order given
  * (a value of undefined left out), `minBlock` last.
  */
@@ -22,7 +39,7 @@ export function urlOf(connection: Connection, segments: readonly string[], query
   for (const [name, value] of Object.entries(query)) if (value !== undefined) search.set(name, value);
   if (minBlock !== undefined) search.set("minBlock", String(minBlock));
   const text = search.toString();
-  return `${connection.base}/quoter/${segments.map(encodeURIComponent).join("/")}${text === "" ? "" : `?${text}`}`;
+  return `${connection.base}/quoter/${segments.map((segment) => encodeURIComponent(wellFormed(segment))).join("/")}${text === "" ? "" : `?${text}`}`;
 }
 
 /** Settles as `promise` does, or rejects with the signal's reason as soon as it aborts. */
@@ -56,16 +73,24 @@ export interface Sent {
   readonly body?: unknown;
 }
 
-/** Sends a request; its response whatever the status. A fetch that fails is a QuoterNetworkError. */
+/**
+ * Sends a request; its response whatever the status. A fetch that fails is a QuoterNetworkError; so is a request
+ * that cannot be made (a header value fetch refuses, a body JSON cannot write), marked {@link finalError}.
+ */
 export async function send(connection: Connection, sent: Sent, options: CallOptions): Promise<Response> {
   const { signal } = options;
   signal?.throwIfAborted();
-  const headers = new Headers(connection.headers);
-  headers.set("accept", sent.accept);
-  if (options.noCache) headers.set("cache-control", "no-cache");
-  if (sent.body !== undefined) headers.set("content-type", "application/json");
-  const init: RequestInit = { method: sent.method, headers, ...(signal ? { signal } : {}) };
-  if (sent.body !== undefined) init.body = JSON.stringify(sent.body);
+  let init: RequestInit;
+  try {
+    const headers = new Headers(connection.headers);
+    headers.set("accept", sent.accept);
+    if (options.noCache) headers.set("cache-control", "no-cache");
+    if (sent.body !== undefined) headers.set("content-type", "application/json");
+    init = { method: sent.method, headers, ...(signal ? { signal } : {}) };
+    if (sent.body !== undefined) init.body = JSON.stringify(sent.body);
+  } catch (error) {
+    throw finalError(new QuoterNetworkError(sent.url, "the request could not be made", error));
+  }
   try {
     return await abortable(connection.fetch(sent.url, init), signal);
   } catch (error) {

@@ -1,4 +1,4 @@
-// @quoter/client: a typed client of the quoter's HTTP API for browsers and Node 22+ (fetch, ReadableStream,
+// @quoter/client: a typed client of the quoter's HTTP API for browsers and Node 22 or 24 (fetch, ReadableStream,
 // TextDecoder and AbortSignal; eventsource-parser reads the live streams).
 export { createQuoterClient, type QuoterClient, type QuoterClientOptions } from "./client.js";
 export { QuoterError, QuoterNetworkError } from "./errors.js";

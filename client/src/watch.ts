@@ -1,10 +1,13 @@
 // A live stream read over fetch (EventSource cannot POST a batch, send headers, or exist on Node): the response's
 // body fed to eventsource-parser, its `quote`, `error` and `end` events yielded in order, and the connection
 // opened again after a drop, a shutdown or a 429/5xx, with backoff. The service sends the answer at its current
-// head first on every new connection, so nothing that changed while disconnected goes unseen.
+// head first on every new connection, so nothing that changed while disconnected goes unseen. Whatever goes wrong
+// is a QuoterError or a QuoterNetworkError (the abort of the caller's own signal aside, which rejects with its
+// reason): anything else that escapes a step (a request that cannot be made, a malformed event, a fetch that answers
+// something else than a Response) is wrapped in a QuoterNetworkError and thrown, never retried.
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { QuoterError, QuoterNetworkError, errorOf } from "./errors.js";
-import { abortable, send, sleep, type Connection, type Sent } from "./http.js";
+import { abortable, finalError, isFinal, send, sleep, type Connection, type Sent } from "./http.js";
 import type { LiveEvent, WatchOptions } from "./types.js";
 
 const DEFAULT_INITIAL_DELAY_MS = 1_000;
@@ -17,8 +20,17 @@ type Reconnect = Omit<Extract<LiveEvent<unknown>, { type: "reconnecting" }>, "ty
 /** Statuses worth trying again: the limit of streams (429) and the service or its chain being unavailable. */
 const retriable = (status: number) => status === 429 || status === 502 || status === 503 || status === 504;
 
-/** The events of the stream `sent` asks for, reconnecting until it ends or `options.signal` aborts. */
-export async function* watchStream<Answer>(connection: Connection, sent: Omit<Sent, "accept">, options: WatchOptions): AsyncGenerator<LiveEvent<Answer>, void, undefined> {
+/**
+ * The events of the stream `request()` asks for (made at the first `next()`, so that a request that cannot be made
+ * rejects it too), reconnecting until it ends or `options.signal` aborts.
+ */
+export async function* watchStream<Answer>(connection: Connection, request: () => Omit<Sent, "accept">, options: WatchOptions): AsyncGenerator<LiveEvent<Answer>, void, undefined> {
+  let sent: Omit<Sent, "accept">;
+  try {
+    sent = request();
+  } catch (error) {
+    throw finalError(new QuoterNetworkError(`${connection.base}/quoter`, "the request could not be made", error));
+  }
   const { signal, retry = {} } = options;
   const initialDelayMs = retry.initialDelayMs ?? DEFAULT_INITIAL_DELAY_MS;
   const maxDelayMs = retry.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
@@ -47,8 +59,9 @@ export async function* watchStream<Answer>(connection: Connection, sent: Omit<Se
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       if (error instanceof QuoterError && retriable(error.status)) reconnect = { reason: "unavailable", error, ...(error.retryAfter === undefined ? {} : { retryAfter: error.retryAfter }) };
-      else if (error instanceof QuoterNetworkError) reconnect = { reason: "network", error };
-      else throw error;
+      else if (error instanceof QuoterNetworkError && !isFinal(error)) reconnect = { reason: "network", error };
+      else if (error instanceof QuoterError || error instanceof QuoterNetworkError) throw error;
+      else throw new QuoterNetworkError(sent.url, "the stream could not be read", error);
     }
     state.attempt++;
     if (retry.maxAttempts !== undefined && state.attempt > retry.maxAttempts) throw reconnect.error ?? new QuoterNetworkError(sent.url, "the stream kept dropping");
@@ -70,7 +83,7 @@ async function open(connection: Connection, sent: Omit<Sent, "accept">, options:
     if (type.startsWith("text/event-stream")) return response;
     // A service that does not follow this chain's head answers the plain JSON: asking again would not change it.
     void response.body?.cancel().catch(() => undefined);
-    throw new Error(`no live stream at ${sent.url}: the service answered ${type || "no content type"}`);
+    throw finalError(new QuoterNetworkError(sent.url, `no live stream: the service answered ${type || "no content type"}`));
   }
   const text = await abortable(response.text(), options.signal).catch((error: unknown) => {
     if (options.signal?.aborted) throw options.signal.reason;
@@ -139,8 +152,11 @@ function toEvent<Answer>(message: EventSourceMessage, url: string): WireEvent<An
       return { type: "quote", answer: data as Answer, blockNumber: message.id };
     case "error":
       return { type: "error", answer: data as Extract<LiveEvent<Answer>, { type: "error" }>["answer"], blockNumber: message.id };
-    case "end":
-      return { type: "end", reason: String((data as { reason?: unknown }).reason) };
+    case "end": {
+      const reason = (data as { reason?: unknown } | null)?.reason;
+      if (typeof reason !== "string") throw new QuoterNetworkError(url, "an end event without a reason");
+      return { type: "end", reason };
+    }
     default:
       return undefined;
   }

@@ -5,7 +5,7 @@ import { notAnExecution, quantity, send, unavailable } from "./call.ts";
 import type { ChainEndpoint, RpcMethod } from "./client.ts";
 import { classifyRpcError, WrongChainError } from "./chainErrors.ts";
 import { RpcTransportError } from "./transport.ts";
-import { aborted } from "./waiting.ts";
+import { abortable } from "./waiting.ts";
 
 export interface BlockHeader {
   readonly number: bigint;
@@ -103,8 +103,7 @@ export function ensureChainId(endpoint: ChainEndpoint, signal?: AbortSignal): Pr
   const checked = state.checking.then(wrong);
   if (signal === undefined) return checked;
   // A quote that gives up does not wait for the check, which others may still share.
-  checked.catch(() => {});
-  return Promise.race([checked, aborted(signal)]);
+  return abortable(checked, signal);
 }
 
 /** A header by hash, from the first of `endpoints` that has it (each asked its chain id first); undefined when none does. */

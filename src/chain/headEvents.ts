@@ -4,14 +4,15 @@
 import type { Hex } from "viem";
 import type { BlockHeader } from "./blocks.ts";
 import type { SubscriptionLog } from "./headSubscription.ts";
-import { aborted, deferred, sleep } from "./waiting.ts";
+import { Wakers, wait } from "./waiting.ts";
 
 export class HeadEvents {
   /** Since start: new heads followed, reorgs seen, the blocks they replaced, and times the head moved back. */
   readonly counts = { newHeads: 0, reorgs: 0, replacedBlocks: 0, movedBack: 0 };
   private readonly replacedListeners: ((hashes: readonly Hex[]) => void)[] = [];
   private readonly headListeners = new Set<(head: BlockHeader) => void>();
-  private changed = deferred();
+  /** Whoever waits for the head to move. */
+  private readonly waiting = new Wakers();
   /** The last head told, and when it was first. */
   private sighted: { readonly hash: Hex; readonly at: number } | undefined;
 
@@ -25,13 +26,18 @@ export class HeadEvents {
   }
 
   /** Resolves when the head moves, or after `ms`, or when `signal` aborts. */
-  async waitForChange(ms: number, signal?: AbortSignal): Promise<void> {
-    await Promise.race([this.changed.promise, sleep(ms), ...(signal ? [aborted(signal).catch(() => undefined)] : [])]);
+  waitForChange(ms: number, signal?: AbortSignal): Promise<void> {
+    return wait({ ms, wakers: this.waiting, signal, onAbort: "resolve" });
   }
 
-  /** Resolves when the head moves or `signal` aborts (which then throws). */
-  nextChange(signal: AbortSignal): Promise<unknown> {
-    return Promise.race([this.changed.promise, aborted(signal)]);
+  /** Resolves when the head moves or after `ms`; rejects with the reason of `signal` when it aborts. */
+  nextChange(ms: number, signal: AbortSignal): Promise<void> {
+    return wait({ ms, wakers: this.waiting, signal });
+  }
+
+  /** Waits for the head to move now (none once every wait ended). */
+  get waiters(): number {
+    return this.waiting.size;
   }
 
   constructor(
@@ -62,9 +68,7 @@ export class HeadEvents {
   /** The head moved (up, or back): wakes whoever waits, then tells the head's listeners. */
   moved(head: BlockHeader | undefined): void {
     if (head !== undefined && this.sighted?.hash !== head.hash) this.sighted = { hash: head.hash, at: Date.now() };
-    const moved = this.changed;
-    this.changed = deferred();
-    moved.resolve();
+    this.waiting.wakeAll();
     if (head !== undefined) for (const listener of this.headListeners) listener(head);
   }
 }

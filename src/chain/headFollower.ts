@@ -14,7 +14,6 @@ import { HeadDoubt } from "./headDoubt.ts";
 import { HeadEvents } from "./headEvents.ts";
 import { HeadSubscription, type SubscriptionLog } from "./headSubscription.ts";
 import { headStatusOf, type HeadStatus } from "./headStatus.ts";
-import { aborted, sleep } from "./waiting.ts";
 
 export type { FollowMode, HeadStatus } from "./headStatus.ts";
 
@@ -145,7 +144,7 @@ class ChainHeadFollower implements HeadFollower {
     while (minBlock !== undefined && (this.record.head === undefined || this.record.head.number < minBlock)) {
       signal.throwIfAborted();
       // The push may come first; an endpoint's latest block may be newer still.
-      await Promise.race([this.events.nextChange(signal), sleep(wait)]);
+      await this.events.nextChange(wait, signal);
       const pushedFarEnough = this.subscription?.live === true && this.record.head !== undefined && this.record.head.number >= minBlock;
       if (!pushedFarEnough) await this.refresh(signal).catch(() => undefined);
       wait = Math.min(wait * 2, 500);

@@ -4,7 +4,7 @@
 import { ensureChainId, latestHeader, type BlockHeader } from "./blocks.ts";
 import { ChainUnavailableError, EndpointsFailedError, type EndpointFailure } from "./chainErrors.ts";
 import type { ChainClient } from "./client.ts";
-import { aborted } from "./waiting.ts";
+import { abortable } from "./waiting.ts";
 
 /** The most the follower polls: at least this long apart, whatever the block time. */
 export const MIN_POLL_MS = 100;
@@ -97,7 +97,7 @@ export class HeadPoller {
       this.reading = undefined;
     });
     const shared = this.reading;
-    return signal === undefined ? shared : Promise.race([shared, aborted(signal)]);
+    return signal === undefined ? shared : abortable(shared, signal);
   }
 
   private interval(): number {

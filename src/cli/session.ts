@@ -1,7 +1,7 @@
 // What the commands that quote share: their exit statuses, the setup (the environment's settings and --rpc), a
 // quoter on the chain asked (an embedded demo chain started for chain 31337 when no endpoint is configured), and
 // how an answer's error is printed.
-import { ConfigError, loadConfig, parseRpcUrlList, type Config } from "../config.ts";
+import { ConfigError, forEmbeddedChain, loadConfig, parseRpcUrlList, type Config } from "../config.ts";
 import { DEVCHAIN_ID } from "../devchain/chainId.ts";
 import type { Devchain } from "../devchain/devchain.ts";
 import { statusOf } from "../http/httpErrors.ts";
@@ -63,7 +63,7 @@ export async function withQuoter(
     urls = [devchain.endpoint.url];
   }
   const pushed = devchain ? new Map([[chainId, devchain.endpoint.webSocketUrl]]) : config.rpcWsUrls;
-  const { quoter } = createQuoterFromConfig(config, urls === undefined ? new Map() : new Map([[chainId, urls]]), {
+  const { quoter } = createQuoterFromConfig(devchain ? forEmbeddedChain(config) : config, urls === undefined ? new Map() : new Map([[chainId, urls]]), {
     logger,
     webSocketUrls: watch && !rpcUrls ? pushed : new Map(),
     ...(rpcUrls ? { source: "--rpc" } : {}),

@@ -5,7 +5,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import { SETTINGS, type CorsOrigins, type TrustProxy } from "../config.ts";
 import { corsPlugin } from "./cors.ts";
 import { badUrl, clientError, installErrorHandling } from "./errorHandling.ts";
-import { explorerPlugin } from "./explorer/plugin.ts";
+import { explorerPlugin, type ExplorerOptions } from "./explorer/plugin.ts";
 import { indexRoute } from "./indexRoute.ts";
 import { docsPlugin } from "./openapi.ts";
 import { DEFAULT_PROTECTION, protectionPlugin, type ProtectionOptions } from "./protection.ts";
@@ -48,6 +48,8 @@ export interface AppOptions {
   readonly streams?: Partial<StreamLimits>;
   /** Replicas sharing Redis (REDIS_URL): the rate limit counts through it, /health and /metrics say its state. */
   readonly replica?: Replica;
+  /** Where the explorer reads the client package's modules ({@link ExplorerOptions}); by default the build's. */
+  readonly explorer?: ExplorerOptions;
 }
 
 export function buildApp(options: AppOptions): FastifyInstance {
@@ -71,8 +73,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
   installErrorHandling(app);
   const isClosing = closeConnectionsWhenDone(app);
   const { replica } = options;
-  const rateLimitStore = replica === undefined ? {} : { rateLimitStore: replicatedRateLimitStore(replica.link) };
-  void app.register(protectionPlugin, { ...DEFAULT_PROTECTION, ...protection, ...rateLimitStore });
+  const protect = { ...DEFAULT_PROTECTION, ...protection };
+  const rateLimitStore = replica === undefined ? {} : { rateLimitStore: replicatedRateLimitStore(replica.link, protect.rateLimitClients) };
+  void app.register(protectionPlugin, { ...protect, ...rateLimitStore });
   void app.register(corsPlugin, { origins: corsOrigins });
   const appMetrics = metrics ?? createMetrics();
   if (heads) appMetrics.observeHeads(heads);
@@ -97,7 +100,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   };
   void app.register(batchRoute, { prefix: BASE_PATH, quoter, maxQuotes, observe: observed(appMetrics.observeBatch, "batch"), streams });
   void app.register(depthRoute, { prefix: BASE_PATH, quoter, observe: observed(appMetrics.observeDepth, "depth") });
-  void app.register(explorerPlugin, { prefix: BASE_PATH });
+  void app.register(explorerPlugin, { prefix: BASE_PATH, ...options.explorer });
   void app.register(indexRoute, { prefix: BASE_PATH, chainIds: [...(chains?.keys() ?? [])] });
   // The root is where a newcomer types the service's address: the explorer.
   app.get("/", { schema: { hide: true } }, async (_request, reply) => reply.redirect(EXPLORER_PATH, 302));

@@ -18,6 +18,7 @@ export const HTTP_MESSAGES = {
   requestTimeout: "Request timeout",
   bodyTooLarge: "Request body too large",
   unsupportedMediaType: "Unsupported media type",
+  explorerUnavailable: "Explorer unavailable",
 } as const;
 
 /** Interface §7: the status of each kind of quote error. */
@@ -147,4 +148,10 @@ export function headersTooLarge(): HttpError {
   return new HttpError(431, HTTP_MESSAGES.headersTooLarge, [
     { param: "headers", message: "the request's headers are over 16 KiB: send fewer or shorter headers (cookies, tokens)" },
   ]);
+}
+
+/** The explorer's page cannot be served: `missing` (the client package's build) is not there. Quotes are. */
+export function explorerUnavailable(missing: string, build: string): HttpError {
+  const message = `the explorer's client modules are missing (${missing}): run \`${build}\` and start the service again; the quote API is served meanwhile`;
+  return new HttpError(503, HTTP_MESSAGES.explorerUnavailable, [{ param: "explorer", message }]);
 }

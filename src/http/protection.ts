@@ -13,15 +13,18 @@ export interface ProtectionOptions {
   /** Requests per client (IP) per window; 0 turns rate limiting off. */
   readonly rateLimitMax: number;
   readonly rateLimitWindowMs: number;
+  /** Client addresses counted in this process at most (the plugin's LRU `cache`): the least recently seen go first. */
+  readonly rateLimitClients: number;
   /** Longest request target (path and query) accepted. */
   readonly maxUrlLength: number;
-  /** Where the counts are kept (the plugin's `store`): shared by replicas through Redis; absent, this process's. */
+  /** Where the counts are kept (the plugin's `store`): shared by replicas through Redis; absent, this process's (an LRU of `rateLimitClients`). */
   readonly rateLimitStore?: unknown;
 }
 
 export const DEFAULT_PROTECTION: ProtectionOptions = {
   rateLimitMax: SETTINGS.RATE_LIMIT_MAX.default,
   rateLimitWindowMs: SETTINGS.RATE_LIMIT_WINDOW_MS.default,
+  rateLimitClients: SETTINGS.RATE_LIMIT_CLIENTS.default,
   maxUrlLength: SETTINGS.MAX_URL_LENGTH.default,
 };
 
@@ -69,6 +72,7 @@ async function protection(app: FastifyInstance, options: ProtectionOptions): Pro
     await app.register(rateLimit, {
       max: options.rateLimitMax,
       timeWindow: options.rateLimitWindowMs,
+      cache: options.rateLimitClients,
       ...(options.rateLimitStore === undefined ? {} : { store: options.rateLimitStore as never }),
       errorResponseBuilder: (_request, context) => tooManyRequests(Math.max(1, Math.ceil(context.ttl / 1000)), context.max),
     });

@@ -2,6 +2,7 @@
 // (a fixed window: INCR, and PEXPIRE on the window's first request, in one script), this process's own count while
 // it does not, so that a Redis failure neither fails requests nor lifts the limit. A store as @fastify/rate-limit's
 // `store` option takes one: a class with `incr`, `read` and `child`.
+import LocalStore from "@fastify/rate-limit/store/LocalStore.js";
 import type { RedisLink } from "../service/replicas/redisLink.ts";
 
 type Counted = { current: number; ttl: number };
@@ -18,36 +19,31 @@ if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1])
 return {current, ttl}
 `;
 
-/** The counts of this process alone: what the limit falls back to while Redis is out of the way. */
-function localCounts() {
-  const counts = new Map<string, { current: number; resetAt: number }>();
-  const sweep = (now: number) => {
-    if (counts.size < 10_000) return;
-    for (const [key, count] of counts) if (count.resetAt <= now) counts.delete(key);
-  };
+/**
+ * The counts of this process alone, what the limit falls back to while Redis is out of the way: the plugin's own
+ * local store (the one it uses without a `store`), an LRU of `clients` keys, so that a flood of client addresses
+ * while Redis is down cannot grow it past that.
+ */
+function localCounts(clients: number) {
+  const store = new LocalStore(false, false, clients);
   return {
     incr(key: string, timeWindow: number): Counted {
-      const now = Date.now();
-      let count = counts.get(key);
-      if (count === undefined || count.resetAt <= now) {
-        sweep(now);
-        count = { current: 0, resetAt: now + timeWindow };
-        counts.set(key, count);
-      }
-      count.current++;
-      return { current: count.current, ttl: count.resetAt - now };
+      let counted: Counted = { current: 0, ttl: 0 };
+      store.incr(key, (_error, now) => (counted = { current: now.current, ttl: now.ttl }), timeWindow);
+      return counted;
     },
-    read(key: string): Counted {
-      const now = Date.now();
-      const count = counts.get(key);
-      return count === undefined || count.resetAt <= now ? { current: 0, ttl: 0 } : { current: count.current, ttl: count.resetAt - now };
+    read(key: string, timeWindow: number): Counted {
+      let counted: Counted = { current: 0, ttl: 0 };
+      store.read(key, (_error, now) => (counted = { current: now.current, ttl: now.ttl }), timeWindow);
+      return counted;
     },
   };
 }
 
-export function replicatedRateLimitStore(link: RedisLink) {
+/** The store class for the plugin's `store` option; `clients`: the most keys counted locally (RATE_LIMIT_CLIENTS). */
+export function replicatedRateLimitStore(link: RedisLink, clients: number) {
   link.client.defineCommand("quoterRateLimit", { numberOfKeys: 1, lua: INCREMENT });
-  const local = localCounts();
+  const local = localCounts(clients);
   const increment = (client: RedisLink["client"], key: string, timeWindow: number) =>
     (client as unknown as { quoterRateLimit(key: string, window: number): Promise<[number, number]> }).quoterRateLimit(key, timeWindow);
 
@@ -64,11 +60,11 @@ export function replicatedRateLimitStore(link: RedisLink) {
       });
     }
 
-    read(key: string, told: Told): void {
+    read(key: string, told: Told, timeWindow: number): void {
       const at = `${PREFIX}${this.route}${key}`;
       void link.run((client) => client.multi().get(at).pttl(at).exec()).then((shared) => {
         const [count, ttl] = (shared ?? []).map(([, value]) => Number(value ?? 0));
-        told(null, shared === undefined ? local.read(at) : { current: count ?? 0, ttl: Math.max(0, ttl ?? 0) });
+        told(null, shared === undefined ? local.read(at, timeWindow) : { current: count ?? 0, ttl: Math.max(0, ttl ?? 0) });
       });
     }
 

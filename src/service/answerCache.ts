@@ -1,6 +1,8 @@
 // Answers by block: an identical request at the same block of the same chain has the same answer (every read of a
 // quote is pinned to that block by its hash), so it is kept, bounded in entries and in bytes, least recently used
-// first out. A block the chain replaced takes its answers with it (semantics §11).
+// first out. Only the answers of a chain's newest blocks are kept: quotes are answered at the head, so an answer of a
+// block the head has left behind is never asked again (on a chain of 50 ms blocks a bound of 10,000 answers would
+// otherwise fill with dead ones, and hold them). A block the chain replaced takes its answers with it (semantics §11).
 
 export interface AnswerCacheLimits {
   /** The most answers kept; 0 turns the cache off. */
@@ -9,13 +11,23 @@ export interface AnswerCacheLimits {
   readonly maxBytes: number;
 }
 
+/**
+ * The blocks of a chain whose answers are kept: the newest one an answer was kept at, and the one before (a quote
+ * in flight when the head moved, and its identical twins, may still ask there).
+ */
+export const KEPT_BLOCKS = 2n;
+
 export interface AnswerCache<T> {
   /** False when nothing can be kept: the caller need not size an answer. */
   readonly enabled: boolean;
   get(chainId: number, blockHash: string, key: string): T | undefined;
   /** Whether an answer is kept, without counting a hit or a miss or making it recently used. */
   has(chainId: number, blockHash: string, key: string): boolean;
-  set(chainId: number, blockHash: string, key: string, answer: T, bytes: number): void;
+  /**
+   * Keeps `answer` at `block`, unless the chain's answers are kept at newer blocks only ({@link KEPT_BLOCKS}); a newer
+   * block than any before drops the answers of the blocks it leaves behind.
+   */
+  set(chainId: number, block: { readonly number: bigint; readonly hash: string }, key: string, answer: T, bytes: number): void;
   /** Forgets every answer about these blocks of the chain. */
   drop(chainId: number, blockHashes: readonly string[]): void;
   readonly stats: { hits: number; misses: number; entries: number; bytes: number };
@@ -23,15 +35,28 @@ export interface AnswerCache<T> {
 
 export function createAnswerCache<T>({ maxEntries, maxBytes }: AnswerCacheLimits): AnswerCache<T> {
   // A Map iterates in insertion order: re-inserting on a hit makes its first key the least recently used.
-  const entries = new Map<string, { answer: T; bytes: number }>();
+  const entries = new Map<string, { answer: T; bytes: number; block: string }>();
+  /** The ids of the answers kept at each block (`chainId:hash`), and the block's number. */
+  const blocks = new Map<string, { readonly chainId: number; readonly number: bigint; readonly ids: Set<string> }>();
+  /** Per chain, the newest block number an answer was kept at. */
+  const newest = new Map<number, bigint>();
   const stats = { hits: 0, misses: 0, entries: 0, bytes: 0 };
-  const at = (chainId: number, blockHash: string, key: string) => `${chainId}:${blockHash}:${key}`;
+  const blockOf = (chainId: number, blockHash: string) => `${chainId}:${blockHash}`;
+  const at = (chainId: number, blockHash: string, key: string) => `${blockOf(chainId, blockHash)}:${key}`;
 
   function remove(id: string): void {
     const entry = entries.get(id);
     if (entry === undefined) return;
     stats.bytes -= entry.bytes;
     entries.delete(id);
+    const block = blocks.get(entry.block);
+    block?.ids.delete(id);
+    if (block?.ids.size === 0) blocks.delete(entry.block);
+  }
+
+  function removeBlock(block: string): void {
+    for (const id of [...(blocks.get(block)?.ids ?? [])]) remove(id);
+    stats.entries = entries.size;
   }
 
   function evict(): void {
@@ -61,19 +86,33 @@ export function createAnswerCache<T>({ maxEntries, maxBytes }: AnswerCacheLimits
     has(chainId, blockHash, key) {
       return entries.has(at(chainId, blockHash, key));
     },
-    set(chainId, blockHash, key, answer, bytes) {
+    set(chainId, { number, hash }, key, answer, bytes) {
       if (maxEntries === 0 || bytes > maxBytes) return;
-      const id = at(chainId, blockHash, key);
+      const seen = newest.get(chainId);
+      if (seen !== undefined && number <= seen - KEPT_BLOCKS) return; // never asked again
+      if (seen === undefined || number > seen) {
+        newest.set(chainId, number);
+        for (const [name, block] of blocks) if (block.chainId === chainId && block.number <= number - KEPT_BLOCKS) removeBlock(name);
+      }
+      const block = blockOf(chainId, hash);
+      const id = `${block}:${key}`;
       remove(id);
-      entries.set(id, { answer, bytes });
+      entries.set(id, { answer, bytes, block });
+      let kept = blocks.get(block);
+      if (kept === undefined) blocks.set(block, (kept = { chainId, number, ids: new Set() }));
+      kept.ids.add(id);
       stats.bytes += bytes;
       evict();
     },
     drop(chainId, blockHashes) {
-      if (entries.size === 0 || blockHashes.length === 0) return;
-      const prefixes = blockHashes.map((hash) => `${chainId}:${hash}:`);
-      for (const id of entries.keys()) if (prefixes.some((prefix) => id.startsWith(prefix))) remove(id);
-      stats.entries = entries.size;
+      if (blockHashes.length === 0) return;
+      for (const hash of blockHashes) removeBlock(blockOf(chainId, hash));
+      // The newest block may be gone (a reorg, a head that moved back): the newest left is, so that answers at the
+      // chain's new head, lower perhaps, are kept again.
+      let left: bigint | undefined;
+      for (const block of blocks.values()) if (block.chainId === chainId && (left === undefined || block.number > left)) left = block.number;
+      if (left === undefined) newest.delete(chainId);
+      else newest.set(chainId, left);
     },
   };
 }

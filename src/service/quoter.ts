@@ -4,11 +4,11 @@
 // search and its kept answer (across replicas too, through Redis: searches.ts); an answer of a block the chain
 // replaced is never given: the quote starts again at the new head. A transport failure moves the whole quote to
 // the next endpoint, or ends in 503: it is never a search outcome.
-import { setMaxListeners } from "node:events";
 import type { RpcTally } from "../chain/call.ts";
 import type { ChainRegistry } from "../chain/client.ts";
 import type { BlockHeader } from "../chain/blocks.ts";
 import type { HeadFollower, HeadStatus } from "../chain/headFollower.ts";
+import { signalsFor } from "../chain/waiting.ts";
 import { SETTINGS } from "../config.ts";
 import { DEFAULT_SEARCH_GAS_CAP } from "../chain/searcher.ts";
 import { checkExpectedPrice, type QuoteResponseBody } from "../quote/quoteAnswer.ts";
@@ -146,7 +146,7 @@ class Quoter implements QuoterService {
     if (record) recordSearch(record, searched, head);
     this.trades.noteAsset(chain.chainId, head.hash, quote.request.marketAddress, searched.collateralAsset);
     const { answer } = searched;
-    if (answer.ok && this.answers.enabled) this.answers.set(chain.chainId, head.hash, key, answer.value, 2 * (key.length + JSON.stringify(answer.value).length));
+    if (answer.ok && this.answers.enabled) this.answers.set(chain.chainId, head, key, answer.value, 2 * (key.length + JSON.stringify(answer.value).length));
     return answer;
   }
 
@@ -198,20 +198,20 @@ class Quoter implements QuoterService {
     progress: Progress,
     presearched?: { readonly searched: ReadonlyMap<string, Presearched>; readonly tally: RpcTally },
   ) {
-    // Every quote here, and each of its requests, listens to the one signal: no bound to warn at (it lives as long as
-    // the request).
-    setMaxListeners(0, signal);
     const quotes = requests.map((request) => ({ ...on, request, key: quoteKey(request), record: undefined }));
     const tally = presearched?.tally ?? { rpcRequests: 0 };
     const searched = presearched?.searched ?? (await this.searchUnanswered(on, quotes, head, options, signal, tally));
+    // Each quote waits on a signal of its own, all aborted with the request's through one listener on it.
+    const each = signalsFor(signal, quotes.length);
     const answers = await Promise.all(
-      quotes.map(async (quote) => {
-        const answer = await this.settleAt({ ...quote, searched: searched.get(quote.key) }, head, options, signal, progress);
+      quotes.map(async (quote, i) => {
+        const own = each.signals[i]!;
+        const answer = await this.settleAt({ ...quote, searched: searched.get(quote.key) }, head, options, own, progress);
         // Each trade is simulated on the block's state, apart from the others' (semantics §12).
-        const traded = answer?.ok ? await this.trades.withTrade(quote, head, answer.value, signal, 0, progress) : answer;
+        const traded = answer?.ok ? await this.trades.withTrade(quote, head, answer.value, own, 0, progress) : answer;
         return traded === undefined || "ok" in traded ? traded : ok(traded);
       }),
-    );
+    ).finally(each.done);
     if (answers.includes(undefined) || on.follower.isReplaced(head.hash)) return undefined;
     return { answers: answers as Result<QuoteResponseBody, QuoteError>[], ...(tally.searchGas === undefined ? {} : { searchGas: tally.searchGas }) };
   }

@@ -53,6 +53,7 @@ test("the defaults the modules fall back on are the table's", () => {
   assert.deepEqual(DEFAULT_PROTECTION, {
     rateLimitMax: config.rateLimitMax,
     rateLimitWindowMs: config.rateLimitWindowMs,
+    rateLimitClients: config.rateLimitClients,
     maxUrlLength: config.maxUrlLength,
   });
   assert.equal(DEFAULT_READY_TIMEOUT_MS, config.readyTimeoutMs);

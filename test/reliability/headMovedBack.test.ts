@@ -2,7 +2,8 @@
 // block (what a bot's test suite does all day on a forked node) and a node stopped and started again on the same
 // port. The endpoints report an older head than the service had seen; after HEAD_MOVED_BACK_MS (2 s by default)
 // that head is the chain's, and every answer names it: plain and Cache-Control: no-cache, from the cache and from
-// streams, with no 5xx meanwhile.
+// streams, with no 5xx meanwhile. On the embedded chain `npm start` starts itself (one local node, no balancer to lag)
+// the bound is 100 ms unless HEAD_MOVED_BACK_MS is set: the first quote after a revert names the new head at once.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import pino from "pino";
@@ -13,6 +14,10 @@ import { openEventStream } from "../support/eventStream.ts";
 import { laggingBalancer } from "../support/laggingBalancer.ts";
 import { startRpcProxy } from "../support/rpcProxy.ts";
 import { liveService, trade, waitFor, type LiveService } from "../support/liveService.ts";
+import { DEMO_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
+import { EMBEDDED_HEAD_MOVED_BACK_MS, forEmbeddedChain, loadConfig } from "../../src/config.ts";
+import { startProcess } from "../support/processes.ts";
+import { listeningPorts, namedInTree } from "../support/processTree.ts";
 
 const CACHE = { maxEntries: 1000, maxBytes: 1 << 20 };
 const QUERY = { expectedPrice: "1030", collateralAvailable: "1000000000000000000000" };
@@ -204,4 +209,61 @@ test("a load balancer whose backends lag (40% of answers a block or two old), bl
     await balancer.close();
     await devchain.close();
   }
+});
+
+describe("the embedded chain (`npm start` with no RPC_URL_*): HEAD_MOVED_BACK_MS is 100 ms unless set", () => {
+  test("the setting: 100 on the embedded chain, the variable's value when it is set, 2 s elsewhere", () => {
+    assert.equal(EMBEDDED_HEAD_MOVED_BACK_MS, 100);
+    assert.equal(forEmbeddedChain(loadConfig({}), {}).headMovedBackMs, 100);
+    assert.equal(forEmbeddedChain(loadConfig({ HEAD_MOVED_BACK_MS: "2500" }), { HEAD_MOVED_BACK_MS: "2500" }).headMovedBackMs, 2500);
+    assert.equal(loadConfig({}).headMovedBackMs, 2000);
+  });
+
+  test("the compiled service on its own chain: the first quote after each of three evm_reverts answers at the node's head within 1 s", { timeout: 120_000 }, async () => {
+    const running = await startProcess(
+      "node",
+      ["dist/main.js"],
+      { PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "warn", LOG_FORMAT: "json", RPC_URL_31337: undefined, RPC_WS_URL_31337: undefined, HEAD_MOVED_BACK_MS: undefined },
+      /Quoter listening on (http:\/\/\S+)\/quoter /,
+      60_000,
+    );
+    try {
+      const base = running.match[1]!;
+      // The chain the service started: its anvil child, on the port the kernel gave it.
+      const [anvil] = namedInTree(running.child.pid!, "anvil");
+      assert.ok(anvil !== undefined, "an anvil under the service");
+      const [port] = listeningPorts(anvil);
+      assert.ok(port !== undefined, "anvil listens");
+      let id = 0;
+      const rpc = async (method: string, params: unknown[] = []): Promise<any> => {
+        const answer = await fetch(`http://127.0.0.1:${port}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }) });
+        return ((await answer.json()) as { result: unknown }).result;
+      };
+      const quote = async (headers: Record<string, string> = {}, query: Record<string, string> = QUERY) => {
+        const answer = await fetch(`${base}/quoter/${DEVCHAIN_ID}/${DEMO_MARKET_GROUP_ADDRESS}/2?${new URLSearchParams(query)}`, { headers });
+        return { status: answer.status, body: (await answer.json()) as any };
+      };
+      for (let round = 1; round <= 3; round++) {
+        const snapshot = await rpc("evm_snapshot");
+        await rpc("evm_mine");
+        await rpc("evm_mine");
+        const above = await rpc("eth_getBlockByNumber", ["latest", false]);
+        assert.equal((await quote({ "cache-control": "no-cache" })).body.blockHash, above.hash, "the service saw the blocks mined");
+        assert.equal((await quote()).body.blockHash, above.hash, "and keeps the answer there");
+        assert.equal(await rpc("evm_revert", [snapshot]), true);
+        const head = await rpc("eth_getBlockByNumber", ["latest", false]);
+        // A quote not asked before (a kept answer of the replaced block may still be told until the move back is
+        // decided, as the docs say): searched at the head, which the node no longer has.
+        const sentAt = performance.now();
+        const first = await quote({}, { ...QUERY, collateralAvailable: `${QUERY.collateralAvailable}${round}` });
+        const ms = performance.now() - sentAt;
+        assert.equal(first.status, 200, JSON.stringify(first.body));
+        assert.deepEqual([first.body.blockNumber, first.body.blockHash], [BigInt(head.number).toString(), head.hash], `round ${round}: the node's head`);
+        // With the 2 s bound this quote waited the whole of it (2.0 s at p50).
+        assert.ok(ms < 1_000, `round ${round}: the first quote after the revert took ${ms.toFixed(0)} ms`);
+      }
+    } finally {
+      await running.stop();
+    }
+  });
 });

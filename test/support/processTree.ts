@@ -1,6 +1,6 @@
 // Processes as the kernel sees them (Linux /proc): a process's descendants, their resident memory, and whether
 // a pid is still running. Used to measure the embedded chain, which is a child process of the service.
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 
 /** State and parent of a process from /proc/<pid>/stat, or undefined when it is gone. */
 function stat(pid: number): { state: string; ppid: number } | undefined {
@@ -61,4 +61,35 @@ export function namedInTree(pid: number, name: string): number[] {
       return false;
     }
   });
+}
+
+/**
+ * The TCP ports a process listens on (IPv4 and IPv6), from its sockets (/proc/<pid>/fd) and the kernel's socket
+ * tables: how a test reaches a server the process under test started on a port of the kernel's choosing.
+ */
+export function listeningPorts(pid: number): number[] {
+  const inodes = new Set<string>();
+  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+    try {
+      const match = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (match) inodes.add(match[1]!);
+    } catch {
+      // closed meanwhile
+    }
+  }
+  const ports = new Set<number>();
+  for (const table of ["tcp", "tcp6"]) {
+    let text: string;
+    try {
+      text = readFileSync(`/proc/${pid}/net/${table}`, "utf8");
+    } catch {
+      continue;
+    }
+    for (const line of text.split("\n").slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      // local address (hex ip:port), state 0A = LISTEN, inode
+      if (fields.length > 9 && fields[3] === "0A" && inodes.has(fields[9]!)) ports.add(Number.parseInt(fields[1]!.split(":")[1]!, 16));
+    }
+  }
+  return [...ports];
 }

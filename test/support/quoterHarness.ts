@@ -28,6 +28,8 @@ export interface QuoterAppOptions extends Partial<Omit<ChainClientOptions, "obse
   /** STREAMS_MAX, STREAMS_PER_CLIENT and the keep-alive interval of live streams (defaults: the settings', 15 s). */
   readonly streams?: AppOptions["streams"];
   readonly batchMaxQuotes?: number;
+  /** Where the explorer reads the client package's modules (default: the build's). */
+  readonly explorer?: AppOptions["explorer"];
   /**
    * Checks each endpoint's chain id and probes it for deployless calls before the app answers, as `npm start` does
    * (default: both at the first quote).
@@ -50,6 +52,7 @@ export async function quoterApp(options: QuoterAppOptions): Promise<FastifyInsta
     trustProxy,
     streams,
     batchMaxQuotes,
+    explorer,
     probe,
     timeoutMs = 5_000,
     maxInFlight,
@@ -88,6 +91,7 @@ export async function quoterApp(options: QuoterAppOptions): Promise<FastifyInsta
     ...(trustProxy === undefined ? {} : { trustProxy }),
     ...(streams === undefined ? {} : { streams }),
     ...(batchMaxQuotes === undefined ? {} : { batchMaxQuotes }),
+    ...(explorer === undefined ? {} : { explorer }),
   });
   // The head followers stop with the app (their sockets and timers).
   if (service) app.addHook("onClose", () => service.close());

@@ -19,19 +19,24 @@ const WORKSPACE_CLIENT = new URL("../../../client/dist/", import.meta.url);
 
 const withoutSourceMap = (text: string) => text.replace(/\n\/\/# sourceMappingURL=.*\n?$/, "\n");
 
-/** The client's modules and the parser's, as served; throws, saying what to run, when the client is not built. */
-export function clientModules(): PageModule[] {
-  const copied = existsSync(COPIED.client);
-  const clientDir = copied ? COPIED.client : WORKSPACE_CLIENT;
-  if (!existsSync(new URL("index.js", clientDir))) {
-    throw new Error(`the explorer's client modules are missing (${fileURLToPath(clientDir)}): run \`npm run build\`, which builds client/`);
-  }
-  const parser = copied ? COPIED.vendor : new URL(import.meta.resolve("eventsource-parser"));
-  const modules = readdirSync(clientDir)
+/** What builds the client's modules (client/, then copied into the service's build). */
+export const CLIENT_BUILD_COMMAND = "npm run build";
+
+/**
+ * The client's modules and the parser's, as served; or, when the client is not built, the folder its modules are
+ * missing from. `clientDir`: where to read the client's compiled modules (by default the build's copy, else the
+ * workspace's client/dist/).
+ */
+export function clientModules(clientDir?: URL): { readonly modules: PageModule[] } | { readonly missing: string } {
+  const copied = clientDir === undefined && existsSync(COPIED.client);
+  const dir = clientDir ?? (copied ? COPIED.client : WORKSPACE_CLIENT);
+  if (!existsSync(new URL("index.js", dir))) return { missing: fileURLToPath(dir) };
+  const parser = existsSync(COPIED.vendor) ? COPIED.vendor : new URL(import.meta.resolve("eventsource-parser"));
+  const modules = readdirSync(dir)
     .filter((name) => name.endsWith(".js"))
     .sort()
-    .map((name) => ({ path: `client/${name}`, body: withoutSourceMap(readFileSync(new URL(name, clientDir), "utf8")) }));
-  return [...modules, { path: "vendor/eventsource-parser.js", body: withoutSourceMap(readFileSync(parser, "utf8")) }];
+    .map((name) => ({ path: `client/${name}`, body: withoutSourceMap(readFileSync(new URL(name, dir), "utf8")) }));
+  return { modules: [...modules, { path: "vendor/eventsource-parser.js", body: withoutSourceMap(readFileSync(parser, "utf8")) }] };
 }
 
 /** The CSP source that allows the page's inline import map (a script, to the browser): its SHA-256. */

@@ -5,7 +5,9 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { extname } from "node:path";
 import type { FastifyPluginAsync } from "fastify";
-import { clientModules, importMapSource } from "./clientModules.ts";
+import { sendQuoteError } from "../errorHandling.ts";
+import { explorerUnavailable } from "../httpErrors.ts";
+import { CLIENT_BUILD_COMMAND, clientModules, importMapSource } from "./clientModules.ts";
 import { EXPLORER_FIELDS } from "./fields.ts";
 
 // The page's files are served as they are (no build step): the compiled build copies the folder beside this module.
@@ -53,7 +55,21 @@ const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join("; ");
 
-export const explorerPlugin: FastifyPluginAsync = async (app) => {
+export interface ExplorerOptions {
+  /** Where the client package's compiled modules are (default: the build's copy, else client/dist/). */
+  readonly clientDir?: URL;
+}
+
+export const explorerPlugin: FastifyPluginAsync<ExplorerOptions> = async (app, options) => {
+  const client = clientModules(options.clientDir);
+  if ("missing" in client) {
+    // The page runs on the client package: without its build there is no explorer, but the service still starts and
+    // quotes. Said once at start-up, and by each of the explorer's routes.
+    app.log.warn({ missing: client.missing, build: CLIENT_BUILD_COMMAND }, `explorer unavailable: the client package's modules are missing (${client.missing}): run \`${CLIENT_BUILD_COMMAND}\``);
+    const unavailable = explorerUnavailable(client.missing, CLIENT_BUILD_COMMAND);
+    for (const path of ["/explorer", "/explorer/*"]) app.get(path, { schema: { hide: true } }, async (_request, reply) => sendQuoteError(reply, unavailable));
+    return;
+  }
   app.get("/explorer", { schema: { hide: true } }, async (request, reply) => {
     // The page's asset links are relative to /quoter/explorer; the router also matches a trailing slash.
     const [path, query] = splitUrl(request.url);
@@ -70,7 +86,7 @@ export const explorerPlugin: FastifyPluginAsync = async (app) => {
       reply.header("cache-control", "no-cache").type(TYPES[".js"]!).send(body),
     );
   }
-  for (const { path, body } of clientModules()) {
+  for (const { path, body } of client.modules) {
     app.get(`/explorer/${path}`, { schema: { hide: true } }, async (_request, reply) =>
       reply.header("cache-control", "no-cache").type(TYPES[".js"]!).send(body),
     );

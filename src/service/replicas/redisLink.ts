@@ -60,7 +60,7 @@ export function connectRedis({ url, timeoutMs, probeMs = 500 }: RedisLinkOptions
     client,
     subscriber,
     status: () => state.status,
-    onChange: (listener) => void state.listeners.push(listener),
+    onChange: (listener) => void state.listeners.add(listener),
     async run(command) {
       if (state.status.state !== "up") return undefined;
       try {
@@ -72,13 +72,16 @@ export function connectRedis({ url, timeoutMs, probeMs = 500 }: RedisLinkOptions
     },
     ready(ms) {
       if (state.status.state === "up") return Promise.resolve(true);
+      // Whichever comes first, the timer and the listener both go.
       return new Promise((resolve) => {
-        const timer = setTimeout(() => resolve(state.status.state === "up"), ms);
-        state.listeners.push((now) => {
-          if (now.state !== "up") return;
+        const end = () => {
           clearTimeout(timer);
-          resolve(true);
-        });
+          state.listeners.delete(changed);
+          resolve(state.status.state === "up");
+        };
+        const changed = (now: RedisStatus) => void (now.state === "up" && end());
+        const timer = setTimeout(end, ms);
+        state.listeners.add(changed);
       });
     },
     async close() {
@@ -95,7 +98,7 @@ function linkState(ping: () => Promise<void>, probeMs: number) {
   let closed = false;
   const state = {
     status: { state: "down", since: Date.now(), reason: "connecting" } as RedisStatus,
-    listeners: [] as ((status: RedisStatus) => void)[],
+    listeners: new Set<(status: RedisStatus) => void>(),
     set(to: RedisState, reason?: string) {
       if (state.status.state === to || closed) return;
       state.status = { state: to, since: Date.now(), ...(reason === undefined ? {} : { reason }) };
