@@ -38,8 +38,8 @@ type Version = {
 
 async function load(name: string, root: string, url: string): Promise<Version> {
   const { createQuoter } = await import(path.join(root, "src/service/quoter.ts"));
-  const { createChainRegistry } = await import(path.join(root, "src/chain/client.ts"));
-  const { encodeSearch } = await import(path.join(root, "src/chain/searcher.ts"));
+  const { createChainRegistry } = await import(path.join(root, "src/chain/rpc/client.ts"));
+  const { encodeSearch } = await import(path.join(root, "src/chain/searchers/searcher.ts"));
   const { QuoteError } = await import(path.join(root, "src/quote/quoteErrors.ts"));
   const quoter = createQuoter({ chains: createChainRegistry(new Map([[DEVCHAIN_ID, [url]]]), { timeoutMs: 30_000 }), strategy: "single-call" });
   const quote = async (request: QuoteRequest) => {

@@ -1,6 +1,6 @@
 // The floor of the service's costs on this machine: Fastify with its defaults (no logger, no plugin) and one GET
 // route on the quote's path that forwards the next of a list of JSON-RPC requests through the service's own
-// transport (src/chain/transport.ts) and answers a fixed body. It parses nothing, searches nothing and decodes
+// transport (src/chain/rpc/transport.ts) and answers a fixed body. It parses nothing, searches nothing and decodes
 // nothing, so what it costs (CPU per answer, latency over a bare eth_call) is what any quoter built on this stack
 // that makes one JSON-RPC round trip per quote costs at least. bench/cpu.ts and bench/run.ts measure it beside the
 // service.
@@ -11,7 +11,7 @@
 // (the searcher's facts), is answered 502: the bench counts every answer that is not a 200.
 import { readFileSync } from "node:fs";
 import Fastify from "fastify";
-import { postJsonRpc, rpcTarget } from "../src/chain/transport.ts";
+import { postJsonRpc, rpcTarget } from "../src/chain/rpc/transport.ts";
 
 interface ForwardedRequest {
   readonly method: string;

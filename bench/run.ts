@@ -9,7 +9,7 @@
 import autocannon from "autocannon";
 import type { Hex } from "viem";
 import { measureExactSearchGas, measureSearchGas } from "../scripts/measure-gas.ts";
-import { decodeFacts } from "../src/chain/searcher.ts";
+import { decodeFacts } from "../src/chain/searchers/searcher.ts";
 import type { SearchMode } from "../src/quote/params.ts";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";

@@ -3,12 +3,12 @@
 // `node --import tsx bench/transport.ts [ROUNDS]`.
 import { createPublicClient, http, numberToHex } from "viem";
 import { Agent, fetch as undiciFetch } from "undici";
-import { ethCall } from "../src/chain/call.ts";
-import { createChainClient } from "../src/chain/client.ts";
+import { ethCall } from "../src/chain/rpc/call.ts";
+import { createChainClient } from "../src/chain/rpc/client.ts";
 import { DEVCHAIN_ID } from "../src/devchain/chain.ts";
 import { startDevchain } from "../src/devchain/devchain.ts";
 import { DEMO_MARKET_GROUP_ADDRESS } from "../src/devchain/demo.ts";
-import { encodeSearch, DEFAULT_SEARCH_GAS_CAP } from "../src/chain/searcher.ts";
+import { encodeSearch, DEFAULT_SEARCH_GAS_CAP } from "../src/chain/searchers/searcher.ts";
 import { parseQuoteRequest } from "../src/quote/request.ts";
 
 const ROUNDS = Number(process.argv[2] ?? 400);
@@ -28,7 +28,7 @@ const [endpoint] = createChainClient(DEVCHAIN_ID, [devchain.endpoint.url], { tim
 const ways: Record<string, () => Promise<unknown>> = {
   "viem http (fetch)": () => viemDefault.request({ method: "eth_call", params }),
   "viem http (undici pool fetchFn)": () => viemPooled.request({ method: "eth_call", params }),
-  "service (src/chain/transport.ts)": () => ethCall(endpoint!, { data, block: "latest", gas: DEFAULT_SEARCH_GAS_CAP, answersByReverting: true }),
+  "service (src/chain/rpc/transport.ts)": () => ethCall(endpoint!, { data, block: "latest", gas: DEFAULT_SEARCH_GAS_CAP, answersByReverting: true }),
 };
 const call = async (send: () => Promise<unknown>) => {
   try {

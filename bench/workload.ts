@@ -3,7 +3,7 @@
 // searches as bare JSON-RPC `eth_call` bodies, exactly as the service's client sends them. And a wider grid of
 // search=exact quotes, which the bench counts candidates and requests over.
 import { numberToHex } from "viem";
-import { DEFAULT_SEARCH_GAS_CAP, encodeSearch } from "../src/chain/searcher.ts";
+import { DEFAULT_SEARCH_GAS_CAP, encodeSearch } from "../src/chain/searchers/searcher.ts";
 import { DEVCHAIN_ID } from "../src/devchain/chain.ts";
 import { DEMO_MARKET_GROUP_ADDRESS } from "../src/devchain/demo.ts";
 import type { SearchMode } from "../src/quote/params.ts";

@@ -6,12 +6,12 @@
 // whatever the searcher runs for that call data is what is measured. Last, single quotes on one liquidity range and
 // across initialized ticks.
 import { createPublicClient, decodeErrorResult, encodeDeployData, encodeFunctionData, hexToBytes, http, type Hex, type PublicClient } from "viem";
-import { createChainRegistry } from "../src/chain/client.ts";
-import { classifyCallError } from "../src/chain/chainErrors.ts";
+import { createChainRegistry } from "../src/chain/rpc/client.ts";
+import { classifyCallError } from "../src/chain/rpc/chainErrors.ts";
 import { DEVCHAIN_ID } from "../src/devchain/chain.ts";
 import { DEMO_MARKET_GROUP_ADDRESS, DEMO_MARKETS } from "../src/devchain/demo.ts";
 import { startDevchain } from "../src/devchain/devchain.ts";
-import { decodeFacts, encodeSearch } from "../src/chain/searcher.ts";
+import { decodeFacts, encodeSearch } from "../src/chain/searchers/searcher.ts";
 import { gasMeterAbi, gasMeterBytecode, marketGroupAbi } from "../src/generated/contracts.ts";
 import { QuoteError } from "../src/quote/quoteErrors.ts";
 import { statusOf } from "../src/http/httpErrors.ts";

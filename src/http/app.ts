@@ -12,8 +12,8 @@ import { DEFAULT_PROTECTION, protectionPlugin, type ProtectionOptions } from "./
 import { batchRoute } from "./batchRoute.ts";
 import { depthRoute } from "./depthRoute.ts";
 import { quoteRoute } from "./quoteRoute.ts";
-import type { ChainRegistry } from "../chain/client.ts";
-import type { HeadStatus } from "../chain/headFollower.ts";
+import type { ChainRegistry } from "../chain/rpc/client.ts";
+import type { HeadStatus } from "../chain/head/follower.ts";
 import { createMetrics, type Metrics } from "../observability/metrics.ts";
 import { createReadinessCheck } from "../observability/readiness.ts";
 import { observabilityPlugin, requestIdFor } from "./observability.ts";

@@ -1,7 +1,7 @@
 // The operational routes, /health, /ready and /metrics: at the root, outside the quote API, and exempt from the
 // rate limit, since probes and scrapers call them all the time.
 import type { FastifyPluginAsync } from "fastify";
-import type { HeadStatus } from "../chain/headFollower.ts";
+import type { HeadStatus } from "../chain/head/follower.ts";
 import type { Metrics } from "../observability/metrics.ts";
 import type { Readiness } from "../observability/readiness.ts";
 import type { RedisStatus } from "../service/replicas/redisLink.ts";

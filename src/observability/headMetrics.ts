@@ -1,7 +1,7 @@
 // Each chain's head as metrics, read from the head followers at each scrape: its block and age, how it is followed,
 // and the counts of new heads, reorgs and replaced blocks since start.
 import { Counter, Gauge, type Registry } from "prom-client";
-import type { FollowMode, HeadStatus } from "../chain/headFollower.ts";
+import type { FollowMode, HeadStatus } from "../chain/head/follower.ts";
 
 export const HEAD_METRIC_NAMES = {
   headBlock: "quoter_chain_head_block",

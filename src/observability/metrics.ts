@@ -1,8 +1,8 @@
 // Prometheus metrics of one app instance, in a registry of its own (never prom-client's global one, so that
 // any number of apps can live in one process, as in the tests).
 import { collectDefaultMetrics, Counter, Gauge, Histogram, linearBuckets, Registry } from "prom-client";
-import type { RpcEvent, RpcObserver } from "../chain/client.ts";
-import type { HeadStatus } from "../chain/headFollower.ts";
+import type { RpcEvent, RpcObserver } from "../chain/rpc/client.ts";
+import type { HeadStatus } from "../chain/head/follower.ts";
 import { HEAD_METRIC_NAMES, registerHeadMetrics } from "./headMetrics.ts";
 
 export interface Metrics {

@@ -1,7 +1,7 @@
 // Readiness: does each configured chain answer? Every endpoint of every chain is asked eth_blockNumber at once;
 // a chain is ready when one of its endpoints answers within the timeout (a quote falls back across them).
-import { latestBlockNumber } from "../chain/call.ts";
-import type { ChainEndpoint, ChainRegistry } from "../chain/client.ts";
+import { latestBlockNumber } from "../chain/rpc/call.ts";
+import type { ChainEndpoint, ChainRegistry } from "../chain/rpc/client.ts";
 import { SETTINGS } from "../config.ts";
 
 export interface ChainReadiness {

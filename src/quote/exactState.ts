@@ -29,7 +29,7 @@ export type ExactRuleInput = {
 export type Known = { readonly size: bigint; readonly quote?: CandidateQuote; readonly rangeEnd?: bigint };
 
 /**
- * The price edge (src/chain/priceEdge.ts) as the search knows it: asked for or not, and its size when the market's
+ * The price edge (src/chain/searchers/priceEdge.ts) as the search knows it: asked for or not, and its size when the market's
  * QuoterV2 answered one (none when the market names no QuoterV2, or the call failed).
  */
 export type EdgeKnowledge = { readonly asked: boolean; readonly size?: bigint };

@@ -1,6 +1,6 @@
 // The bounded search of semantics §4, written once over an evaluator of candidate sizes.
 // A sequential strategy evaluates by simulating each candidate on chain; the single-call strategy
-// answers from the candidates its on-chain search recorded (src/chain/singleCall.ts). Either way the
+// answers from the candidates its on-chain search recorded (src/chain/searchers/singleCall.ts). Either way the
 // classification and the bounds are these.
 import { maxInt256 } from "viem";
 import { D18 } from "./fixedPoint.ts";

@@ -1,6 +1,6 @@
 // Semantics §12, from an answer to the trade that follows it: the collateral limit, the deadline, the time the trade
 // is simulated at, whether an approval comes first, and the `trade` of the answer built from what the chain said.
-// Pure: the calls' data are encoded, and the chain asked, by the layers below (src/chain/trading.ts) and above.
+// Pure: the calls' data are encoded, and the chain asked, by the layers below (src/chain/trade/trading.ts) and above.
 import type { Address, Hex } from "viem";
 import { DEFAULT_DEADLINE_SECONDS, DEFAULT_SLIPPAGE_BPS } from "./limits.ts";
 import type { QuoteRequest } from "./quoteRequest.ts";

@@ -6,13 +6,13 @@ import {
   interpretPoolLiquidity,
   interpretQuote,
   interpretReferencePrice,
-} from "../chain/marketGroup.ts";
+} from "../chain/searchers/marketGroup.ts";
 import type { Hex } from "viem";
-import type { ReadContext } from "../chain/call.ts";
-import type { ChainEndpoint } from "../chain/client.ts";
-import type { MarketReader, SearchPosition } from "../chain/marketReader.ts";
-import { interpretEdge, planEdge } from "../chain/priceEdge.ts";
-import { SearcherUnsupportedError, type Facts } from "../chain/searcher.ts";
+import type { ReadContext } from "../chain/rpc/call.ts";
+import type { ChainEndpoint } from "../chain/rpc/client.ts";
+import type { MarketReader, SearchPosition } from "../chain/searchers/marketReader.ts";
+import { interpretEdge, planEdge } from "../chain/searchers/priceEdge.ts";
+import { SearcherUnsupportedError, type Facts } from "../chain/searchers/searcher.ts";
 import { buildAnswer, planSearch, type QuoteResponseBody } from "../quote/quoteAnswer.ts";
 import { currentPriceNotFound, marketNotFound, marketSettled, type QuoteError } from "../quote/quoteErrors.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES, runExactSearch } from "../quote/exactSearch.ts";

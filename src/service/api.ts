@@ -1,8 +1,8 @@
 // What the service offers the layers above it (the HTTP routes, the CLI, start-up): they depend on these
 // interfaces, never on how a quote is made.
 import type { Hex } from "viem";
-import type { RpcTally } from "../chain/call.ts";
-import type { HeadFollower, HeadStatus } from "../chain/headFollower.ts";
+import type { RpcTally } from "../chain/rpc/call.ts";
+import type { HeadFollower, HeadStatus } from "../chain/head/follower.ts";
 import type { LadderPlan } from "../quote/depthRequest.ts";
 import type { Direction } from "../quote/search.ts";
 import type { QuoteError } from "../quote/quoteErrors.ts";

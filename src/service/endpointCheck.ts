@@ -2,9 +2,9 @@
 // would answer every quote as if it were this chain's, so a mismatch stops the service with one line naming the
 // variable and both chain ids. An endpoint that does not answer is named too, and checked again before its first
 // quote.
-import { ensureChainId } from "../chain/blocks.ts";
-import type { ChainRegistry } from "../chain/client.ts";
-import { ChainUnavailableError, WrongChainError, configuredIn } from "../chain/chainErrors.ts";
+import { ensureChainId } from "../chain/head/blocks.ts";
+import type { ChainRegistry } from "../chain/rpc/client.ts";
+import { ChainUnavailableError, WrongChainError, configuredIn } from "../chain/rpc/chainErrors.ts";
 
 export type EndpointCheck =
   | { readonly kind: "ok"; readonly chainId: number; readonly source: string }

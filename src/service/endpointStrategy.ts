@@ -2,15 +2,15 @@
 // call. Decided once per endpoint and remembered, with one warning: by a probe (at start-up, or at the
 // endpoint's first quote), or by a quote's deployless call answering something else than the searcher's facts.
 // A transport failure decides nothing.
-import type { ReadContext, RpcTally } from "../chain/call.ts";
-import type { ChainEndpoint } from "../chain/client.ts";
-import { ChainUnavailableError } from "../chain/chainErrors.ts";
-import { ChainOverloadedError } from "../chain/limiter.ts";
-import type { MarketReader } from "../chain/marketReader.ts";
-import { sequentialReader } from "../chain/sequential.ts";
-import { SearcherUnsupportedError, probeDeployless, type Facts } from "../chain/searcher.ts";
-import { replayingReader, singleCallReader } from "../chain/singleCall.ts";
-import { runBatchSearcher, runLadderSearcher, type LadderSearched } from "../chain/batchSearcher.ts";
+import type { ReadContext, RpcTally } from "../chain/rpc/call.ts";
+import type { ChainEndpoint } from "../chain/rpc/client.ts";
+import { ChainUnavailableError } from "../chain/rpc/chainErrors.ts";
+import { ChainOverloadedError } from "../chain/rpc/limiter.ts";
+import type { MarketReader } from "../chain/searchers/marketReader.ts";
+import { sequentialReader } from "../chain/searchers/sequential.ts";
+import { SearcherUnsupportedError, probeDeployless, type Facts } from "../chain/searchers/searcher.ts";
+import { replayingReader, singleCallReader } from "../chain/searchers/singleCall.ts";
+import { runBatchSearcher, runLadderSearcher, type LadderSearched } from "../chain/searchers/batchSearcher.ts";
 import type { SpacedLadder } from "../quote/depthRequest.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import type { Warn } from "./warnings.ts";

@@ -1,5 +1,5 @@
 // The chain clients and the quoter as the configuration sets them up: one place for `npm start` and `quoter quote`.
-import { createChainRegistry, type ChainRegistry, type RpcObserver } from "../chain/client.ts";
+import { createChainRegistry, type ChainRegistry, type RpcObserver } from "../chain/rpc/client.ts";
 import type { Config } from "../config.ts";
 import type { QuoterService } from "./api.ts";
 import { createQuoter, type QuoterOptions } from "./quoter.ts";

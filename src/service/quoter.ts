@@ -4,13 +4,13 @@
 // search and its kept answer (across replicas too, through Redis: searches.ts); an answer of a block the chain
 // replaced is never given: the quote starts again at the new head. A transport failure moves the whole quote to
 // the next endpoint, or ends in 503: it is never a search outcome.
-import type { RpcTally } from "../chain/call.ts";
-import type { ChainRegistry } from "../chain/client.ts";
-import type { BlockHeader } from "../chain/blocks.ts";
-import type { HeadFollower, HeadStatus } from "../chain/headFollower.ts";
-import { signalsFor } from "../chain/waiting.ts";
+import type { RpcTally } from "../chain/rpc/call.ts";
+import type { ChainRegistry } from "../chain/rpc/client.ts";
+import type { BlockHeader } from "../chain/head/blocks.ts";
+import type { HeadFollower, HeadStatus } from "../chain/head/follower.ts";
+import { signalsFor } from "../chain/rpc/waiting.ts";
 import { SETTINGS } from "../config.ts";
-import { DEFAULT_SEARCH_GAS_CAP } from "../chain/searcher.ts";
+import { DEFAULT_SEARCH_GAS_CAP } from "../chain/searchers/searcher.ts";
 import { checkExpectedPrice, type QuoteResponseBody } from "../quote/quoteAnswer.ts";
 import { marketNotFound, type QuoteError } from "../quote/quoteErrors.ts";
 import { err, ok, type Result } from "../quote/result.ts";

@@ -1,7 +1,7 @@
 // How a quoter is set up: its chains, the search strategy and its limits, the deadline, the answers kept, where
 // warnings go, how heads are followed (a follower per chain).
-import type { ChainRegistry } from "../chain/client.ts";
-import { createHeadFollower, type HeadFollower } from "../chain/headFollower.ts";
+import type { ChainRegistry } from "../chain/rpc/client.ts";
+import { createHeadFollower, type HeadFollower } from "../chain/head/follower.ts";
 import { SETTINGS } from "../config.ts";
 import type { AnswerCacheLimits } from "./answerCache.ts";
 import type { SearchSharing } from "./replicas/sharedSearches.ts";

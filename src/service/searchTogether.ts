@@ -3,13 +3,13 @@
 // as any quote (going on alone where the batch stopped). A depth ladder spaced from the market's price is planned
 // and searched together by the ladder searcher, the price read in the same call. Searching together only saves
 // calls: when it fails, each quote searches alone, in the usual way, and fails or fails over there.
-import type { ReadContext } from "../chain/call.ts";
-import { ensureChainId } from "../chain/blocks.ts";
-import { ChainUnavailableError } from "../chain/chainErrors.ts";
-import type { ChainClient, ChainEndpoint } from "../chain/client.ts";
-import { ChainOverloadedError } from "../chain/limiter.ts";
-import { interpretReferencePrice } from "../chain/marketGroup.ts";
-import type { Facts } from "../chain/searcher.ts";
+import type { ReadContext } from "../chain/rpc/call.ts";
+import { ensureChainId } from "../chain/head/blocks.ts";
+import { ChainUnavailableError } from "../chain/rpc/chainErrors.ts";
+import type { ChainClient, ChainEndpoint } from "../chain/rpc/client.ts";
+import { ChainOverloadedError } from "../chain/rpc/limiter.ts";
+import { interpretReferencePrice } from "../chain/searchers/marketGroup.ts";
+import type { Facts } from "../chain/searchers/searcher.ts";
 import type { SpacedLadder } from "../quote/depthRequest.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import { quoteKey } from "./coalescer.ts";

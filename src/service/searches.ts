@@ -1,9 +1,9 @@
 // One search per identical request and block: joined in-process first (the coalescer), then across replicas when
 // they share Redis (another replica's kept answer, or the claim on the search), and only then run through the
 // chain's endpoints in each endpoint's strategy.
-import type { BlockHeader } from "../chain/blocks.ts";
-import type { ChainClient, ChainEndpoint } from "../chain/client.ts";
-import type { HeadFollower } from "../chain/headFollower.ts";
+import type { BlockHeader } from "../chain/head/blocks.ts";
+import type { ChainClient, ChainEndpoint } from "../chain/rpc/client.ts";
+import type { HeadFollower } from "../chain/head/follower.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import { answerAtEndpoint, type Searched } from "./answerAtBlock.ts";
 import type { QuoteRecord } from "./api.ts";

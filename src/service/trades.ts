@@ -4,11 +4,11 @@
 // request's without `taker`; identical trades in flight at one block share one simulation. A trade is not kept: the
 // time it is simulated at moves with the clock (the next block's plausible time), so the next request asks again.
 import { getAddress, type Hex } from "viem";
-import type { BlockHeader } from "../chain/blocks.ts";
-import { interpretCollateralAsset } from "../chain/marketGroup.ts";
-import { sequentialReader } from "../chain/sequential.ts";
-import { runTrade } from "../chain/takerTrade.ts";
-import { encodeApprove, encodeCreateTraderPosition } from "../chain/trading.ts";
+import type { BlockHeader } from "../chain/head/blocks.ts";
+import { interpretCollateralAsset } from "../chain/searchers/marketGroup.ts";
+import { sequentialReader } from "../chain/searchers/sequential.ts";
+import { runTrade } from "../chain/trade/takerTrade.ts";
+import { encodeApprove, encodeCreateTraderPosition } from "../chain/trade/trading.ts";
 import type { QuoteResponseBody } from "../quote/quoteAnswer.ts";
 import { collateralLimit, deadlineAfter, nextBlockTime, tradeBody, tradeParams, type TradeBody, type TradeParams } from "../quote/trade.ts";
 import { waitOutLag } from "./atHead.ts";

@@ -1,6 +1,6 @@
 // Where the service's warnings go. All it logs is warnings, so it asks for no more of a logger than `warn`
 // (pino's loggers, Fastify's request loggers among them, have it).
-import type { EndpointsFailedError } from "../chain/chainErrors.ts";
+import type { EndpointsFailedError } from "../chain/rpc/chainErrors.ts";
 import type { QuoteLogger } from "./api.ts";
 
 export type ServiceLogger = QuoteLogger;

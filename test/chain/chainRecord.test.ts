@@ -4,8 +4,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Hex } from "viem";
-import type { BlockHeader } from "../../src/chain/blocks.ts";
-import { createChainRecord, RECORD_DEPTH } from "../../src/chain/chainRecord.ts";
+import type { BlockHeader } from "../../src/chain/head/blocks.ts";
+import { createChainRecord, RECORD_DEPTH } from "../../src/chain/head/chainRecord.ts";
 
 /** A hash named by its fork and height: `hash("a", 7)`. */
 const hash = (fork: string, number: number): Hex => `0x${Buffer.from(`${fork}:${number}`).toString("hex").padEnd(64, "0")}` as Hex;

@@ -1,15 +1,15 @@
-// The decoders fed by src/chain/decode.ts read every answer as viem's own functions read it: the same values, the
+// The decoders fed by src/chain/rpc/decode.ts read every answer as viem's own functions read it: the same values, the
 // same errors by name and arguments, the same refusals of data that does not decode.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { decodeErrorResult, encodeErrorResult, getAbiItem, hexToBytes, parseAbi, type Hex } from "viem";
-import { bytesOf, errorSelector, errorsBySelector, decodeError } from "../../src/chain/decode.ts";
-import { decodeFacts, encodeSearch, DEFAULT_SEARCH_GAS_CAP } from "../../src/chain/searcher.ts";
-import { decodeRevert } from "../../src/chain/marketGroup.ts";
+import { bytesOf, errorSelector, errorsBySelector, decodeError } from "../../src/chain/rpc/decode.ts";
+import { decodeFacts, encodeSearch, DEFAULT_SEARCH_GAS_CAP } from "../../src/chain/searchers/searcher.ts";
+import { decodeRevert } from "../../src/chain/searchers/marketGroup.ts";
 import { exactQuoteSearcherAbi, marketGroupAbi, quoteSearcherAbi } from "../../src/generated/contracts.ts";
-import { ethCall } from "../../src/chain/call.ts";
-import { createChainClient } from "../../src/chain/client.ts";
+import { ethCall } from "../../src/chain/rpc/call.ts";
+import { createChainClient } from "../../src/chain/rpc/client.ts";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { DEMO_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
 import { startDevchain } from "../../src/devchain/devchain.ts";

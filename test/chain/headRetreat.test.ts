@@ -4,8 +4,8 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Hex } from "viem";
-import type { BlockHeader } from "../../src/chain/blocks.ts";
-import { HeadRetreat, MIN_CHECKS } from "../../src/chain/headRetreat.ts";
+import type { BlockHeader } from "../../src/chain/head/blocks.ts";
+import { HeadRetreat, MIN_CHECKS } from "../../src/chain/head/retreat.ts";
 
 const header = (number: number): BlockHeader => ({ number: BigInt(number), hash: `0x${number.toString(16).padStart(64, "0")}` as Hex, parentHash: `0x${"00".repeat(32)}` as Hex, timestamp: BigInt(number) });
 const BOUND = 2_000;

@@ -4,11 +4,11 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
-import { ethCall } from "../../src/chain/call.ts";
-import { createChainClient } from "../../src/chain/client.ts";
-import { ChainUnavailableError, EndpointRestingError } from "../../src/chain/chainErrors.ts";
-import { createLimiter, RequestAbandonedError } from "../../src/chain/limiter.ts";
-import { DEFAULT_REST_MS, MAX_REST_MS, restFromRetryAfter } from "../../src/chain/transport.ts";
+import { ethCall } from "../../src/chain/rpc/call.ts";
+import { createChainClient } from "../../src/chain/rpc/client.ts";
+import { ChainUnavailableError, EndpointRestingError } from "../../src/chain/rpc/chainErrors.ts";
+import { createLimiter, RequestAbandonedError } from "../../src/chain/rpc/limiter.ts";
+import { DEFAULT_REST_MS, MAX_REST_MS, restFromRetryAfter } from "../../src/chain/rpc/transport.ts";
 
 const CALL = { to: "0x000000000000000000000000000000000000dEaD", data: "0x", block: "latest" } as const;
 

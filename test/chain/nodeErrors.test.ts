@@ -4,9 +4,9 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { ethCall, refusesBlockObject, type RawCall } from "../../src/chain/call.ts";
-import { createChainClient } from "../../src/chain/client.ts";
-import { BlockUnknownError, ChainUnavailableError } from "../../src/chain/chainErrors.ts";
+import { ethCall, refusesBlockObject, type RawCall } from "../../src/chain/rpc/call.ts";
+import { createChainClient } from "../../src/chain/rpc/client.ts";
+import { BlockUnknownError, ChainUnavailableError } from "../../src/chain/rpc/chainErrors.ts";
 import { startRpcProxy, type RpcProxy } from "../support/rpcProxy.ts";
 
 type Recorded = { status: number; body: { id?: number; error?: unknown; result?: string } };

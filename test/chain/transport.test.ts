@@ -3,9 +3,9 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, type IncomingHttpHeaders } from "node:http";
-import { ethCall, latestBlockNumber } from "../../src/chain/call.ts";
-import { createChainClient, type RpcEvent } from "../../src/chain/client.ts";
-import { ChainUnavailableError } from "../../src/chain/chainErrors.ts";
+import { ethCall, latestBlockNumber } from "../../src/chain/rpc/call.ts";
+import { createChainClient, type RpcEvent } from "../../src/chain/rpc/client.ts";
+import { ChainUnavailableError } from "../../src/chain/rpc/chainErrors.ts";
 import { rpcError, startRpcProxy, type Reply, type RpcProxy } from "../support/rpcProxy.ts";
 
 const CALL = { to: "0x000000000000000000000000000000000000dEaD", data: "0x", block: 1n } as const;

@@ -8,7 +8,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { bytesToHex, encodeAbiParameters, maxUint256, type Hex } from "viem";
-import { interpretQuote } from "../../src/chain/marketGroup.ts";
+import { interpretQuote } from "../../src/chain/searchers/marketGroup.ts";
 import { candidateOutcomeHarnessAbi, candidateOutcomeHarnessBytecode } from "../../src/generated/contracts.ts";
 import { reasonOf, type LimitedBy } from "../../src/quote/limitedBy.ts";
 import { classifyQuote, type Direction } from "../../src/quote/search.ts";

@@ -2,14 +2,14 @@
 // answer, and in Solidity (contracts/ExactSearchRule.sol), which lets the searcher quote the same candidates on
 // chain. Both are asked the same questions here, on random states that reach every bound (sizes to 2^255-1,
 // prices and budgets to 2^256-1, streaks of any length, a price edge or none), and must answer alike to the wei.
-// So is the price edge, a fact of the rule's input: the QuoterV2 call that measures it (src/chain/priceEdge.ts,
+// So is the price edge, a fact of the rule's input: the QuoterV2 call that measures it (src/chain/searchers/priceEdge.ts,
 // contracts/PriceEdge.sol) and the size read from its answer.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { encodeAbiParameters, getAbiItem, maxInt256, maxUint256, zeroAddress, type Hex } from "viem";
-import { exactStateArgs } from "../../src/chain/searcher.ts";
-import { interpretEdge, planEdge } from "../../src/chain/priceEdge.ts";
+import { exactStateArgs } from "../../src/chain/searchers/searcher.ts";
+import { interpretEdge, planEdge } from "../../src/chain/searchers/priceEdge.ts";
 import { exactRuleHarnessAbi, exactRuleHarnessBytecode, marketGroupAbi } from "../../src/generated/contracts.ts";
 import { nextExactStep, prepareExactRule } from "../../src/quote/exactRule.ts";
 import {

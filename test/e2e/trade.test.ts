@@ -10,7 +10,7 @@ import { decodeErrorResult, decodeFunctionData, encodeFunctionData, erc20Abi, ma
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { DEMO_MARKET_GROUP_ADDRESS, DEMO_MIN_TRADE_SIZE, DEMO_TRADE_GAS, DEMO_USDC_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
 import { marketGroupAbi } from "../../src/generated/contracts.ts";
-import { tradingAbi } from "../../src/chain/trading.ts";
+import { tradingAbi } from "../../src/chain/trade/trading.ts";
 import { THOUSAND } from "../../src/http/docExamples.ts";
 import { servedForFile } from "../support/liveService.ts";
 import { minedReceipt } from "../support/receipts.ts";

@@ -9,7 +9,7 @@ import { parseUnits } from "viem";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { DEMO_USDC_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
 import type { Devchain } from "../../src/devchain/devchain.ts";
-import { encodeGetReferencePrice } from "../../src/chain/marketGroup.ts";
+import { encodeGetReferencePrice } from "../../src/chain/searchers/marketGroup.ts";
 import { serviceBehindProxy, type LiveService, type ServiceBehindProxy } from "../support/liveService.ts";
 import { deployPricelessMarketGroup } from "../support/pricelessMarketGroup.ts";
 import { quoteRequests, type RpcProxy } from "../support/rpcProxy.ts";

@@ -9,7 +9,7 @@ import { DEMO_MARKETS } from "../../src/devchain/demo.ts";
 import type { SearchStrategy } from "../../src/service/quoter.ts";
 import { chainBehindProxy, type ChainBehindProxy } from "../support/liveService.ts";
 import { measureSearchGas } from "../../scripts/measure-gas.ts";
-import { DEFAULT_SEARCH_GAS_CAP } from "../../src/chain/searcher.ts";
+import { DEFAULT_SEARCH_GAS_CAP } from "../../src/chain/searchers/searcher.ts";
 
 const E18 = 10n ** 18n;
 let setup: ChainBehindProxy;

@@ -9,7 +9,7 @@ import { decodeFunctionData, getAddress, type Hex } from "viem";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { DEMO_TRADER, DEMO_USDC_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
 import { THOUSAND } from "../../src/http/docExamples.ts";
-import { tradingAbi } from "../../src/chain/trading.ts";
+import { tradingAbi } from "../../src/chain/trade/trading.ts";
 import { openEventStream } from "../support/eventStream.ts";
 import { servedForFile, trade } from "../support/liveService.ts";
 import { quoteRequests } from "../support/rpcProxy.ts";

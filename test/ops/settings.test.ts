@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SETTINGS, loadConfig, read, type SettingName } from "../../src/config.ts";
 import { SERVE_HELP } from "../../src/cli/help.ts";
-import { DEFAULT_SEARCH_GAS_CAP } from "../../src/chain/searcher.ts";
+import { DEFAULT_SEARCH_GAS_CAP } from "../../src/chain/searchers/searcher.ts";
 import { DEFAULT_PROTECTION } from "../../src/http/protection.ts";
 import { DEFAULT_READY_TIMEOUT_MS } from "../../src/observability/readiness.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES } from "../../src/quote/exactSearch.ts";
@@ -57,7 +57,7 @@ test("the defaults the modules fall back on are the table's", () => {
     maxUrlLength: config.maxUrlLength,
   });
   assert.equal(DEFAULT_READY_TIMEOUT_MS, config.readyTimeoutMs);
-  // The single-call strategy still states its own (src/chain/singleCall.ts is left to its split): kept equal here.
+  // The single-call strategy still states its own (src/chain/searchers/singleCall.ts is left to its split): kept equal here.
   assert.equal(DEFAULT_SEARCH_GAS_CAP, config.searchGasCap);
   assert.equal(DEFAULT_EXACT_MAX_CANDIDATES, config.exactMaxCandidates);
 });

@@ -8,7 +8,7 @@ import { Writable } from "node:stream";
 import pino from "pino";
 import { erc20Abi, getAddress, maxUint256 } from "viem";
 import { THOUSAND } from "../../src/http/docExamples.ts";
-import { NOT_RUN_BEFORE_APPROVAL } from "../../src/chain/takerTrade.ts";
+import { NOT_RUN_BEFORE_APPROVAL } from "../../src/chain/trade/takerTrade.ts";
 import { GANACHE_CHAIN_ID, startGanacheWithDemo, type GanacheChain } from "../support/ganache.ts";
 import { liveService, type LiveService } from "../support/liveService.ts";
 import { minedReceipt } from "../support/receipts.ts";

@@ -2,14 +2,14 @@
 // and the facts of its search it returns with it (the block, the direction, the candidates quoted).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { sequentialReader } from "../../src/chain/sequential.ts";
-import { DEFAULT_SEARCH_GAS_CAP, encodeSearch, runSearcher } from "../../src/chain/searcher.ts";
-import { replayingReader } from "../../src/chain/singleCall.ts";
+import { sequentialReader } from "../../src/chain/searchers/sequential.ts";
+import { DEFAULT_SEARCH_GAS_CAP, encodeSearch, runSearcher } from "../../src/chain/searchers/searcher.ts";
+import { replayingReader } from "../../src/chain/searchers/singleCall.ts";
 import { DEMO_HEAD_BLOCK } from "../../src/devchain/demo.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import type { QuoteRequest } from "../../src/quote/request.ts";
 import { answerFrom } from "../../src/service/answerAtBlock.ts";
-import type { RpcTally } from "../../src/chain/call.ts";
+import type { RpcTally } from "../../src/chain/rpc/call.ts";
 import { bodyOf, demoRequest, endpointsAt, latestPin } from "./support.ts";
 
 let devchain: Devchain;

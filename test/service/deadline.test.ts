@@ -3,7 +3,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
-import { sequentialReader } from "../../src/chain/sequential.ts";
+import { sequentialReader } from "../../src/chain/searchers/sequential.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { answerFrom } from "../../src/service/answerAtBlock.ts";
 import { QuoteDeadlineError, withDeadline } from "../../src/service/deadline.ts";

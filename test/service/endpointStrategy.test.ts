@@ -4,15 +4,15 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import type { ChainEndpoint } from "../../src/chain/client.ts";
-import { ChainUnavailableError } from "../../src/chain/chainErrors.ts";
-import { DEFAULT_SEARCH_GAS_CAP } from "../../src/chain/searcher.ts";
+import type { ChainEndpoint } from "../../src/chain/rpc/client.ts";
+import { ChainUnavailableError } from "../../src/chain/rpc/chainErrors.ts";
+import { DEFAULT_SEARCH_GAS_CAP } from "../../src/chain/searchers/searcher.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { answerAtEndpoint } from "../../src/service/answerAtBlock.ts";
 import { createEndpointStrategy, type EndpointStrategy } from "../../src/service/endpointStrategy.ts";
 import { rpcError, startRpcProxy, type JsonRpcRequest, type RpcProxy } from "../support/rpcProxy.ts";
 import { demoRequest, endpointsAt, latestPin, recordWarnings, type Warning } from "./support.ts";
-import type { BlockPin } from "../../src/chain/call.ts";
+import type { BlockPin } from "../../src/chain/rpc/call.ts";
 
 /** ganache (Shanghai) ran the Cancun searcher into an invalid opcode: a revert, but not the searcher's facts. */
 const INVALID_OPCODE = (

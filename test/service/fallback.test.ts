@@ -3,13 +3,13 @@
 // of every endpoint, each named (the service answers it 503).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import type { ChainEndpoint } from "../../src/chain/client.ts";
-import { sequentialReader } from "../../src/chain/sequential.ts";
+import type { ChainEndpoint } from "../../src/chain/rpc/client.ts";
+import { sequentialReader } from "../../src/chain/searchers/sequential.ts";
 import type { Devchain } from "../../src/devchain/devchain.ts";
 import { answerFrom } from "../../src/service/answerAtBlock.ts";
 import { firstAnswer } from "../../src/service/fallback.ts";
-import { EndpointsFailedError } from "../../src/chain/chainErrors.ts";
-import type { BlockPin } from "../../src/chain/call.ts";
+import { EndpointsFailedError } from "../../src/chain/rpc/chainErrors.ts";
+import type { BlockPin } from "../../src/chain/rpc/call.ts";
 import { chainBehindProxy, type ChainBehindProxy } from "../support/liveService.ts";
 import { rpcError, type RpcProxy } from "../support/rpcProxy.ts";
 import { bodyOf, demoRequest, endpointsAt, latestPin, recordWarnings } from "./support.ts";

@@ -4,7 +4,7 @@
 // writes it from the values its steps return; warnings go to the logger the quote was given.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { createChainRegistry } from "../../src/chain/client.ts";
+import { createChainRegistry } from "../../src/chain/rpc/client.ts";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { newQuoteRecord, type QuoterService } from "../../src/service/api.ts";

@@ -1,9 +1,9 @@
 // What the service's unit tests share: a chain's endpoints at given URLs, a request on the demo markets,
 // and warnings recorded as they are given.
 import type { Address } from "viem";
-import { latestHeader } from "../../src/chain/blocks.ts";
-import type { BlockPin } from "../../src/chain/call.ts";
-import { createChainRegistry, type ChainEndpoint } from "../../src/chain/client.ts";
+import { latestHeader } from "../../src/chain/head/blocks.ts";
+import type { BlockPin } from "../../src/chain/rpc/call.ts";
+import { createChainRegistry, type ChainEndpoint } from "../../src/chain/rpc/client.ts";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import type { QuoteRequest } from "../../src/quote/request.ts";
 import type { Warn } from "../../src/service/warnings.ts";

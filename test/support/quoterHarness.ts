@@ -2,7 +2,7 @@
 // chain layer speaking HTTP to it, and the Fastify app answering through inject() or a socket. quoterApp() is
 // the one place a test wires the service (chain clients, quoter, app), the way src/main.ts does.
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
-import { createChainRegistry, type ChainClientOptions } from "../../src/chain/client.ts";
+import { createChainRegistry, type ChainClientOptions } from "../../src/chain/rpc/client.ts";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { buildApp, type AppOptions } from "../../src/http/app.ts";

@@ -1,6 +1,6 @@
 // The gas of one search as the service's single call makes it, measured on the chain: tests that need a gas cap
 // holding "a few searches" size it by this, so that the cap follows what a candidate costs on the demo markets.
-import { encodeSearch } from "../../src/chain/searcher.ts";
+import { encodeSearch } from "../../src/chain/searchers/searcher.ts";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { parseQuoteRequest } from "../../src/quote/request.ts";
 import { meterDeployless, rpcClient } from "../../scripts/measure-gas.ts";

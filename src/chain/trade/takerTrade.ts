@@ -6,11 +6,11 @@
 // left differs): it is the answer, and the second (after it) is not. On a node without eth_simulateV1: the reads,
 // then the transaction alone by eth_call, and not run where an approval must come first.
 import type { Address, Hex } from "viem";
-import { needsApproval, type TakerFacts, type TradeSimulation } from "../quote/trade.ts";
-import { ethCall, type RawCall, type ReadContext } from "./call.ts";
-import type { ChainEndpoint } from "./client.ts";
-import { decodeRevert } from "./marketGroup.ts";
-import { SimulateUnsupportedError, simulateBlock, type SimulatedCall } from "./simulate.ts";
+import { needsApproval, type TakerFacts, type TradeSimulation } from "../../quote/trade.ts";
+import { ethCall, type RawCall, type ReadContext } from "../rpc/call.ts";
+import type { ChainEndpoint } from "../rpc/client.ts";
+import { decodeRevert } from "../searchers/marketGroup.ts";
+import { SimulateUnsupportedError, simulateBlock, type SimulatedCall } from "../rpc/simulate.ts";
 import { encodeAllowance, encodeBalanceOf, interpretAmount } from "./trading.ts";
 
 /** The trade as the taker would send it, and the time of the block it is simulated in. */

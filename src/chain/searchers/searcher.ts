@@ -1,21 +1,21 @@
 // The searcher's call: contracts/QuoteSearcher.sol run as a deployless eth_call (its creation code and
 // arguments as data, no `to`), for a new search or one resumed where an earlier call stopped, and the facts it
 // answers with (by reverting); and the probe of whether an endpoint runs it at all.
-import { QuoterError } from "../quote/quoterError.ts";
+import { QuoterError } from "../../quote/quoterError.ts";
 import { encodeDeployData, getAbiItem, numberToHex, zeroAddress, type Address, type Hex } from "viem";
-import { SETTINGS } from "../config.ts";
-import { exactQuoteSearcherAbi, exactQuoteSearcherBytecode, quoteSearcherAbi, quoteSearcherBytecode } from "../generated/contracts.ts";
-import type { ExactState, Known } from "../quote/exactState.ts";
+import { SETTINGS } from "../../config.ts";
+import { exactQuoteSearcherAbi, exactQuoteSearcherBytecode, quoteSearcherAbi, quoteSearcherBytecode } from "../../generated/contracts.ts";
+import type { ExactState, Known } from "../../quote/exactState.ts";
 import type { EdgeCall } from "./priceEdge.ts";
 import type { ExactMarket } from "./marketReader.ts";
-import { DEFAULT_EXACT_MAX_CANDIDATES } from "../quote/exactSearch.ts";
-import type { QuoteRequest } from "../quote/request.ts";
-import type { SearchPoint } from "../quote/search.ts";
-import { ethCall, notAnExecution, send, unavailable, type BlockPin, type RawCall, type ReadContext, type RpcTally } from "./call.ts";
-import type { ChainEndpoint } from "./client.ts";
-import { errorSelector } from "./decode.ts";
+import { DEFAULT_EXACT_MAX_CANDIDATES } from "../../quote/exactSearch.ts";
+import type { QuoteRequest } from "../../quote/request.ts";
+import type { SearchPoint } from "../../quote/search.ts";
+import { ethCall, notAnExecution, send, unavailable, type BlockPin, type RawCall, type ReadContext, type RpcTally } from "../rpc/call.ts";
+import type { ChainEndpoint } from "../rpc/client.ts";
+import { errorSelector } from "../rpc/decode.ts";
 import { decodeSearchFacts, type Facts } from "./factsDecoder.ts";
-import { BlockMismatchError, ChainUnavailableError, classifyRpcError } from "./chainErrors.ts";
+import { BlockMismatchError, ChainUnavailableError, classifyRpcError } from "../rpc/chainErrors.ts";
 
 /** Gas given to each deployless call unless configured otherwise: the setting's default. */
 export const DEFAULT_SEARCH_GAS_CAP = BigInt(SETTINGS.SEARCH_GAS_CAP.default);

@@ -1,8 +1,8 @@
 // What a quote asks of the chain, whichever way the answers are fetched (semantics §7: the strategies).
-import type { ExactRuleInput, ExactState } from "../quote/exactState.ts";
-import type { SearchPoint } from "../quote/search.ts";
+import type { ExactRuleInput, ExactState } from "../../quote/exactState.ts";
+import type { SearchPoint } from "../../quote/search.ts";
 import type { Hex } from "viem";
-import type { BlockPin, RawCall } from "./call.ts";
+import type { BlockPin, RawCall } from "../rpc/call.ts";
 import type { EdgeCall } from "./priceEdge.ts";
 
 /**

@@ -1,8 +1,8 @@
 // The calls of a trade (semantics §9, §12): the market group's createTraderPosition, and the collateral token's
 // ERC-20 allowance, balanceOf and approve. How each is encoded, and how a read's raw answer reads.
 import { decodeAbiParameters, encodeFunctionData, parseAbi, type Address, type Hex } from "viem";
-import type { RawCall } from "./call.ts";
-import { bytesOf } from "./decode.ts";
+import type { RawCall } from "../rpc/call.ts";
+import { bytesOf } from "../rpc/decode.ts";
 
 /** Signatures exact (semantics §9): the selector of createTraderPosition((uint256,int256,uint256,uint256)). */
 export const tradingAbi = parseAbi([

@@ -1,9 +1,9 @@
 // How a failed JSON-RPC call is read: a revert (the contract said no) or a transport failure (the chain
 // could not be asked). Semantics §1: a JSON-RPC error carrying revert data, code 3, or a node's words for an
 // EVM execution failure (out of gas, invalid opcode...) is a revert; every other failure is the transport's.
-import { QuoterError } from "../quote/quoterError.ts";
+import { QuoterError } from "../../quote/quoterError.ts";
 import { BaseError, RpcRequestError, isHex, type Hex } from "viem";
-import { DEFAULT_RETRY_AFTER_SECONDS } from "../quote/quoteErrors.ts";
+import { DEFAULT_RETRY_AFTER_SECONDS } from "../../quote/quoteErrors.ts";
 import type { ChainEndpoint } from "./client.ts";
 import { RpcTransportError, type JsonRpcError } from "./transport.ts";
 

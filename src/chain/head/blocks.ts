@@ -1,11 +1,11 @@
 // Block headers as the head follower reads them (eth_getBlockByNumber, eth_getBlockByHash, or pushed by a
 // newHeads subscription): number, hash, parent hash and timestamp, each checked; and an endpoint's chain id.
 import { isHash, numberToHex, type Hex } from "viem";
-import { notAnExecution, quantity, send, unavailable } from "./call.ts";
-import type { ChainEndpoint, RpcMethod } from "./client.ts";
-import { classifyRpcError, WrongChainError } from "./chainErrors.ts";
-import { RpcTransportError } from "./transport.ts";
-import { abortable } from "./waiting.ts";
+import { notAnExecution, quantity, send, unavailable } from "../rpc/call.ts";
+import type { ChainEndpoint, RpcMethod } from "../rpc/client.ts";
+import { classifyRpcError, WrongChainError } from "../rpc/chainErrors.ts";
+import { RpcTransportError } from "../rpc/transport.ts";
+import { abortable } from "../rpc/waiting.ts";
 
 export interface BlockHeader {
   readonly number: bigint;

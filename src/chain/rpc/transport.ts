@@ -3,7 +3,7 @@
 // the same node, so what matters is the CPU of each round trip. viem's http transport, on fetch or on the same pool,
 // cost about two and a half times as much (its fetch Response and web streams, and an error object printing the
 // whole request for every reverting call, which the searcher always is): bench/transport.ts measures them.
-import { QuoterError } from "../quote/quoterError.ts";
+import { QuoterError } from "../../quote/quoterError.ts";
 import { EventEmitter } from "node:events";
 import { Agent, interceptors, request, type Dispatcher } from "undici";
 

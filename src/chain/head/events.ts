@@ -3,8 +3,8 @@
 // metrics show.
 import type { Hex } from "viem";
 import type { BlockHeader } from "./blocks.ts";
-import type { SubscriptionLog } from "./headSubscription.ts";
-import { Wakers, wait } from "./waiting.ts";
+import type { SubscriptionLog } from "./subscription.ts";
+import { Wakers, wait } from "../rpc/waiting.ts";
 
 export class HeadEvents {
   /** Since start: new heads followed, reorgs seen, the blocks they replaced, and times the head moved back. */

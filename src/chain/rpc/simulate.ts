@@ -3,7 +3,7 @@
 // named as eth_call names it (by hash; by number, checked by hash, for a node that takes no block object). Whether an
 // endpoint runs the method is learnt from its first answer and remembered, with one warning.
 import { isHex, numberToHex, type Address, type Hex } from "viem";
-import { QuoterError } from "../quote/quoterError.ts";
+import { QuoterError } from "../../quote/quoterError.ts";
 import { blockParam, blockUnknown, checkBlockAtNumber, notAnExecution, quantity, readByNumberFromNow, refusesBlockObject, send, unavailable, type BlockPin, type ReadContext } from "./call.ts";
 import { classifyRpcError } from "./chainErrors.ts";
 import type { ChainEndpoint } from "./client.ts";

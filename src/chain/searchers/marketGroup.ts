@@ -1,10 +1,10 @@
 // The three market group calls of a quote (semantics §1): how each is encoded, and how its raw answer reads.
 // Both search strategies go through these pure functions, so they read the same bytes the same way.
 import { decodeAbiParameters, encodeFunctionData, getAbiItem, parseAbi, type Address, type Hex } from "viem";
-import { marketGroupAbi } from "../generated/contracts.ts";
-import type { Evaluation } from "../quote/search.ts";
-import type { RawCall } from "./call.ts";
-import { bytesOf, decodeError, errorsBySelector } from "./decode.ts";
+import { marketGroupAbi } from "../../generated/contracts.ts";
+import type { Evaluation } from "../../quote/search.ts";
+import type { RawCall } from "../rpc/call.ts";
+import { bytesOf, decodeError, errorsBySelector } from "../rpc/decode.ts";
 
 export { marketGroupAbi };
 

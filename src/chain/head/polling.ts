@@ -2,9 +2,9 @@
 // pushes its heads: at half the chain's block time, at most HEAD_POLL_MS and at least MIN_POLL_MS apart, and not
 // at all once nobody has asked for a while. Reads that quotes ask for at the same time share one request.
 import { ensureChainId, latestHeader, type BlockHeader } from "./blocks.ts";
-import { ChainUnavailableError, EndpointsFailedError, type EndpointFailure } from "./chainErrors.ts";
-import type { ChainClient } from "./client.ts";
-import { abortable } from "./waiting.ts";
+import { ChainUnavailableError, EndpointsFailedError, type EndpointFailure } from "../rpc/chainErrors.ts";
+import type { ChainClient } from "../rpc/client.ts";
+import { abortable } from "../rpc/waiting.ts";
 
 /** The most the follower polls: at least this long apart, whatever the block time. */
 export const MIN_POLL_MS = 100;

@@ -1,7 +1,7 @@
 // The sequential strategy: one eth_call per read and per candidate, each pinned to the quote's block by its hash.
 import type { Address } from "viem";
-import { ethCall, type ReadContext } from "./call.ts";
-import type { ChainEndpoint } from "./client.ts";
+import { ethCall, type ReadContext } from "../rpc/call.ts";
+import type { ChainEndpoint } from "../rpc/client.ts";
 import { encodeDecimals, encodeGetMarket, encodeGetMarketGroup, encodeGetReferencePrice, encodePoolLiquidity, encodeQuote } from "./marketGroup.ts";
 import type { MarketReader } from "./marketReader.ts";
 

@@ -4,8 +4,8 @@
 // facts with both. On the hot path of every quote, the general decoder was the largest part of the CPU of a quote
 // after the transport (bench/cpu.ts).
 import type { Hex } from "viem";
-import { QuoterError } from "../quote/quoterError.ts";
-import type { RawCall } from "./call.ts";
+import { QuoterError } from "../../quote/quoterError.ts";
+import type { RawCall } from "../rpc/call.ts";
 
 export type Candidate = { size: bigint; success: boolean; data: Hex; gasUsed: bigint };
 

@@ -3,12 +3,12 @@
 // next call at the same block, so a batch takes as few calls as fit the gas cap. A depth ladder spaced from the
 // market's price runs contracts/DepthLadderSearcher.sol instead, which reads the price and plans the levels itself.
 import { encodeDeployData, getAbiItem, type Hex } from "viem";
-import { batchQuoteSearcherAbi, batchQuoteSearcherBytecode, depthLadderSearcherAbi, depthLadderSearcherBytecode } from "../generated/contracts.ts";
-import { plannedRequests, type SpacedLadder } from "../quote/depthRequest.ts";
-import type { QuoteRequest } from "../quote/request.ts";
-import { ethCall, type RawCall, type ReadContext } from "./call.ts";
-import type { ChainEndpoint } from "./client.ts";
-import { errorSelector } from "./decode.ts";
+import { batchQuoteSearcherAbi, batchQuoteSearcherBytecode, depthLadderSearcherAbi, depthLadderSearcherBytecode } from "../../generated/contracts.ts";
+import { plannedRequests, type SpacedLadder } from "../../quote/depthRequest.ts";
+import type { QuoteRequest } from "../../quote/request.ts";
+import { ethCall, type RawCall, type ReadContext } from "../rpc/call.ts";
+import type { ChainEndpoint } from "../rpc/client.ts";
+import { errorSelector } from "../rpc/decode.ts";
 import { decodeBatchSearchFacts, decodeLadderFacts } from "./factsDecoder.ts";
 import { interpretReferencePrice } from "./marketGroup.ts";
 import { checkSearchedBlock, countSearchGas, decodeAnswer, type Facts } from "./searcher.ts";

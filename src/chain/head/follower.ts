@@ -6,18 +6,18 @@
 // polled, goes through one ChainRecord, which tells a new head, a lagging endpoint and a reorg apart.
 import type { Hex } from "viem";
 import { headerFromAny, type BlockHeader } from "./blocks.ts";
-import { EndpointsFailedError } from "./chainErrors.ts";
+import { EndpointsFailedError } from "../rpc/chainErrors.ts";
 import { createChainRecord } from "./chainRecord.ts";
-import type { ChainClient, RpcMethod, RpcObserver } from "./client.ts";
-import { DEFAULT_IDLE_MS, HeadPoller } from "./headPolling.ts";
-import { HeadDoubt } from "./headDoubt.ts";
-import { HeadEvents } from "./headEvents.ts";
-import { HeadSubscription, type SubscriptionLog } from "./headSubscription.ts";
-import { headStatusOf, type HeadStatus } from "./headStatus.ts";
+import type { ChainClient, RpcMethod, RpcObserver } from "../rpc/client.ts";
+import { DEFAULT_IDLE_MS, HeadPoller } from "./polling.ts";
+import { HeadDoubt } from "./doubt.ts";
+import { HeadEvents } from "./events.ts";
+import { HeadSubscription, type SubscriptionLog } from "./subscription.ts";
+import { headStatusOf, type HeadStatus } from "./status.ts";
 
-export type { FollowMode, HeadStatus } from "./headStatus.ts";
+export type { FollowMode, HeadStatus } from "./status.ts";
 
-export type { SubscriptionLog as FollowerLog } from "./headSubscription.ts";
+export type { SubscriptionLog as FollowerLog } from "./subscription.ts";
 
 export interface HeadFollowerOptions {
   readonly chain: ChainClient;

@@ -1,10 +1,10 @@
 // The single-call strategy: the whole quote (market, price, every candidate) in one deployless eth_call of
 // contracts/QuoteSearcher.sol, whose facts are then replayed through the same decisions as the sequential one.
 // A search heavier than the gas cap continues, at the same block, in further calls (semantics §7).
-import { QuoterError } from "../quote/quoterError.ts";
-import type { QuoteRequest } from "../quote/request.ts";
-import { ethCall, type BlockPin, type RawCall, type ReadContext } from "./call.ts";
-import type { ChainEndpoint } from "./client.ts";
+import { QuoterError } from "../../quote/quoterError.ts";
+import type { QuoteRequest } from "../../quote/request.ts";
+import { ethCall, type BlockPin, type RawCall, type ReadContext } from "../rpc/call.ts";
+import type { ChainEndpoint } from "../rpc/client.ts";
 import { encodeQuote, interpretReferencePrice } from "./marketGroup.ts";
 import type { MarketReader, SearchPosition } from "./marketReader.ts";
 import { encodeSearch, runSearcher, type Facts, type Resume } from "./searcher.ts";

@@ -3,9 +3,9 @@
 // which both strategies make alike: the searcher on chain (contracts/PriceEdge.sol, the same plan word for word) and
 // an endpoint quoted call by call. Read from the raw words of getMarket's answer, as the searcher reads them.
 import { encodeFunctionData, maxInt256, parseAbi, type Address, type Hex } from "viem";
-import { sqrt } from "../quote/exactMath.ts";
-import type { Direction } from "../quote/search.ts";
-import type { RawCall } from "./call.ts";
+import { sqrt } from "../../quote/exactMath.ts";
+import type { Direction } from "../../quote/search.ts";
+import type { RawCall } from "../rpc/call.ts";
 
 /** The QuoterV2 call that measures the edge: its target and call data. */
 export type EdgeCall = { readonly to: Address; readonly data: Hex };

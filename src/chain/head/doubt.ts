@@ -5,9 +5,9 @@
 // reorg replaced, and answers for it by hash, but it is no longer the chain's.
 import { ensureChainId, headerByNumber, latestHeader, type BlockHeader } from "./blocks.ts";
 import type { ChainRecord } from "./chainRecord.ts";
-import type { ChainEndpoint } from "./client.ts";
-import { HeadRetreat } from "./headRetreat.ts";
-import type { SubscriptionLog } from "./headSubscription.ts";
+import type { ChainEndpoint } from "../rpc/client.ts";
+import { HeadRetreat } from "./retreat.ts";
+import type { SubscriptionLog } from "./subscription.ts";
 import type { Hex } from "viem";
 
 export interface HeadDoubtOptions {

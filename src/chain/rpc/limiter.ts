@@ -2,7 +2,7 @@
 // waiting. A request that finds the queue full is refused at once rather than piling up, and a waiting request
 // whose quote has given up (its deadline passed) leaves the queue unsent: a slow endpoint is not made slower by
 // work nobody waits for.
-import { QuoterError } from "../quote/quoterError.ts";
+import { QuoterError } from "../../quote/quoterError.ts";
 
 export class ChainOverloadedError extends QuoterError {
   constructor(readonly chainId: number) {

@@ -4,8 +4,8 @@
 // decides whether the follower polls.
 import { createPublicClient, webSocket, type PublicClient, type WebSocketTransport } from "viem";
 import { readHeader, type BlockHeader } from "./blocks.ts";
-import { quantity } from "./call.ts";
-import type { ChainClient, RpcMethod } from "./client.ts";
+import { quantity } from "../rpc/call.ts";
+import type { ChainClient, RpcMethod } from "../rpc/client.ts";
 
 /** Reconnect backoff: from the first delay, doubling, to the last. */
 const RECONNECT_FIRST_MS = 250;

@@ -1,6 +1,6 @@
 // The RPC endpoints of each configured chain: one JSON-RPC target per URL, in fallback order, sharing one
 // limiter of in-flight requests per chain.
-import { SETTINGS, redactUrl } from "../config.ts";
+import { SETTINGS, redactUrl } from "../../config.ts";
 import { createLimiter, type Limiter } from "./limiter.ts";
 import { rpcTarget, type RpcTarget } from "./transport.ts";
 
