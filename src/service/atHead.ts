@@ -1,7 +1,7 @@
 // Reads at the chain's head: which head a quote is answered at, how a read there waits out an endpoint that does
 // not have that block yet, and a market's reference price read alone (a depth ladder spaced from it, where the
 // endpoint does not run the ladder searcher, which reads the price in its own call).
-import type { BlockHeader } from "../chain/head/blocks.ts";
+import type { BlockHeader } from "../chain/head/follower.ts";
 import type { ChainClient } from "../chain/rpc/client.ts";
 import { EndpointsFailedError } from "../chain/rpc/chainErrors.ts";
 import type { HeadFollower } from "../chain/head/follower.ts";

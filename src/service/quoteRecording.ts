@@ -1,6 +1,6 @@
 // What a quote did, written into the record its caller passed (its log line and metrics): from the cache lookup,
 // or from the facts of the search that answered.
-import type { BlockHeader } from "../chain/head/blocks.ts";
+import type { BlockHeader } from "../chain/head/follower.ts";
 import type { QuoteResponseBody } from "../quote/quoteAnswer.ts";
 import type { Searched } from "./answerAtBlock.ts";
 import type { QuoteRecord } from "./api.ts";

@@ -6,7 +6,7 @@
 // the next endpoint, or ends in 503: it is never a search outcome.
 import type { RpcTally } from "../chain/rpc/call.ts";
 import type { ChainRegistry } from "../chain/rpc/client.ts";
-import type { BlockHeader } from "../chain/head/blocks.ts";
+import type { BlockHeader } from "../chain/head/follower.ts";
 import type { HeadFollower, HeadStatus } from "../chain/head/follower.ts";
 import { signalsFor } from "../chain/rpc/waiting.ts";
 import { SETTINGS } from "../config.ts";

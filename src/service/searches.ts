@@ -1,7 +1,7 @@
 // One search per identical request and block: joined in-process first (the coalescer), then across replicas when
 // they share Redis (another replica's kept answer, or the claim on the search), and only then run through the
 // chain's endpoints in each endpoint's strategy.
-import type { BlockHeader } from "../chain/head/blocks.ts";
+import type { BlockHeader } from "../chain/head/follower.ts";
 import type { ChainClient, ChainEndpoint } from "../chain/rpc/client.ts";
 import type { HeadFollower } from "../chain/head/follower.ts";
 import type { QuoteRequest } from "../quote/request.ts";

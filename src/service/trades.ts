@@ -4,7 +4,7 @@
 // request's without `taker`; identical trades in flight at one block share one simulation. A trade is not kept: the
 // time it is simulated at moves with the clock (the next block's plausible time), so the next request asks again.
 import { getAddress, type Hex } from "viem";
-import type { BlockHeader } from "../chain/head/blocks.ts";
+import type { BlockHeader } from "../chain/head/follower.ts";
 import { interpretCollateralAsset } from "../chain/searchers/marketGroup.ts";
 import { sequentialReader } from "../chain/searchers/sequential.ts";
 import { runTrade } from "../chain/trade/takerTrade.ts";

@@ -1,6 +1,6 @@
 // Why a quote ends in 503, said in its details: what it waited for (its block, minBlock, an endpoint that had
 // the head) when its deadline passed, a full request queue, or what each endpoint did.
-import type { BlockHeader } from "../chain/head/blocks.ts";
+import type { BlockHeader } from "../chain/head/follower.ts";
 import { EndpointsFailedError } from "../chain/rpc/chainErrors.ts";
 import { ChainOverloadedError } from "../chain/rpc/limiter.ts";
 import { DEFAULT_RETRY_AFTER_SECONDS, rpcUnavailable, type ErrorDetail } from "../quote/quoteErrors.ts";

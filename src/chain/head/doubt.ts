@@ -3,11 +3,12 @@
 // pure HeadRetreat says when it ends: lag (an endpoint has the head there, or a newer block), or a head that moved
 // back, whose blocks above are then replaced in the chain's record. By height, not by hash: a node keeps a block a
 // reorg replaced, and answers for it by hash, but it is no longer the chain's.
-import { ensureChainId, headerByNumber, latestHeader, type BlockHeader } from "./blocks.ts";
+import { ensureChainId } from "../rpc/chainId.ts";
+import { headerByNumber, latestHeader, type BlockHeader } from "./blocks.ts";
 import type { ChainRecord } from "./chainRecord.ts";
 import type { ChainEndpoint } from "../rpc/client.ts";
 import { HeadRetreat } from "./retreat.ts";
-import type { SubscriptionLog } from "./subscription.ts";
+import type { HeadLog } from "./log.ts";
 import type { Hex } from "viem";
 
 export interface HeadDoubtOptions {
@@ -24,7 +25,7 @@ export interface HeadDoubtOptions {
   readonly serially: (step: () => void) => Promise<void>;
   /** The head moved back: these blocks were replaced. */
   readonly movedBack: (replaced: readonly Hex[]) => void;
-  readonly log?: SubscriptionLog | undefined;
+  readonly log?: HeadLog | undefined;
 }
 
 export class HeadDoubt {

@@ -3,7 +3,7 @@
 // metrics show.
 import type { Hex } from "viem";
 import type { BlockHeader } from "./blocks.ts";
-import type { SubscriptionLog } from "./subscription.ts";
+import type { HeadLog } from "./log.ts";
 import { Wakers, wait } from "../rpc/waiting.ts";
 
 export class HeadEvents {
@@ -42,8 +42,13 @@ export class HeadEvents {
 
   constructor(
     private readonly chainId: number,
-    private readonly log: SubscriptionLog | undefined,
+    private readonly log: HeadLog | undefined,
   ) {}
+
+  /** A new head followed (a reorg's too). */
+  newHead(): void {
+    this.counts.newHeads++;
+  }
 
   /** A new head whose block is not on the recorded chain: `replaced` are gone. */
   reorganised(head: BlockHeader, replaced: readonly Hex[], from: string): void {
@@ -58,6 +63,13 @@ export class HeadEvents {
   replaced(hashes: readonly Hex[]): void {
     this.counts.replacedBlocks += hashes.length;
     for (const listener of this.replacedListeners) listener(hashes);
+  }
+
+  /** The head moved back to `head` (semantics §11): `replaced` are gone; whoever waits is woken. */
+  movedBack(head: BlockHeader | undefined, replaced: readonly Hex[]): void {
+    this.counts.movedBack++;
+    if (replaced.length > 0) this.replaced(replaced);
+    this.moved(head);
   }
 
   /** How long ago (ms) the head moved to the block with this hash; undefined when that is not the last head told. */

@@ -12,12 +12,14 @@ import type { ChainClient, RpcMethod, RpcObserver } from "../rpc/client.ts";
 import { DEFAULT_IDLE_MS, HeadPoller } from "./polling.ts";
 import { HeadDoubt } from "./doubt.ts";
 import { HeadEvents } from "./events.ts";
-import { HeadSubscription, type SubscriptionLog } from "./subscription.ts";
+import { HeadSubscription } from "./subscription.ts";
+import type { HeadLog } from "./log.ts";
+import { socketReadEveryMs } from "./movedBackTiming.ts";
 import { headStatusOf, type HeadStatus } from "./status.ts";
 
 export type { FollowMode, HeadStatus } from "./status.ts";
-
-export type { SubscriptionLog as FollowerLog } from "./subscription.ts";
+export type { BlockHeader } from "./blocks.ts";
+export type { HeadLog as FollowerLog } from "./log.ts";
 
 export interface HeadFollowerOptions {
   readonly chain: ChainClient;
@@ -33,7 +35,7 @@ export interface HeadFollowerOptions {
   /** Per request over the WebSocket, in ms. */
   readonly timeoutMs: number;
   readonly observer?: RpcObserver;
-  readonly log?: SubscriptionLog;
+  readonly log?: HeadLog;
 }
 
 /** The most ancestors fetched to fill a gap or find where a reorg began. */
@@ -109,8 +111,7 @@ class ChainHeadFollower implements HeadFollower {
             timeoutMs,
             onHeader: (header) => this.observe(header, "push"),
             onLive: (live) => (live ? this.poller.stop() : this.poller.keepPolling()),
-            // Often enough that a head moved back (which no node pushes) is noticed well within the bound.
-            checkEveryMs: Math.max(50, Math.floor(movedBackMs / 4)),
+            checkEveryMs: socketReadEveryMs(movedBackMs),
             wanted: () => this.poller.wanted,
             count: (method, outcome) => this.count(method, outcome),
             log,
@@ -125,9 +126,7 @@ class ChainHeadFollower implements HeadFollower {
       serially: (step) => this.serially(step),
       movedBack: (replaced) => {
         this.headSeenAt = Date.now();
-        this.events.counts.movedBack++;
-        if (replaced.length > 0) this.events.replaced(replaced);
-        this.events.moved(this.record.head);
+        this.events.movedBack(this.record.head, replaced);
       },
       log,
     });
@@ -233,7 +232,7 @@ class ChainHeadFollower implements HeadFollower {
       return;
     }
     this.headSeenAt = Date.now();
-    this.events.counts.newHeads++;
+    this.events.newHead();
     if (seen.replaced.length > 0) this.events.reorganised(seen.head, seen.replaced, from);
     let next = seen.needsAncestor;
     for (let steps = 0; next !== undefined && steps < MAX_ANCESTOR_WALK && !this.closed; steps++) {

@@ -3,12 +3,9 @@
 // block, for a bounded time (HEAD_MOVED_BACK_MS), the head moved back: a reorg to a shorter chain, or a development
 // node reverted or restarted. Pure: the follower tells it what the endpoints said and when, and asks it what follows.
 import type { BlockHeader } from "./blocks.ts";
+import { MIN_CHECKS, checkEveryMs, doubtLongEnough } from "./movedBackTiming.ts";
 
-/**
- * Checks of every endpoint (each asked its latest block and whether it has the head's) that must find the head gone
- * before it is: a load balancer whose backends lag now and then answers some of them from a backend that has it.
- */
-export const MIN_CHECKS = 4;
+export { MIN_CHECKS };
 
 export class HeadRetreat {
   /** When the head (or a newer block) was last reported or served, epoch ms. */
@@ -27,9 +24,9 @@ export class HeadRetreat {
     this.confirmedAt = now;
   }
 
-  /** How often every endpoint is checked while the head is in doubt: eight times within the bound. */
+  /** How often every endpoint is checked while the head is in doubt (movedBackTiming.ts). */
   get checkEveryMs(): number {
-    return Math.max(25, Math.floor(this.boundMs / 8));
+    return checkEveryMs(this.boundMs);
   }
 
   /** Whether an endpoint reported an older head since the head was last confirmed. */
@@ -58,11 +55,12 @@ export class HeadRetreat {
 
   /**
    * The block the head moved back to, once it did: the head unconfirmed for the whole bound, older heads reported
-   * for at least half of it, and {@link MIN_CHECKS} checks that found it gone. Undefined while it may still be lag.
+   * for long enough, and {@link MIN_CHECKS} checks that found it gone (movedBackTiming.ts). Undefined while it may
+   * still be lag.
    */
   movedBackTo(now: number): BlockHeader | undefined {
     if (this.olderSince === undefined || this.checks < MIN_CHECKS) return undefined;
-    if (now - this.confirmedAt < this.boundMs || now - this.olderSince < this.boundMs / 2) return undefined;
+    if (now - this.confirmedAt < this.boundMs || !doubtLongEnough(this.boundMs, now - this.olderSince)) return undefined;
     return this.endpointsHead;
   }
 }

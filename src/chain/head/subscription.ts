@@ -6,6 +6,7 @@ import { createPublicClient, webSocket, type PublicClient, type WebSocketTranspo
 import { readHeader, type BlockHeader } from "./blocks.ts";
 import { quantity } from "../rpc/call.ts";
 import type { ChainClient, RpcMethod } from "../rpc/client.ts";
+import type { HeadLog } from "./log.ts";
 
 /** Reconnect backoff: from the first delay, doubling, to the last. */
 const RECONNECT_FIRST_MS = 250;
@@ -14,11 +15,6 @@ const RECONNECT_MAX_MS = 30_000;
 const SOCKET_CHECK_MS = 15_000;
 
 export type SocketState = "connected" | "connecting" | "wrong-chain";
-
-export interface SubscriptionLog {
-  info(fields: Record<string, unknown>, message: string): void;
-  warn(fields: Record<string, unknown>, message: string): void;
-}
 
 export interface HeadSubscriptionOptions {
   readonly chainId: number;
@@ -36,7 +32,7 @@ export interface HeadSubscriptionOptions {
   readonly checkEveryMs: number;
   readonly wanted: () => boolean;
   readonly count: (method: RpcMethod, outcome?: "ok" | "transport_failure") => void;
-  readonly log?: SubscriptionLog | undefined;
+  readonly log?: HeadLog | undefined;
 }
 
 /** viem's socket client: closing it closes the socket and forgets it (the next connection opens a new one). */
