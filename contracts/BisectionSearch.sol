@@ -23,7 +23,8 @@ abstract contract BisectionSearch is SearcherBase {
     {
         if (!resuming) {
             (bool searching, bool isLong, uint256 price) = _start(facts, q.marketGroup, q.marketId, q.expectedPrice);
-            resume = BisectionResume(isLong, 0, searching ? _cap(q.collateralAvailable, price) : 0, 0);
+            if (searching) _hold(q, facts.market.data, isLong);
+            resume = BisectionResume(isLong, 0, searching ? _rangeTop(q.collateralAvailable, price, q.held, isLong) : 0, 0);
         }
         Search memory s = _newSearch(q, resume.isLong, before + _encodedBytes(facts), memo);
         if (resume.high != 0) facts.candidates = _bisect(s, resume);

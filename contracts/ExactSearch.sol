@@ -41,7 +41,10 @@ abstract contract ExactSearch is SearcherBase {
         bool searching = resuming;
         if (!resuming) {
             (searching, resume.isLong, resume.currentPrice) = _start(facts, q.marketGroup, q.marketId, q.expectedPrice);
-            if (searching) _plan(facts, q.expectedPrice, resume);
+            if (searching) {
+                _hold(q, facts.market.data, resume.isLong);
+                _plan(facts, q.expectedPrice, resume);
+            }
         }
         Search memory s = _newSearch(q, resume.isLong, before + _encodedBytes(facts), memo);
         if (searching) facts.candidates = _exactSearch(facts, s, resume);
@@ -73,10 +76,10 @@ abstract contract ExactSearch is SearcherBase {
         ExactSearchRule.State memory st = resume.state;
         ExactSearchRule.Input memory input = ExactSearchRule.Input({
             isLong: s.isLong,
-            cap: _cap(s.collateralAvailable, resume.currentPrice),
+            cap: _rangeTop(s.collateralAvailable, resume.currentPrice, s.held, s.isLong),
             currentPrice: resume.currentPrice,
             expectedPrice: s.expectedPrice,
-            collateralAvailable: s.collateralAvailable,
+            collateralAvailable: _budget(s),
             worstPrice: resume.worstPrice,
             feeRate: resume.feeRate,
             liquidity: resume.liquidity,
@@ -146,14 +149,9 @@ abstract contract ExactSearch is SearcherBase {
             ExactSearchRule.recordRevert(st, guided, size, candidate.success ? 0 : _rangeEnd(candidate.data, s.isLong));
             return;
         }
-        uint256 fillPrice = _fillPrice(candidate.data);
+        uint256 fillPrice = _fillPrice(s, candidate.data);
         if (tooLarge) ExactSearchRule.recordAbove(st, guided, size, requiredCollateral, fillPrice, priceAfter);
         else ExactSearchRule.recordBelow(st, guided, size, requiredCollateral, fillPrice, priceAfter);
-    }
-
-    /// @dev A quote's second word (its fill price): the caller has checked the quote's three words are there.
-    function _fillPrice(bytes memory data) private pure returns (uint256 fillPrice) {
-        (, fillPrice) = wordAt(data, 1);
     }
 
     /// @notice The D18 price where a PoolPriceOutOfRange(poolPrice, minPrice, maxPrice) revert says the range

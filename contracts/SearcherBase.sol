@@ -3,7 +3,7 @@ pragma solidity ^0.8.30;
 
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {IMarketGroup} from "./interfaces/IMarketGroup.sol";
-import {MARKET_DATA_HEAD_WORDS, SETTLED_WORD, wordAt} from "./libraries/MarketWords.sol";
+import {MARKET_DATA_HEAD_WORDS, MAX_PRICE_WORD, MIN_PRICE_WORD, SETTLED_WORD, wordAt} from "./libraries/MarketWords.sol";
 
 /// @title SearcherBase: what both searchers share
 /// @notice The reads of a quote (market, price, collateral), one candidate's gas-bounded quote, and the facts every
@@ -33,13 +33,26 @@ abstract contract SearcherBase {
         uint256 gasUsed;
     }
 
-    /// @notice One quote asked of a searcher: the market, the price and budget, and the most candidates it quotes.
+    /// @notice The trader position a search modifies (semantics section 13), or none (`active` false): a new position.
+    /// @dev A candidate is the signed trade; the position is quoted at `current` plus it. `offset` is added to the budget
+    /// and to each candidate's signed collateral delta before they are compared and before the exact rule reads them
+    /// (see {_hold}): the comparison is the same, and the rule sees the requirement of a new position of the trade.
+    struct Held {
+        bool active;
+        uint256 positionId;
+        int256 current;
+        uint256 offset;
+    }
+
+    /// @notice One quote asked of a searcher: the market, the price and budget, the most candidates it quotes, and
+    /// the position it modifies (none for a new one).
     struct Request {
         address marketGroup;
         uint256 marketId;
         uint256 expectedPrice;
         uint256 collateralAvailable;
         uint256 maxIterations;
+        Held held;
     }
 
     /// @notice What one call of a search works with: the request, its direction, the encoded size of the facts so
@@ -53,6 +66,7 @@ abstract contract SearcherBase {
         bool isLong;
         uint256 encodedBytes;
         Memo memo;
+        Held held;
     }
 
     /// @notice The candidates recorded for one market in this call, by size: a quote depends only on the market and
@@ -96,8 +110,14 @@ abstract contract SearcherBase {
     uint256 internal constant D18 = 1e18;
     /// @dev The largest size a quote takes (int256 max), the cap of the search range.
     uint256 internal constant MAX_SIZE = uint256(type(int256).max);
-    /// @dev A successful quote returns three words.
+    /// @dev A successful quote returns three words; a quote of a position's modification four.
     uint256 internal constant QUOTE_RETURN_LENGTH = 96;
+    uint256 internal constant MODIFY_RETURN_LENGTH = 128;
+    /// @dev A position's offset never exceeds this (so that a shifted delta fits 256 bits), nor a target int256's.
+    uint256 internal constant MAX_OFFSET = 2 ** 254;
+    int256 internal constant MAX_TARGET = type(int256).max;
+    /// @dev What a new position's requirement adds to its loss (the group's rounding), already held by an open one.
+    uint256 internal constant COLLATERAL_ROUNDING = 2;
 
     /// @dev Gas kept back to encode and return the facts: a fixed part, a part per word of encoded facts, and
     /// the memory expansion of the encoded copy. Generous on purpose: too little would lose every fact.
@@ -161,9 +181,62 @@ abstract contract SearcherBase {
         facts.collateralDecimals = _call(address(uint160(asset)), abi.encodeWithSignature("decimals()"));
     }
 
+    /// @notice No position: the request of a new position.
+    function _none() internal pure returns (Held memory none) {}
+
     /// @notice The search of `q` in `direction`, its facts so far encoded in `encodedBytes`, sharing `memo`.
     function _newSearch(Request memory q, bool isLong, uint256 encodedBytes, Memo memory memo) internal pure returns (Search memory) {
-        return Search(q.marketGroup, q.marketId, q.expectedPrice, q.collateralAvailable, q.maxIterations, isLong, encodedBytes, memo);
+        return Search(q.marketGroup, q.marketId, q.expectedPrice, q.collateralAvailable, q.maxIterations, isLong, encodedBytes, memo, q.held);
+    }
+
+    /// @notice A position's offset, once its market's answer is read (semantics section 13): the group's rounding,
+    /// plus, for a trade against the position, the credit of closing it, floor(|current| * (max - min) / 1e18), capped
+    /// at MAX_OFFSET. Past the close (and all along when adding) the shifted delta is then the requirement of a new
+    /// position of the trade on the reference group, which the exact rule's loss model guesses from; elsewhere it is
+    /// only a guide. Nothing for a new position.
+    function _hold(Request memory q, bytes memory market, bool isLong) internal pure {
+        if (!q.held.active) return;
+        q.held.offset = COLLATERAL_ROUNDING;
+        if (!_against(q.held.current, isLong)) return;
+        (, uint256 first) = wordAt(market, 0);
+        (, uint256 minPrice) = wordAt(market, first / 32 + MIN_PRICE_WORD);
+        (, uint256 maxPrice) = wordAt(market, first / 32 + MAX_PRICE_WORD);
+        uint256 held = _magnitude(q.held.current);
+        uint256 width = maxPrice > minPrice ? maxPrice - minPrice : 0;
+        (uint256 high,) = Math.mul512(held, width);
+        uint256 credit = high >= D18 ? MAX_OFFSET : Math.min(Math.mulDiv(held, width, D18), MAX_OFFSET);
+        q.held.offset += credit;
+    }
+
+    /// @notice Whether a trade in the direction reduces (or turns around) a position of size `current`.
+    function _against(int256 current, bool isLong) internal pure returns (bool) {
+        return isLong ? current < 0 : current > 0;
+    }
+
+    function _magnitude(int256 value) internal pure returns (uint256) {
+        return value >= 0 ? uint256(value) : uint256(-(value + 1)) + 1;
+    }
+
+    /// @notice The top of the bisection's range (and the exact rule's cap): collateral / price, plus |current| for a
+    /// trade against a position (reducing returns collateral before a flip needs any), capped at int256 max.
+    function _rangeTop(uint256 collateralAvailable, uint256 price, Held memory held, bool isLong) internal pure returns (uint256 top) {
+        top = _cap(collateralAvailable, price);
+        if (held.active && _against(held.current, isLong)) top = Math.min(top + _magnitude(held.current), MAX_SIZE);
+    }
+
+    /// @notice The budget the candidates are compared with: a position's shifted by its offset, saturated.
+    function _budget(Search memory s) internal pure returns (uint256) {
+        if (!s.held.active) return s.collateralAvailable;
+        (bool fits, uint256 sum) = Math.tryAdd(s.collateralAvailable, s.held.offset);
+        return fits ? sum : type(uint256).max;
+    }
+
+    /// @notice A position's signed collateral delta shifted by its offset, 0 where it would be negative (then it is
+    /// within any budget, as the delta itself is).
+    function _shifted(int256 delta, uint256 offset) internal pure returns (uint256) {
+        if (delta >= 0) return uint256(delta) + offset;
+        uint256 back = _magnitude(delta);
+        return back < offset ? offset - back : 0;
     }
 
     /// @notice The candidate of `size`: the memo's when this market quoted it already in this call, else quoted
@@ -192,8 +265,16 @@ abstract contract SearcherBase {
     function _quoteNow(Search memory s, int256 size) private returns (bool recorded, Candidate memory candidate) {
         uint256 forwarded = _spareGas(s.encodedBytes + CANDIDATE_HEAD_BYTES + CANDIDATE_DATA_GUESS);
         if (forwarded < MIN_CANDIDATE_GAS) return (false, candidate);
-        (bool success, uint256 used) =
-            _measuredCall(s.marketGroup, abi.encodeCall(IMarketGroup.quoteCreateTraderPosition, (s.marketId, size)), forwarded);
+        bytes memory quote;
+        if (s.held.active) {
+            // A new size past int256 (either way) is not quoted: recorded as a revert without data, as the service does.
+            int256 current = s.held.current;
+            if (size > 0 ? current > MAX_TARGET - size : current < -MAX_TARGET - size) return (true, Candidate(size, false, "", 0));
+            quote = abi.encodeCall(IMarketGroup.quoteModifyTraderPosition, (s.held.positionId, current + size));
+        } else {
+            quote = abi.encodeCall(IMarketGroup.quoteCreateTraderPosition, (s.marketId, size));
+        }
+        (bool success, uint256 used) = _measuredCall(s.marketGroup, quote, forwarded);
         if (!success && used > forwarded - forwarded / STARVED_FRACTION) return (false, candidate);
         uint256 length;
         assembly ("memory-safe") {
@@ -298,16 +379,29 @@ abstract contract SearcherBase {
     /// budget or beyond expectedPrice), with its figures. Classification order: reverted, over budget, beyond
     /// expectedPrice, then short of priceLimit or feasible (both raise the low bound, so priceLimit, which only
     /// tells them apart, is not needed on chain; the service classifies each candidate again from its data).
+    /// A position's quote (delta, closePnL, fillPrice, priceAfter) is read with its delta shifted ({_shifted}), as
+    /// `requiredCollateral`, against the shifted budget ({_budget}).
     function _outcome(Search memory s, Candidate memory candidate)
         internal
         pure
         returns (bool quoted, bool tooLarge, uint256 requiredCollateral, uint256 priceAfter)
     {
-        if (!candidate.success || candidate.data.length < QUOTE_RETURN_LENGTH) return (false, true, 0, 0);
-        (requiredCollateral,, priceAfter) = abi.decode(candidate.data, (uint256, uint256, uint256));
-        tooLarge = requiredCollateral > s.collateralAvailable
-            || (s.isLong ? priceAfter > s.expectedPrice : priceAfter < s.expectedPrice);
+        if (!candidate.success || candidate.data.length < (s.held.active ? MODIFY_RETURN_LENGTH : QUOTE_RETURN_LENGTH)) return (false, true, 0, 0);
+        if (s.held.active) {
+            int256 delta;
+            (delta,,, priceAfter) = abi.decode(candidate.data, (int256, int256, uint256, uint256));
+            requiredCollateral = _shifted(delta, s.held.offset);
+        } else {
+            (requiredCollateral,, priceAfter) = abi.decode(candidate.data, (uint256, uint256, uint256));
+        }
+        tooLarge = requiredCollateral > _budget(s) || (s.isLong ? priceAfter > s.expectedPrice : priceAfter < s.expectedPrice);
         return (true, tooLarge, requiredCollateral, priceAfter);
+    }
+
+    /// @notice A quoted candidate's fill price: the second word of a quote, the third of a modification's (the caller
+    /// has checked the words are there).
+    function _fillPrice(Search memory s, bytes memory data) internal pure returns (uint256 fillPrice) {
+        (, fillPrice) = wordAt(data, s.held.active ? 2 : 1);
     }
 
     /// @notice Sets the length of `candidates` to the `count` recorded.

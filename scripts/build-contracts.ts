@@ -31,7 +31,7 @@ interface SolcError {
  * declares them non-view (callers simulate them). solc's warning 2018 ("can be restricted to view") on
  * them is expected and not reported.
  */
-const INTENTIONALLY_NON_VIEW = new Set(["quoteCreateTraderPosition"]);
+const INTENTIONALLY_NON_VIEW = new Set(["quoteCreateTraderPosition", "quoteModifyTraderPosition"]);
 
 function isExpectedWarning(error: SolcError, sourceOf: (unit: string) => string): boolean {
   if (error.errorCode !== "2018" || error.sourceLocation === undefined) return false;
@@ -216,7 +216,13 @@ export function checkSearcherLayout(marketGroupAbi: readonly AbiEntry[], searche
  * Everything else, the reference market group first, is compiled as before, so that a candidate's gas stays the
  * reference market's.
  */
-const VIA_IR_UNITS = new Set(["QuoteSearcher", "ExactQuoteSearcher", "BatchQuoteSearcher", "DepthLadderSearcher"].map((name) => `${CONTRACTS_DIR}/${name}.sol`));
+const VIA_IR_UNITS = new Set(["QuoteSearcher", "ExactQuoteSearcher", "BatchQuoteSearcher", "DepthLadderSearcher", "PositionSearcher"].map((name) => `${CONTRACTS_DIR}/${name}.sol`));
+
+/**
+ * Contracts run as code at an address through eth_call's state override (the position searcher, at the owner's): their
+ * runtime code is exported too, as `<name>Code`.
+ */
+const OVERRIDE_CODE = new Set(["PositionSearcher"]);
 
 /** Compiles `sources` with or without the IR pipeline; throws on compiler errors, writes warnings. */
 function compile(sources: Record<string, { content: string }>, viaIR: boolean, selected: (unit: string) => boolean): SolcOutput {
@@ -268,7 +274,8 @@ export function compileContracts(): string {
       blocks.push(
         `// ${unit}:${name}\n` +
           `export const ${camel}Abi = ${JSON.stringify(sortKeys(artifact.abi), null, 2)} as const;\n\n` +
-          `export const ${camel}Bytecode = "0x${artifact.evm.bytecode.object}" as const;\n`,
+          `export const ${camel}Bytecode = "0x${artifact.evm.bytecode.object}" as const;\n` +
+          (OVERRIDE_CODE.has(name) ? `\nexport const ${camel}Code = "0x${artifact.evm.deployedBytecode.object}" as const;\n` : ""),
       );
     }
   }

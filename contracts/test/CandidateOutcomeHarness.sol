@@ -14,7 +14,7 @@ contract CandidateOutcomeHarness is SearcherBase {
         returns (bool quoted, bool tooLarge, uint256 requiredCollateral, uint256 priceAfter)
     {
         Memo memory none;
-        Search memory s = Search(address(0), 0, expectedPrice, collateralAvailable, 0, isLong, 0, none);
+        Search memory s = Search(address(0), 0, expectedPrice, collateralAvailable, 0, isLong, 0, none, _none());
         return _outcome(s, Candidate(0, success, data, 0));
     }
 }

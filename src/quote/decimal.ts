@@ -35,16 +35,27 @@ export const BLOCK_NUMBER_RULE = "must be a decimal integer from 0 to 2^64-1 (a 
 export const SLIPPAGE_BPS_RULE = `must be a decimal integer from 0 to ${MAX_SLIPPAGE_BPS} (basis points: 50 is 0.5%)`;
 export const DEADLINE_SECONDS_RULE = `must be a decimal integer from 1 to ${MAX_DEADLINE_SECONDS} (seconds)`;
 
+export const WEI_OR_ZERO_RULE = "must be a decimal integer from 0 to 2^256-1 (wei)";
+
 /** A wei amount: 1 .. 2^256-1. */
 export function parseWei(text: string): Parsed<bigint> {
-  const parsed = parseIntegerInRange(text, 1n, maxUint256, WEI_RULE);
+  return parseAmount(text, 1n, WEI_RULE);
+}
+
+/** A budget that may be 0 (a held position's: only trades that need no new collateral, semantics §13). */
+export function parseWeiOrZero(text: string): Parsed<bigint> {
+  return parseAmount(text, 0n, WEI_OR_ZERO_RULE);
+}
+
+function parseAmount(text: string, min: bigint, rule: string): Parsed<bigint> {
+  const parsed = parseIntegerInRange(text, min, maxUint256, rule);
   if (parsed.ok) return parsed;
   // A decimal amount is the likeliest slip: say how it is written in wei.
   const decimal = /^(\d*)\.(\d{1,18})$/.exec(text);
   if (decimal === null) return parsed;
   const wei = stripLeadingZeros(`${decimal[1]}${decimal[2]!.padEnd(18, "0")}`);
   if (wei === "") return parsed;
-  return fail(`${WEI_RULE}: amounts are in wei (18-decimal units), so ${text} is written ${wei}`);
+  return fail(`${rule}: amounts are in wei (18-decimal units), so ${text} is written ${wei}`);
 }
 
 /** A chain id: 1 .. 2^53-1, as a number. */

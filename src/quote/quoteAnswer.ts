@@ -134,10 +134,11 @@ function describeTime(seconds: bigint): string {
  * Semantics §10: `requiredCollateral` (18-decimal units) in the token's own units, rounded up: the collateral
  * limit `createTraderPosition` takes. Equal for an 18-decimal token.
  */
-function toTokenUnits(requiredCollateral: bigint, decimals: number): bigint {
+export function toTokenUnits(requiredCollateral: bigint, decimals: number): bigint {
   if (decimals >= 18) return requiredCollateral * 10n ** BigInt(decimals - 18);
   const unit = 10n ** BigInt(18 - decimals);
-  return (requiredCollateral + unit - 1n) / unit;
+  // Towards +infinity for a signed amount too (a held position's delta, semantics §13): the tightest limit that passes.
+  return requiredCollateral < 0n ? -(-requiredCollateral / unit) : (requiredCollateral + unit - 1n) / unit;
 }
 
 /** The block every read of a quote was made at (§3.4, §11): its number, and its hash in lower case. */
@@ -151,8 +152,9 @@ export function buildAnswer(
   direction: Direction,
   result: SearchResult | ExactSearchResult,
   collateralDecimals: number,
+  serialize: (trace: readonly TraceEntry[]) => unknown[] = serializeTrace,
 ): Checked<QuoteResponseBody> {
-  const traceExtra = request.trace ? { trace: serializeTrace(result.trace) } : undefined;
+  const traceExtra = request.trace ? { trace: serialize(result.trace) } : undefined;
   const explain = (failed: Extract<ExactSearchResult, { kind: "no-valid-size" | "insufficient-liquidity" }>) =>
     failed.proven === undefined
       ? explainSearchFailure(request, currentPrice, direction, failed)
@@ -180,7 +182,7 @@ export function buildAnswer(
         body.exact = result.exact;
         if (result.upperBound !== undefined) body.upperBound = result.upperBound.toString();
       }
-      if (traceExtra !== undefined) body.trace = traceExtra.trace;
+      if (traceExtra !== undefined) body.trace = traceExtra.trace as TraceEntryJson[];
       return { ok: true, value: body };
     }
     case "insufficient-liquidity":

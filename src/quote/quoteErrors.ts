@@ -20,6 +20,9 @@ export const MESSAGES = {
   marketNotFound: "Market not found",
   currentPriceNotFound: "Current price not found",
   marketSettled: "Market is settled",
+  positionNotFound: "Position not found",
+  notTraderPosition: "Position is not a trader position",
+  takerNotOwner: "Taker does not own the position",
   rpcUnavailable: "Chain RPC unavailable",
   internal: "Internal server error",
 } as const;
@@ -57,6 +60,15 @@ const GENERAL_DETAILS: Record<QuoteErrorKind, ErrorDetail> = {
     message: "the market group gives this market no reference price (getReferencePrice reverted or answered 0): it cannot be quoted until it has one",
   },
   marketSettled: { param: "marketId", message: "the market has settled: no position can be opened on it; quote a market that still trades" },
+  positionNotFound: {
+    param: "positionId",
+    message: "no such position in this market group on this chain (ownerOf reverted): check the chain id, the group's address and the position id",
+  },
+  notTraderPosition: {
+    param: "positionId",
+    message: "this position is not a trader position (a liquidity position): only trader positions are modified by trades",
+  },
+  takerNotOwner: { param: "taker", message: "only the position's owner can modify it: ask with its owner as taker, or without taker" },
   rpcUnavailable: { param: "chainId", message: "no RPC endpoint of the chain answered in time: ask again after Retry-After seconds" },
   internal: {
     param: "request",
@@ -143,6 +155,21 @@ export function currentPriceNotFound(details?: ErrorDetail[]): QuoteError {
 
 export function marketSettled(): QuoteError {
   return new QuoteError("marketSettled");
+}
+
+export function positionNotFound(details?: ErrorDetail[]): QuoteError {
+  return new QuoteError("positionNotFound", { details });
+}
+
+export function notTraderPosition(details?: ErrorDetail[]): QuoteError {
+  return new QuoteError("notTraderPosition", { details });
+}
+
+/** §13: a taker that does not own the position cannot trade it: the detail names the owner. */
+export function takerNotOwner(positionId: bigint, owner: string): QuoteError {
+  return new QuoteError("takerNotOwner", {
+    details: [{ param: "taker", message: `position ${positionId} is owned by ${owner}: only its owner can modify it; ask with taker=${owner}, or without taker` }],
+  });
 }
 
 export function rpcUnavailable(retryAfterSeconds: number = DEFAULT_RETRY_AFTER_SECONDS, details?: ErrorDetail[]): QuoteError {

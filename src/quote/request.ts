@@ -1,7 +1,7 @@
 // Reads a quote request from its path and query parameters (semantics §2, §3.1, §7), by the table of
 // parameters (params.ts): the shape rules every parameter shares here, each one's own rule in its row.
 import type { Result } from "./result.ts";
-import { MAX_PARAMETER_LENGTH, paramsIn, type ParamLocation } from "./params.ts";
+import { MAX_PARAMETER_LENGTH, paramsIn, type ParamLocation, type QuoteParam } from "./params.ts";
 import type { QuoteRequest } from "./quoteRequest.ts";
 import { didYouMean } from "./spelling.ts";
 import { invalidPathParameters, invalidQueryParameters, type ErrorDetail, type QuoteError } from "./quoteErrors.ts";
@@ -23,11 +23,19 @@ export function shapeRule(raw: unknown, maxLength = MAX_PARAMETER_LENGTH): strin
   return undefined;
 }
 
+/**
+ * Rows that read a parameter otherwise than the table, by the table's name (a held position's budget; its id, named
+ * `name`, where the table has the market id).
+ */
+export type ParamRows = Readonly<Record<string, QuoteParam<unknown> & { readonly name?: string }>>;
+
 /** The parameters at one place: their values (defaults included), and one detail per failing parameter. */
-function readParams(location: ParamLocation, source: Record<string, unknown>): { values: Record<string, unknown>; details: ErrorDetail[] } {
+export function readParams(location: ParamLocation, source: Record<string, unknown>, rows: ParamRows = {}): { values: Record<string, unknown>; details: ErrorDetail[] } {
   const values: Record<string, unknown> = {};
   const details: ErrorDetail[] = [];
-  for (const [name, param] of paramsIn(location)) {
+  for (const [tableName, tableParam] of paramsIn(location)) {
+    const param = rows[tableName] ?? tableParam;
+    const name = rows[tableName]?.name ?? tableName;
     const raw = source[name];
     if (raw === undefined) {
       if (param.required) details.push({ param: name, message: REQUIRED_RULE + didYouMean(name, Object.keys(source)) });
@@ -62,8 +70,8 @@ export function parsePathParams(params: Record<string, unknown>): Result<PathPar
 }
 
 /** The query's part of a request (defaults filled in), or the 400 naming each one that fails. */
-export function parseQueryParams(query: Record<string, unknown>): Result<QueryParams, QuoteError> {
-  const q = readParams("query", query);
+export function parseQueryParams(query: Record<string, unknown>, rows?: ParamRows): Result<QueryParams, QuoteError> {
+  const q = readParams("query", query, rows);
   return q.details.length > 0 ? { ok: false, error: invalidQueryParameters(q.details) } : { ok: true, value: q.values as QueryParams };
 }
 

@@ -3,6 +3,7 @@
 import { isHex, numberToHex, type Address, type BlockTag, type Hex } from "viem";
 import { BlockUnknownError, ChainUnavailableError, EndpointRestingError, classifyRpcError } from "./chainErrors.ts";
 import { ChainOverloadedError, RequestAbandonedError } from "./limiter.ts";
+import { QuoterError } from "../../quote/quoterError.ts";
 import type { ChainEndpoint, RpcMethod } from "./client.ts";
 import { postJsonRpc, RpcTransportError, type JsonRpcAnswer, type JsonRpcError } from "./transport.ts";
 
@@ -46,6 +47,11 @@ export interface CallRequest {
   /** A pinned block (by its hash), a block number, or a tag. */
   readonly block: BlockPin | bigint | BlockTag;
   readonly gas?: bigint;
+  /**
+   * Code run in place of an account's for the call (eth_call's state override): the position searcher at the owner's
+   * address (semantics §13).
+   */
+  readonly codeAt?: { readonly address: Address; readonly code: Hex };
   /** The call answers by reverting (the deployless searcher): a revert is then counted as `ok`. */
   readonly answersByReverting?: boolean;
   /** Once aborted (the quote's deadline passed), the request is not sent, or is abandoned. */
@@ -69,7 +75,7 @@ export function blockParam(block: BlockPin | bigint | BlockTag): unknown {
 export async function ethCall(endpoint: ChainEndpoint, request: CallRequest): Promise<RawCall> {
   const { block } = request;
   if (typeof block === "object" && endpoint.state.blocksByNumber === true) return callByNumber(endpoint, request, block);
-  const answer = await send(endpoint, "eth_call", [callObject(request), blockParam(block)], request.signal, request.tally);
+  const answer = await send(endpoint, "eth_call", callParams(request, blockParam(block)), request.signal, request.tally);
   if (answer.error !== undefined && typeof block === "object" && refusesBlockObject(answer.error)) {
     endpoint.observer?.({ chainId: endpoint.chainId, method: "eth_call", outcome: "refused" });
     const read = await callByNumber(endpoint, request, block);
@@ -91,6 +97,12 @@ export function refusesBlockObject(error: JsonRpcError): boolean {
   return BLOCK_OBJECT_REFUSED.test(error.message);
 }
 
+/** eth_call's parameters: the call, the block, and the state override when there is one. */
+function callParams(request: CallRequest, block: unknown): unknown[] {
+  const { codeAt } = request;
+  return codeAt === undefined ? [callObject(request), block] : [callObject(request), block, { [codeAt.address]: { code: codeAt.code } }];
+}
+
 function callObject(request: CallRequest) {
   return {
     ...(request.from === undefined ? {} : { from: request.from }),
@@ -105,7 +117,7 @@ function callObject(request: CallRequest) {
  * must still be the pin's: else the call may have run on another block (a reorg meanwhile), and is not answered.
  */
 async function callByNumber(endpoint: ChainEndpoint, request: CallRequest, block: BlockPin): Promise<RawCall> {
-  const answer = await send(endpoint, "eth_call", [callObject(request), numberToHex(block.number)], request.signal, request.tally);
+  const answer = await send(endpoint, "eth_call", callParams(request, numberToHex(block.number)), request.signal, request.tally);
   const read = callAnswer(endpoint, request, answer);
   await checkBlockAtNumber(endpoint, block, request);
   return read;
@@ -138,6 +150,23 @@ export function readByNumberFromNow(endpoint: ChainEndpoint, refusal: JsonRpcErr
   );
 }
 
+/**
+ * How nodes refuse eth_call's third parameter, the state override: invalid params (-32602: "too many arguments, want
+ * at most 2", "invalid argument 2"), or a message that names it.
+ */
+const OVERRIDE_REFUSED = /override|too many arguments|argument 2|state/i;
+
+export function refusesStateOverride(error: JsonRpcError): boolean {
+  return error.code === -32602 || OVERRIDE_REFUSED.test(error.message);
+}
+
+/** The endpoint will not run a call with a state override: it is then quoted otherwise (semantics §13). */
+export class StateOverrideRefusedError extends QuoterError {
+  constructor(endpoint: ChainEndpoint, error: JsonRpcError) {
+    super("state-override-refused", `${endpoint.source} refused eth_call's state override (JSON-RPC error ${error.code}: ${error.message.slice(0, 80)})`);
+  }
+}
+
 /** What an eth_call answered: its data, a revert, or the failure it throws (the block unknown, the transport). */
 function callAnswer(endpoint: ChainEndpoint, request: CallRequest, answer: JsonRpcAnswer): RawCall {
   if (answer.error === undefined) {
@@ -150,6 +179,10 @@ function callAnswer(endpoint: ChainEndpoint, request: CallRequest, answer: JsonR
   }
   const failure = classifyRpcError(answer.error);
   if (failure.kind === "unknown-block") throw blockUnknown(endpoint, "eth_call", request.block, answer.error);
+  if (failure.kind === "transport" && request.codeAt !== undefined && refusesStateOverride(answer.error)) {
+    endpoint.observer?.({ chainId: endpoint.chainId, method: "eth_call", outcome: "refused" });
+    throw new StateOverrideRefusedError(endpoint, answer.error);
+  }
   if (failure.kind === "transport") throw unavailable(endpoint, "eth_call", notAnExecution(answer.error));
   endpoint.observer?.({ chainId: endpoint.chainId, method: "eth_call", outcome: request.answersByReverting ? "ok" : "reverted" });
   return { success: false, data: failure.data };

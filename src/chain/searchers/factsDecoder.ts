@@ -161,3 +161,17 @@ export function decodeLadderFacts(encoded: string): LadderFacts {
     facts: array(words, words.position(96), facts),
   };
 }
+
+/** The position searcher's reads of the position (contracts/PositionSearcher.sol): a read not made is a failed empty call. */
+export type PositionFacts = { owner: RawCall; position: RawCall; size: RawCall };
+
+/** `PositionSearchFacts((Call, Call, Call), Facts)`'s arguments from their encoding (the data after the selector). */
+export function decodePositionSearchFacts(encoded: string): { position: PositionFacts; facts: Facts } {
+  const words = new Words(encoded.toLowerCase());
+  const at = words.position(0);
+  const dynamic = (word: number) => at + words.position(at + 32 * word);
+  return {
+    position: { owner: call(words, dynamic(0)), position: call(words, dynamic(1)), size: call(words, dynamic(2)) },
+    facts: facts(words, words.position(32)),
+  };
+}

@@ -85,35 +85,39 @@ function encodeSide(side: Known | undefined) {
  */
 export function encodeSearch(request: QuoteRequest, resume?: Resume, exactMaxCandidates = DEFAULT_EXACT_MAX_CANDIDATES): Hex {
   const head = [request.marketAddress, request.marketId, request.expectedPrice, request.collateralAvailable] as const;
-  const isLong = resume?.isLong ?? false;
   if (request.search === "exact") {
-    const exact = resume?.search === "exact" ? resume : undefined;
     return encodeDeployData({
       abi: exactQuoteSearcherAbi,
       bytecode: exactQuoteSearcherBytecode,
-      args: [
-        ...head,
-        BigInt(exactMaxCandidates),
-        resume !== undefined,
-        {
-          isLong,
-          currentPrice: exact?.currentPrice ?? 0n,
-          worstPrice: exact?.market.worstPrice ?? 0n,
-          feeRate: exact?.market.feeRate ?? 0n,
-          liquidity: exact?.market.liquidity ?? 0n,
-          state: exactStateArgs(exact?.state),
-          edgeQuoter: exact?.edgeCall?.to ?? zeroAddress,
-          edgeData: exact?.edgeCall?.data ?? "0x",
-        },
-      ],
+      args: [...head, BigInt(exactMaxCandidates), resume !== undefined, exactResumeArgs(resume)],
     });
   }
-  const point = resume?.search === "bisection" ? resume.point : { low: 0n, high: 0n, iteration: 0 };
   return encodeDeployData({
     abi: quoteSearcherAbi,
     bytecode: quoteSearcherBytecode,
-    args: [...head, BigInt(request.maxIterations), resume !== undefined, { isLong, low: point.low, high: point.high, iteration: BigInt(point.iteration) }],
+    args: [...head, BigInt(request.maxIterations), resume !== undefined, bisectionResumeArgs(resume)],
   });
+}
+
+/** Where an exact search resumes, as the searchers' `ExactResume` (zeros for a new search). */
+export function exactResumeArgs(resume: Resume | undefined) {
+  const exact = resume?.search === "exact" ? resume : undefined;
+  return {
+    isLong: resume?.isLong ?? false,
+    currentPrice: exact?.currentPrice ?? 0n,
+    worstPrice: exact?.market.worstPrice ?? 0n,
+    feeRate: exact?.market.feeRate ?? 0n,
+    liquidity: exact?.market.liquidity ?? 0n,
+    state: exactStateArgs(exact?.state),
+    edgeQuoter: exact?.edgeCall?.to ?? zeroAddress,
+    edgeData: exact?.edgeCall?.data ?? ("0x" as Hex),
+  };
+}
+
+/** Where a bisection resumes, as the searchers' `BisectionResume` (zeros for a new search). */
+export function bisectionResumeArgs(resume: Resume | undefined) {
+  const point = resume?.search === "bisection" ? resume.point : { low: 0n, high: 0n, iteration: 0 };
+  return { isLong: resume?.isLong ?? false, low: point.low, high: point.high, iteration: BigInt(point.iteration) };
 }
 
 export type { Facts };
