@@ -7,7 +7,7 @@ import type {} from "@fastify/sse"; // reply.sse
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { SETTINGS } from "../config.ts";
 import type { StreamObserver } from "../observability/metrics.ts";
-import type { QuoteRequest } from "../quote/request.ts";
+import type { AnyQuoteRequest } from "../quote/positionRequest.ts";
 import type { BatchItem } from "../quote/batchRequest.ts";
 import { requestKey } from "../service/coalescer.ts";
 import type { LiveEvent, LiveQuotes, LiveWatcher } from "../service/liveQuotes.ts";
@@ -78,7 +78,7 @@ export class LiveStreams {
   }
 
   /** Opens the stream of `quote` on `reply` (whose reply.sse the SSE plugin set): its events until it ends. */
-  start(request: FastifyRequest, reply: FastifyReply, quote: QuoteRequest): void {
+  start(request: FastifyRequest, reply: FastifyReply, quote: AnyQuoteRequest): void {
     this.openStream(request, reply, (watcher) => this.live.watch(quote, watcher), []);
   }
 

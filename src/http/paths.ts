@@ -7,6 +7,9 @@ export const BASE_PATH = "/quoter";
 export const QUOTE_PATH = "/:chainId/:marketAddress/:marketId";
 /** The quote route's pattern, as Fastify reports it in `request.routeOptions.url`. */
 export const QUOTE_ROUTE = `${BASE_PATH}${QUOTE_PATH}`;
+/** A held position's quote (semantics §13): how far it can be added to, reduced or turned around. */
+export const POSITION_PATH = "/:chainId/:marketAddress/positions/:positionId";
+export const POSITION_ROUTE = `${BASE_PATH}${POSITION_PATH}`;
 /** The depth ladder of one market: the exact quote at each of several prices, all at one block. */
 export const DEPTH_PATH = `${QUOTE_PATH}/depth`;
 /** Many quotes of one chain, all at one block: POST with a JSON body. */

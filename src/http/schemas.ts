@@ -2,13 +2,18 @@
 // Schema: they document, and the parser alone judges (the route compiles no validator), so the two never
 // disagree. The OpenAPI document at /quoter/openapi.json is generated from these schemas (src/http/openapi.ts).
 import { MAX_PARAMETER_LENGTH, paramsIn, type ParamLocation } from "../quote/params.ts";
+import { POSITION_PATH_ROWS, POSITION_QUERY_ROWS } from "../quote/positionRequest.ts";
+import type { ParamRows } from "../quote/request.ts";
 
 export { quoteResponseSchema } from "./responseSchemas.ts";
 export { quoteErrorResponses } from "./errorSchemas.ts";
 
-/** Each parameter at one place as a text of at most MAX_PARAMETER_LENGTH characters, with its shape, docs and example. */
-function paramsSchema(location: ParamLocation) {
-  const params = paramsIn(location);
+/**
+ * Each parameter at one place as a text of at most MAX_PARAMETER_LENGTH characters, with its shape, docs and example;
+ * `rows` read some of them otherwise (a held position's: its id in place of the market id, a budget of 0 allowed).
+ */
+function paramsSchema(location: ParamLocation, rows: ParamRows = {}) {
+  const params = paramsIn(location).map(([name, param]) => [rows[name]?.name ?? name, rows[name] ?? param] as const);
   return {
     type: "object",
     required: params.filter(([, param]) => param.required).map(([name]) => name),
@@ -30,3 +35,5 @@ function paramsSchema(location: ParamLocation) {
 
 export const quoteParamsSchema = paramsSchema("path");
 export const quoteQuerySchema = paramsSchema("query");
+export const positionParamsSchema = paramsSchema("path", POSITION_PATH_ROWS);
+export const positionQuerySchema = paramsSchema("query", POSITION_QUERY_ROWS);

@@ -42,18 +42,19 @@ export const POSITION_BUDGET_PARAM = {
     `The rule: ${stated(WEI_OR_ZERO_RULE)}`,
 } as const;
 
-const PATH_ROWS: ParamRows = { marketId: POSITION_ID_PARAM };
-const QUERY_ROWS: ParamRows = { collateralAvailable: POSITION_BUDGET_PARAM };
+/** The rows a held position's request reads otherwise than a new position's, by the table's names. */
+export const POSITION_PATH_ROWS: ParamRows = { marketId: POSITION_ID_PARAM };
+export const POSITION_QUERY_ROWS: ParamRows = { collateralAvailable: POSITION_BUDGET_PARAM };
 
 export type PositionPathParams = Pick<PositionRequest, "chainId" | "marketAddress" | "positionId">;
 
 /** The path of a position's quote (chainId, marketAddress, positionId), or the 400 naming each one that fails. */
 export function parsePositionPath(params: Record<string, unknown>): Result<PositionPathParams, QuoteError> {
-  const path = readParams("path", params, PATH_ROWS);
+  const path = readParams("path", params, POSITION_PATH_ROWS);
   return path.details.length > 0 ? { ok: false, error: invalidPathParameters(path.details) } : { ok: true, value: path.values as PositionPathParams };
 }
 
 /** The query of a position's quote: the table's, but a budget of 0 is allowed. */
 export function parsePositionQuery(query: Record<string, unknown>): Result<QueryParams, QuoteError> {
-  return parseQueryParams(query, QUERY_ROWS);
+  return parseQueryParams(query, POSITION_QUERY_ROWS);
 }

@@ -179,3 +179,9 @@ export function rpcUnavailable(retryAfterSeconds: number = DEFAULT_RETRY_AFTER_S
 export function internalError(): QuoteError {
   return new QuoteError("internal");
 }
+
+/** A quote's error as its answer (a batch item's); anything else is thrown on. */
+export function quoteErrorAsResult(error: unknown): { readonly ok: false; readonly error: QuoteError } {
+  if (error instanceof QuoteError) return { ok: false, error };
+  throw error;
+}

@@ -49,6 +49,25 @@ export function collateralLimit(input: {
   return limit === 0n ? 1n : limit;
 }
 
+/**
+ * A held position's modify limit in token units (semantics §13), from the answer's collateralDeltaLimit: moved by
+ * slippageBps against the trader. A deposit may grow, as a new position's limit (rounded up, never past the budget in
+ * token units, never below the answer's); a withdrawal may shrink (the least accepted back, |limit| × (10000 −
+ * slippageBps) / 10000 rounded down). Never 0, which the market group reads as "no limit": a limit that would be 0 is 1
+ * (a deposit of at most one unit).
+ */
+export function positionDeltaLimit(input: {
+  readonly collateralDeltaLimit: bigint;
+  readonly collateralAvailable: bigint;
+  readonly collateralDecimals: number;
+  readonly slippageBps: number;
+}): bigint {
+  const { collateralDeltaLimit: limit, slippageBps } = input;
+  if (limit > 0n) return collateralLimit({ ...input, maxCollateral: limit });
+  const back = (-limit * (BPS - BigInt(slippageBps))) / BPS;
+  return back === 0n ? 1n : -back;
+}
+
 /** Exact: the answer block's timestamp + deadlineSeconds (unix seconds), so a deadline is never before its block. */
 export function deadlineAfter(blockTimestamp: bigint, deadlineSeconds: number): bigint {
   return blockTimestamp + BigInt(deadlineSeconds);
@@ -118,7 +137,8 @@ export function tradeBody(input: {
     deadline: input.deadline.toString(),
     transaction: transaction(taker, marketAddress, input.tradeData),
     approval,
-    balance: facts === undefined ? null : { token: facts.token, available: facts.balance.toString(), needed: limit.toString() },
+    // A withdrawal needs none of the taker's tokens.
+    balance: facts === undefined ? null : { token: facts.token, available: facts.balance.toString(), needed: (limit > 0n ? limit : 0n).toString() },
     simulation: input.simulation,
   };
 }

@@ -1,5 +1,6 @@
 // Semantics §3.5 to §5 over the reads of one block: the same decisions whichever strategy fetched them.
 import {
+  type MarketCheck,
   interpretCollateralAsset,
   interpretCollateralDecimals,
   interpretMarket,
@@ -8,18 +9,19 @@ import {
   interpretReferencePrice,
 } from "../chain/searchers/marketGroup.ts";
 import type { Hex } from "viem";
-import type { ReadContext } from "../chain/rpc/call.ts";
+import type { RawCall, ReadContext } from "../chain/rpc/call.ts";
 import type { ChainEndpoint } from "../chain/rpc/client.ts";
 import type { MarketReader, SearchPosition } from "../chain/searchers/marketReader.ts";
 import { interpretEdge, planEdge } from "../chain/searchers/priceEdge.ts";
 import { SearcherUnsupportedError, type Facts } from "../chain/searchers/searcher.ts";
 import { buildAnswer, planSearch, type QuoteResponseBody } from "../quote/quoteAnswer.ts";
 import { currentPriceNotFound, marketNotFound, marketSettled, type QuoteError } from "../quote/quoteErrors.ts";
-import { DEFAULT_EXACT_MAX_CANDIDATES, runExactSearch } from "../quote/exactSearch.ts";
+import { DEFAULT_EXACT_MAX_CANDIDATES, runExactSearch, type ExactSearchResult } from "../quote/exactSearch.ts";
+import type { PositionResponseBody } from "../quote/positionAnswer.ts";
 import type { ExactState } from "../quote/exactState.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import { err, type Result } from "../quote/result.ts";
-import { runSearch, type Direction } from "../quote/search.ts";
+import { runSearch, type Direction, type Evaluation, type SearchInput, type SearchResult } from "../quote/search.ts";
 import type { EndpointStrategy } from "./endpointStrategy.ts";
 
 /** What one search did at its block: its log line and metrics tell it. */
@@ -35,7 +37,7 @@ export interface SearchFacts {
 
 /** A quote's answer at one block (the 200 body, or the error the user gets) and what its search did. */
 export interface Searched {
-  readonly answer: Result<QuoteResponseBody, QuoteError>;
+  readonly answer: Result<AnswerBody, QuoteError>;
   readonly facts: SearchFacts;
   /**
    * The market group's collateral token the search read at the block, when it names one: what a trade approves and
@@ -44,24 +46,53 @@ export interface Searched {
   readonly collateralAsset?: Hex | null;
 }
 
+/** The answer of a quote: a new position's, or a held one's (semantics §13). */
+export type AnswerBody = QuoteResponseBody | PositionResponseBody;
+
 /** The answer to `request` from `reader`'s block: the market, its price, the search, the body or its error. */
 export async function answerFrom(reader: MarketReader, request: QuoteRequest, exactMaxCandidates = DEFAULT_EXACT_MAX_CANDIDATES): Promise<Searched> {
+  return searchMarket(reader, request, exactMaxCandidates, {
+    marketId: request.marketId,
+    plan: (currentPrice) => planSearch(request, currentPrice),
+    interpret: interpretQuote,
+    build: (currentPrice, direction, result, decimals) => buildAnswer(request, currentPrice, reader.block, direction, result, decimals),
+  });
+}
+
+/**
+ * How one market is searched besides its reads: its id, the search's plan from the price and the market, how a
+ * candidate's raw quote reads, and the answer from the search's result.
+ */
+export interface MarketSearch {
+  readonly marketId: bigint;
+  plan(currentPrice: bigint, market: Extract<MarketCheck, { kind: "found" }>): Result<SearchInput, QuoteError>;
+  interpret(raw: RawCall): Evaluation;
+  build(currentPrice: bigint, direction: Direction, result: SearchResult | ExactSearchResult, collateralDecimals: number): Result<AnswerBody, QuoteError>;
+}
+
+/** Semantics §3.5 to §5 on one market, at `reader`'s block, as `how` says. */
+export async function searchMarket(
+  reader: MarketReader,
+  request: Pick<QuoteRequest, "search" | "expectedPrice">,
+  exactMaxCandidates: number,
+  how: MarketSearch,
+): Promise<Searched> {
   const blockNumber = reader.block.number;
   const marketAnswer = await reader.market();
-  const market = interpretMarket(marketAnswer, request.marketId);
+  const market = interpretMarket(marketAnswer, how.marketId);
   if (market.kind === "missing") return { answer: err(marketNotFound([{ param: market.param, message: market.reason }])), facts: { blockNumber } };
   if (market.settled) return { answer: err(marketSettled()), facts: { blockNumber } };
 
   const currentPrice = interpretReferencePrice(await reader.referencePrice());
   if (currentPrice === undefined) return { answer: err(currentPriceNotFound()), facts: { blockNumber } };
-  const plan = planSearch(request, currentPrice);
+  const plan = how.plan(currentPrice, market);
   if (!plan.ok) return { answer: plan, facts: { blockNumber } };
   const { asset: collateralAsset, decimals: collateralDecimals } = await readCollateral(reader);
 
   let candidates = 0;
   const quote = async (size: bigint, at: SearchPosition) => {
     candidates++;
-    return interpretQuote(await reader.quote(size, at));
+    return how.interpret(await reader.quote(size, at));
   };
   const { direction } = plan.value;
   let result;
@@ -80,7 +111,7 @@ export async function answerFrom(reader: MarketReader, request: QuoteRequest, ex
     result = await runSearch(plan.value, (size, point) => quote(size, { search: "bisection", point }));
   }
   reader.done?.();
-  const answer = buildAnswer(request, currentPrice, reader.block, direction, result, collateralDecimals);
+  const answer = how.build(currentPrice, direction, result, collateralDecimals);
   const stoppedBy = result.kind === "market-settled" || result.kind === "no-valid-size" ? result.revertName : undefined;
   const facts = { blockNumber, direction, candidates, ...(stoppedBy === undefined ? {} : { stoppedBy }) };
   return { answer, facts, collateralAsset: collateralAsset ?? null };

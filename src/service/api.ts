@@ -9,6 +9,8 @@ import type { QuoteError } from "../quote/quoteErrors.ts";
 import type { Result } from "../quote/result.ts";
 import type { QuoteResponseBody } from "../quote/quoteAnswer.ts";
 import type { QuoteRequest } from "../quote/request.ts";
+import type { PositionResponseBody } from "../quote/positionAnswer.ts";
+import type { AnyQuoteRequest, PositionRequest } from "../quote/positionRequest.ts";
 
 /** Where a quote's warnings go: pino's loggers (a request's among them) have `warn`. */
 export interface QuoteLogger {
@@ -51,8 +53,10 @@ export interface QuoteOptions {
 export interface Quoter {
   /** The 200 body, or a thrown QuoteError. */
   quote(request: QuoteRequest, options?: QuoteOptions): Promise<QuoteResponseBody>;
+  /** Semantics §13: a held position's modification (the body, or a thrown QuoteError). */
+  quotePosition?(request: PositionRequest, options?: QuoteOptions): Promise<PositionResponseBody>;
   /** Quotes of one chain, all at one block (a thrown QuoteError only when none can be answered: the chain's). */
-  quoteBatch?(requests: readonly QuoteRequest[], options?: QuoteOptions): Promise<BatchAnswer>;
+  quoteBatch?(requests: readonly AnyQuoteRequest[], options?: QuoteOptions): Promise<BatchAnswer>;
   /**
    * At the chain's head: the market's reference price (undefined when it has none) and the quotes `plan` makes of
    * it (plannedRequests), all answered at that block.
@@ -64,7 +68,7 @@ export interface Quoter {
 export type MarketAt = Pick<QuoteRequest, "chainId" | "marketAddress" | "marketId" | "minBlock">;
 
 /** A batch planned from the market's price at its block, with that price. */
-export interface PricedAnswer extends BatchAnswer {
+export interface PricedAnswer extends BatchAnswer<QuoteResponseBody> {
   readonly price: bigint | undefined;
 }
 
@@ -72,9 +76,9 @@ export interface PricedAnswer extends BatchAnswer {
 export type ChainFollow = Pick<HeadFollower, "onHead" | "hold" | "isReplaced" | "head">;
 
 /** A batch's answers: every one at one block, each the body or the error a GET of it gets at that block. */
-export interface BatchAnswer {
+export interface BatchAnswer<Body = QuoteResponseBody | PositionResponseBody> {
   readonly head: { readonly number: bigint; readonly hash: Hex };
-  readonly answers: readonly Result<QuoteResponseBody, QuoteError>[];
+  readonly answers: readonly Result<Body, QuoteError>[];
   /** Gas the candidates of the quotes searched together used (none when none were). */
   readonly searchGas?: bigint;
 }

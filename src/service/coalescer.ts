@@ -2,7 +2,7 @@
 // The search runs for as long as one of the quotes that share it still waits: once every one of them has given up
 // (its deadline passed), its signal aborts and it makes no further call. Once it is answered, the next identical
 // request is a new search (or the answer cache's).
-import type { QuoteRequest } from "../quote/request.ts";
+import type { AnyQuoteRequest } from "../quote/positionRequest.ts";
 import { tradeParams } from "../quote/trade.ts";
 
 export interface Coalescer<T> {
@@ -72,7 +72,7 @@ const NOT_SEARCHED: ReadonlySet<string> = new Set(["minBlock", "taker", "slippag
  * its answer, so a request with `taker` shares the search (and its kept answer) of the same request without it, and
  * a request without `taker` has the key it had before §12.
  */
-export function quoteKey(request: QuoteRequest): string {
+export function quoteKey(request: AnyQuoteRequest): string {
   return JSON.stringify(request, (key, value: unknown) => (NOT_SEARCHED.has(key) ? undefined : typeof value === "bigint" ? value.toString() : value));
 }
 
@@ -80,7 +80,7 @@ export function quoteKey(request: QuoteRequest): string {
  * Requests are identical when their answers are: the search's key, and with `taker` the trade's parameters (their
  * defaults filled in). Without `taker` it is the search's key.
  */
-export function requestKey(request: QuoteRequest): string {
+export function requestKey(request: AnyQuoteRequest): string {
   const trade = tradeParams(request);
   return trade === undefined ? quoteKey(request) : `${quoteKey(request)}\n${trade.taker}/${trade.slippageBps}/${trade.deadlineSeconds}`;
 }

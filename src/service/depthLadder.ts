@@ -45,7 +45,8 @@ export async function quoteDepth(quoter: Ladder, request: DepthRequest, options:
   const { ladder } = request;
   if ("prices" in ladder) {
     const levels = ladder.prices.map(levelAt);
-    const batch = await quoter.quoteBatch(levels, options);
+    // A ladder's levels are new positions' quotes: their bodies are new positions'.
+    const batch = (await quoter.quoteBatch(levels, options)) as BatchAnswer<QuoteResponseBody>;
     throwMarketError(batch.answers);
     const price = priceOf(batch.answers);
     // No level answered (each its own 400): the price is read, with the levels again, at one block.

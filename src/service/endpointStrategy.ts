@@ -14,6 +14,7 @@ import { runBatchSearcher, runLadderSearcher, type LadderSearched } from "../cha
 import type { SpacedLadder } from "../quote/depthRequest.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import type { Warn } from "./warnings.ts";
+import { createPositionStrategy, type PositionStrategy } from "./positionStrategy.ts";
 
 export interface EndpointStrategyOptions {
   /** False: every endpoint is quoted call by call, and none is probed. */
@@ -26,7 +27,7 @@ export interface EndpointStrategyOptions {
 /** An endpoint's reads of one request at one block, and whether they come from one deployless call. */
 export type EndpointReader = { readonly reader: MarketReader; readonly singleCall: boolean };
 
-export interface EndpointStrategy {
+export interface EndpointStrategy extends PositionStrategy {
   /**
    * The reads of `request` at `endpoint` and `block`, in the way the endpoint is known (or probed) to take: the
    * searcher's facts from one deployless call, or a reader that calls as the search asks.
@@ -67,13 +68,12 @@ export function createEndpointStrategy({ singleCall, searchGasCap, exactMaxCandi
   function quoteSequentially(endpoint: ChainEndpoint, decidedBy: string, error?: Error): void {
     if (deployless.get(endpoint) === false) return;
     deployless.set(endpoint, false);
-    warn(
-      { chainId: endpoint.chainId, endpoint: endpoint.label, decidedBy, ...(error ? { reason: error.message } : {}) },
-      "endpoint does not run the deployless searcher: quoting sequentially",
-    );
+    const reason = error ? { reason: error.message } : {};
+    warn({ chainId: endpoint.chainId, endpoint: endpoint.label, decidedBy, ...reason }, "endpoint does not run the deployless searcher: quoting sequentially");
   }
 
   return {
+    ...createPositionStrategy({ singleCall, limits, warn }),
     async readerAt(endpoint, request, context, searched) {
       if (searched !== undefined) return { reader: replayingReader(endpoint, request, limits, context, searched), singleCall: true };
       if (await canRunSingleCall(endpoint, context.tally)) {

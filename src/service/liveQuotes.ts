@@ -4,27 +4,18 @@
 // watcher was last told in anything but its block, or when the block of what it was last told was replaced
 // (semantics §11: nothing about a replaced block is sent). A market that settled or ended ends its watches.
 import type { Hex } from "viem";
-import type { QuoteResponseBody } from "../quote/quoteAnswer.ts";
-import { QuoteError } from "../quote/quoteErrors.ts";
-import type { QuoteRequest } from "../quote/request.ts";
-import { err, ok, type Result } from "../quote/result.ts";
-import { newQuoteRecord, type BatchAnswer, type ChainFollow, type Quoter, type QuoteRecord } from "./api.ts";
+import { isPositionRequest, type AnyQuoteRequest } from "../quote/positionRequest.ts";
+import type { AnswerBody } from "./answerAtBlock.ts";
+import { newQuoteRecord, type ChainFollow, type Quoter } from "./api.ts";
 import { requestKey } from "./coalescer.ts";
+import { answerOf, batchAnswerOf, failureOf, type Answer, type LiveEndReason, type LiveEvent } from "./liveAnswers.ts";
 
-/** Why a watch ended for good: its market settled, or its trading ended (every quote reverts). */
-export type LiveEndReason = "settled" | "expired";
-
-/** What a watcher is told: the answer at a block (a body or an error), or that the watch ended. */
-export type LiveEvent =
-  | { readonly type: "quote"; readonly body: QuoteResponseBody; readonly blockNumber: bigint }
-  | { readonly type: "batch"; readonly batch: BatchAnswer; readonly blockNumber: bigint }
-  | { readonly type: "error"; readonly error: unknown; readonly blockNumber: bigint | undefined }
-  | { readonly type: "end"; readonly reason: LiveEndReason };
+export type { LiveEndReason, LiveEvent } from "./liveAnswers.ts";
 
 export type LiveWatcher = (event: LiveEvent) => void;
 
 export interface LiveQuotesOptions {
-  readonly quoter: Quoter & { follow(chainId: number): ChainFollow | undefined; quoteBatch?: Quoter["quoteBatch"] };
+  readonly quoter: Quoter & { follow(chainId: number): ChainFollow | undefined; quoteBatch?: Quoter["quoteBatch"]; quotePosition?: Quoter["quotePosition"] };
   /** Told of each search started for the watches (once per distinct quote and head) and of each head. */
   readonly observe?: { readonly search?: () => void; readonly head?: () => void };
 }
@@ -33,17 +24,14 @@ export interface LiveQuotes {
   /** Whether quotes of this chain can be watched: the quoter follows its head. */
   follows(chainId: number): boolean;
   /** Tells `watcher` the answer to `request` now and whenever it changes; returns the way to stop. */
-  watch(request: QuoteRequest, watcher: LiveWatcher): () => void;
+  watch(request: AnyQuoteRequest, watcher: LiveWatcher): () => void;
   /** The same for a batch of quotes of one chain (`batch` events: every answer at one block); `key` names it. */
-  watchBatch(requests: readonly QuoteRequest[], chainId: number, key: string, watcher: LiveWatcher): () => void;
+  watchBatch(requests: readonly AnyQuoteRequest[], chainId: number, key: string, watcher: LiveWatcher): () => void;
   /** Distinct quotes watched now. */
   readonly watches: number;
   /** Stops every watch (the watchers are not told). */
   close(): void;
 }
-
-/** An answer as a watch keeps it: the event, what it says but its block, and the block's hash. */
-type Answer = { readonly event: Exclude<LiveEvent, { type: "end" }>; readonly sameness: string; readonly blockHash: Hex | undefined; readonly end?: LiveEndReason };
 
 /** What each watcher was last told: its event's sameness and block. */
 type Told = { sameness?: string; blockHash?: Hex | undefined };
@@ -63,8 +51,6 @@ type Watch = {
 
 /** Per chain: its watches, the follower's listener and hold, released with the chain's last watch. */
 type ChainWatches = { readonly watches: Set<Watch>; readonly stop: () => void };
-
-const EXPIRED_REVERTS = new Set(["ExpiredMarket", "ExpiredMarketNotSettled"]);
 
 export function createLiveQuotes(options: LiveQuotesOptions): LiveQuotes {
   return new LiveQuoteHub(options);
@@ -90,18 +76,26 @@ class LiveQuoteHub implements LiveQuotes {
     return this.quoter.follow(chainId) !== undefined;
   }
 
-  watch(request: QuoteRequest, watcher: LiveWatcher): () => void {
+  watch(request: AnyQuoteRequest, watcher: LiveWatcher): () => void {
+    const { quoter } = this;
+    let owner: string | undefined;
     const answer = () => {
       const record = newQuoteRecord();
-      return this.quoter.quote(request, { record }).then(
-        (body) => answerOf({ type: "quote", body, blockNumber: BigInt(body.blockNumber) }, body.blockHash),
+      const asked: Promise<AnswerBody> = isPositionRequest(request) ? quoter.quotePosition!(request, { record }) : quoter.quote(request, { record });
+      return asked.then(
+        (body) => {
+          const said = answerOf({ type: "quote", body, blockNumber: BigInt(body.blockNumber) }, body.blockHash);
+          const held = "owner" in body ? body.owner : undefined;
+          owner ??= held;
+          return held === owner ? said : { ...said, end: "transferred" as const, untold: true };
+        },
         (error: unknown) => failureOf(error, record),
       );
     };
     return this.join(`${request.chainId}\n${requestKey(request)}`, request.chainId, answer, watcher);
   }
 
-  watchBatch(requests: readonly QuoteRequest[], chainId: number, key: string, watcher: LiveWatcher): () => void {
+  watchBatch(requests: readonly AnyQuoteRequest[], chainId: number, key: string, watcher: LiveWatcher): () => void {
     const quoteBatch = this.quoter.quoteBatch?.bind(this.quoter);
     if (quoteBatch === undefined) throw new RangeError("this quoter answers no batch");
     const answer = () =>
@@ -185,7 +179,7 @@ class LiveQuoteHub implements LiveQuotes {
     if (this.closed || this.byKey.get(watch.key) !== watch) return;
     // An answer about a block replaced meanwhile is never told: the new head's search follows.
     if (answer.blockHash !== undefined && watch.follow.isReplaced(answer.blockHash)) watch.again = true;
-    else tell(watch, answer);
+    else if (answer.untold !== true) tell(watch, answer);
     if (answer.end !== undefined) return this.end(watch, answer.end);
     if (watch.again) {
       watch.again = false;
@@ -211,35 +205,4 @@ function tellOne(watch: Watch, watcher: LiveWatcher, told: Told, answer: Answer)
   told.sameness = answer.sameness;
   told.blockHash = answer.blockHash;
   watcher(answer.event);
-}
-
-/**
- * What an answer says but its block: two answers that differ only there are the same to a watcher (a body without
- * `blockNumber` and `blockHash`; an error, its kind and body).
- */
-function sayingOf(answer: Result<QuoteResponseBody, QuoteError>): unknown {
-  if (!answer.ok) return [answer.error.kind, answer.error.toBody()];
-  const { blockNumber: _number, blockHash: _hash, ...rest } = answer.value;
-  return rest;
-}
-
-/** A batch's answers: the same to a watcher when every one is, but for its block. */
-function batchAnswerOf(event: Extract<LiveEvent, { type: "batch" }>, blockHash: Hex): Answer {
-  return { event, sameness: JSON.stringify(event.batch.answers.map(sayingOf)), blockHash };
-}
-
-function answerOf(event: Extract<LiveEvent, { type: "quote" }>, blockHash: Hex): Answer {
-  return { event, sameness: JSON.stringify(sayingOf(ok(event.body))), blockHash };
-}
-
-function failureOf(error: unknown, record: QuoteRecord): Answer {
-  const event = { type: "error" as const, error, blockNumber: record.blockNumber };
-  const sameness = error instanceof QuoteError ? JSON.stringify(sayingOf(err(error))) : `internal: ${String(error)}`;
-  const end: LiveEndReason | undefined =
-    error instanceof QuoteError && error.kind === "marketSettled"
-      ? "settled"
-      : record.stoppedBy !== undefined && EXPIRED_REVERTS.has(record.stoppedBy)
-        ? "expired"
-        : undefined;
-  return { event, sameness, blockHash: record.blockHash, ...(end === undefined ? {} : { end }) };
 }

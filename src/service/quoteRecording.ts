@@ -6,7 +6,7 @@ import type { Searched } from "./answerAtBlock.ts";
 import type { QuoteRecord } from "./api.ts";
 
 /** Whether the quote was answered from the cache, and then what it answered (its log line, the hit rate). */
-export function recordCacheLookup(record: QuoteRecord, cached: QuoteResponseBody | undefined, head: BlockHeader): void {
+export function recordCacheLookup(record: QuoteRecord, cached: Pick<QuoteResponseBody, "direction"> | undefined, head: BlockHeader): void {
   record.cache = cached === undefined ? "miss" : "hit";
   if (cached === undefined) return;
   record.direction = cached.direction;

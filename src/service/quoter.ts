@@ -6,13 +6,15 @@
 // the next endpoint, or ends in 503: it is never a search outcome.
 import type { RpcTally } from "../chain/rpc/call.ts";
 import type { ChainRegistry } from "../chain/rpc/client.ts";
-import type { BlockHeader } from "../chain/head/follower.ts";
-import type { HeadFollower, HeadStatus } from "../chain/head/follower.ts";
+import type { BlockHeader, HeadFollower, HeadStatus } from "../chain/head/follower.ts";
 import { signalsFor } from "../chain/rpc/waiting.ts";
 import { SETTINGS } from "../config.ts";
 import { DEFAULT_SEARCH_GAS_CAP } from "../chain/searchers/searcher.ts";
 import { checkExpectedPrice, type QuoteResponseBody } from "../quote/quoteAnswer.ts";
-import { marketNotFound, type QuoteError } from "../quote/quoteErrors.ts";
+import { marketNotFound, quoteErrorAsResult, type QuoteError } from "../quote/quoteErrors.ts";
+import type { PositionResponseBody } from "../quote/positionAnswer.ts";
+import type { AnyQuoteRequest, PositionRequest } from "../quote/positionRequest.ts";
+import type { AnswerBody } from "./answerAtBlock.ts";
 import { err, ok, type Result } from "../quote/result.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES } from "../quote/exactSearch.ts";
 import { unconfiguredChainDetail } from "../quote/explain.ts";
@@ -44,7 +46,7 @@ class Quoter implements QuoterService {
   private readonly deadlineMs: number;
   private readonly warn: Warn;
   private readonly endpoints: EndpointStrategy;
-  private readonly answers: AnswerCache<QuoteResponseBody>;
+  private readonly answers: AnswerCache<AnswerBody>;
   private readonly followers: Map<number, HeadFollower>;
   private readonly searches: Searches;
   private readonly trades = new Trades();
@@ -56,12 +58,20 @@ class Quoter implements QuoterService {
     this.deadlineMs = options.deadlineMs ?? SETTINGS.QUOTE_DEADLINE_MS.default;
     this.warn = warningsTo(logger);
     this.endpoints = createEndpointStrategy({ singleCall: strategy === "single-call", searchGasCap, exactMaxCandidates: this.exactMaxCandidates, warn: this.warn });
-    this.answers = createAnswerCache<QuoteResponseBody>(options.answerCache ?? { maxEntries: 0, maxBytes: 0 });
+    this.answers = createAnswerCache<AnswerBody>(options.answerCache ?? { maxEntries: 0, maxBytes: 0 });
     this.followers = followChains(options, (chainId, hashes) => this.answers.drop(chainId, hashes));
     this.searches = new Searches(this.endpoints, this.exactMaxCandidates, options.sharing);
   }
 
-  async quote(request: QuoteRequest, options: QuoteOptions = {}): Promise<QuoteResponseBody> {
+  quote(request: QuoteRequest, options: QuoteOptions = {}): Promise<QuoteResponseBody> {
+    return this.answer(request, options) as Promise<QuoteResponseBody>;
+  }
+  /** Semantics §13: the same question of a held position (its market and its owner read at the block). */
+  quotePosition(request: PositionRequest, options: QuoteOptions = {}): Promise<PositionResponseBody> {
+    return this.answer(request, options) as Promise<PositionResponseBody>;
+  }
+
+  private async answer(request: AnyQuoteRequest, options: QuoteOptions): Promise<AnswerBody> {
     const notPositive = checkExpectedPrice(request.expectedPrice);
     if (notPositive) throw notPositive;
     return this.onChain(request.chainId, request.minBlock, options, (on, signal, progress) => {
@@ -113,7 +123,7 @@ class Quoter implements QuoterService {
   }
 
   /** At the chain's head (at least `minBlock`): the kept answer of an identical request there, or a search. */
-  private async quoteAtHead(quote: ChainQuote, options: QuoteOptions, signal: AbortSignal, progress: Progress): Promise<QuoteResponseBody> {
+  private async quoteAtHead(quote: ChainQuote, options: QuoteOptions, signal: AbortSignal, progress: Progress): Promise<AnswerBody> {
     for (let attempt = 0; ; attempt++) {
       const head = await headFor(quote, quote.request.minBlock, options.noCache === true && attempt === 0, signal, progress);
       const answer = await this.answerAtHead(quote, head, options, signal, attempt, progress);
@@ -133,7 +143,7 @@ class Quoter implements QuoterService {
     signal: AbortSignal,
     attempt: number,
     progress: Progress,
-  ): Promise<Result<QuoteResponseBody, QuoteError> | undefined> {
+  ): Promise<Result<AnswerBody, QuoteError> | undefined> {
     const { chain, follower, key, record } = quote;
     if (options.noCache !== true) {
       const cached = this.answers.get(chain.chainId, head.hash, key);
@@ -154,7 +164,7 @@ class Quoter implements QuoterService {
    * Every request (all of one chain) answered at one block, the newest head at least every `minBlock` asked: each
    * its body or its error; a block replaced meanwhile starts them all again at the new head.
    */
-  async quoteBatch(requests: readonly QuoteRequest[], options: QuoteOptions = {}): Promise<BatchAnswer> {
+  async quoteBatch(requests: readonly AnyQuoteRequest[], options: QuoteOptions = {}): Promise<BatchAnswer> {
     const minBlock = requests.reduce<bigint | undefined>((most, { minBlock: asked }) => (asked !== undefined && (most === undefined || asked > most) ? asked : most), undefined);
     return this.onChain(requests[0]?.chainId ?? 0, minBlock, options, async (on, signal, progress) => {
       for (let attempt = 0; ; attempt++) {
@@ -180,7 +190,8 @@ class Quoter implements QuoterService {
         const together = "levels" in plan ? await searchLadder(this.endpoints, on.chain, plan, { block: head, signal, tally }) : undefined;
         const read = together ?? (await readPriceAt(on, market, head, signal, attempt, progress));
         const settled = read && (await this.settleAll(on, plannedRequests(plan, read.price), head, options, signal, progress, together && { searched: together.searched, tally }));
-        if (settled !== undefined) return { head, price: read!.price, ...settled };
+        // A ladder's levels are new positions' quotes.
+        if (settled !== undefined) return { head, price: read!.price, ...settled } as PricedAnswer;
       }
     });
   }
@@ -191,7 +202,7 @@ class Quoter implements QuoterService {
    */
   private async settleAll(
     on: Pick<ChainQuote, "chain" | "follower" | "warn">,
-    requests: readonly QuoteRequest[],
+    requests: readonly AnyQuoteRequest[],
     head: BlockHeader,
     options: QuoteOptions,
     signal: AbortSignal,
@@ -207,13 +218,14 @@ class Quoter implements QuoterService {
       quotes.map(async (quote, i) => {
         const own = each.signals[i]!;
         const answer = await this.settleAt({ ...quote, searched: searched.get(quote.key) }, head, options, own, progress);
-        // Each trade is simulated on the block's state, apart from the others' (semantics §12).
-        const traded = answer?.ok ? await this.trades.withTrade(quote, head, answer.value, own, 0, progress) : answer;
+        // Each trade is simulated on the block's state, apart from the others' (semantics §12); a taker that does not
+        // own the position is that item's 400.
+        const traded = answer?.ok ? await this.trades.withTrade(quote, head, answer.value, own, 0, progress).catch(quoteErrorAsResult) : answer;
         return traded === undefined || "ok" in traded ? traded : ok(traded);
       }),
     ).finally(each.done);
     if (answers.includes(undefined) || on.follower.isReplaced(head.hash)) return undefined;
-    return { answers: answers as Result<QuoteResponseBody, QuoteError>[], ...(tally.searchGas === undefined ? {} : { searchGas: tally.searchGas }) };
+    return { answers: answers as Result<AnswerBody, QuoteError>[], ...(tally.searchGas === undefined ? {} : { searchGas: tally.searchGas }) };
   }
 
   /** The quotes with no answer kept at `head` (here or by another replica), searched together. */

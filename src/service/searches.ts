@@ -4,7 +4,8 @@
 import type { BlockHeader } from "../chain/head/follower.ts";
 import type { ChainClient, ChainEndpoint } from "../chain/rpc/client.ts";
 import type { HeadFollower } from "../chain/head/follower.ts";
-import type { QuoteRequest } from "../quote/request.ts";
+import { isPositionRequest, type AnyQuoteRequest } from "../quote/positionRequest.ts";
+import { positionAnswerAtEndpoint } from "./positionAnswer.ts";
 import { answerAtEndpoint, type Searched } from "./answerAtBlock.ts";
 import type { QuoteRecord } from "./api.ts";
 import { waitOutLag } from "./atHead.ts";
@@ -20,7 +21,7 @@ import type { Warn } from "./warnings.ts";
 export type ChainQuote = {
   readonly chain: ChainClient;
   readonly follower: HeadFollower;
-  readonly request: QuoteRequest;
+  readonly request: AnyQuoteRequest;
   readonly key: string;
   readonly warn: Warn;
   readonly record: QuoteRecord | undefined;
@@ -73,6 +74,10 @@ export class Searches {
   private at(quote: ChainQuote, head: BlockHeader, signal: AbortSignal): Promise<Searched> {
     const context = { block: head, signal, tally: quote.record, exactMaxCandidates: this.exactMaxCandidates };
     const searchedBy = (endpoint: ChainEndpoint) => (quote.searched?.endpoint === endpoint ? quote.searched.facts : undefined);
-    return firstAnswer(quote.chain.endpoints, (endpoint) => answerAtEndpoint(this.endpoints, endpoint, quote.request, { ...context, searched: searchedBy(endpoint) }), signal, quote.warn);
+    const { request } = quote;
+    const answer = isPositionRequest(request)
+      ? (endpoint: ChainEndpoint) => positionAnswerAtEndpoint(this.endpoints, endpoint, request, context)
+      : (endpoint: ChainEndpoint) => answerAtEndpoint(this.endpoints, endpoint, request, { ...context, searched: searchedBy(endpoint) });
+    return firstAnswer(quote.chain.endpoints, answer, signal, quote.warn);
   }
 }

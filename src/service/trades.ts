@@ -6,11 +6,15 @@
 import { getAddress, type Hex } from "viem";
 import type { BlockHeader } from "../chain/head/follower.ts";
 import { interpretCollateralAsset } from "../chain/searchers/marketGroup.ts";
-import { sequentialReader } from "../chain/searchers/sequential.ts";
+import { marketCalls } from "../chain/searchers/sequential.ts";
 import { runTrade } from "../chain/trade/takerTrade.ts";
-import { encodeApprove, encodeCreateTraderPosition } from "../chain/trade/trading.ts";
+import { encodeApprove, encodeCreateTraderPosition, encodeModifyTraderPosition } from "../chain/trade/trading.ts";
+import { isPositionRequest, type AnyQuoteRequest } from "../quote/positionRequest.ts";
+import type { PositionResponseBody } from "../quote/positionAnswer.ts";
 import type { QuoteResponseBody } from "../quote/quoteAnswer.ts";
-import { collateralLimit, deadlineAfter, nextBlockTime, tradeBody, tradeParams, type TradeBody, type TradeParams } from "../quote/trade.ts";
+import { takerNotOwner } from "../quote/quoteErrors.ts";
+import { collateralLimit, deadlineAfter, nextBlockTime, positionDeltaLimit, tradeBody, tradeParams, type TradeBody, type TradeParams } from "../quote/trade.ts";
+import type { AnswerBody } from "./answerAtBlock.ts";
 import { waitOutLag } from "./atHead.ts";
 import { createCoalescer, requestKey } from "./coalescer.ts";
 import { firstAnswer } from "./fallback.ts";
@@ -36,9 +40,11 @@ export class Trades {
    * `body` with its trade at `head` when the request has a taker (else `body` as it is); undefined when it must be
    * asked again at the chain's head (an endpoint lagged, or the block was replaced meanwhile).
    */
-  async withTrade(quote: ChainQuote, head: BlockHeader, body: QuoteResponseBody, signal: AbortSignal, attempt: number, progress: Progress): Promise<QuoteResponseBody | undefined> {
+  async withTrade(quote: ChainQuote, head: BlockHeader, body: AnswerBody, signal: AbortSignal, attempt: number, progress: Progress): Promise<AnswerBody | undefined> {
     const params = tradeParams(quote.request);
     if (params === undefined) return body;
+    // Semantics §13: only the owner can modify a position; the answer names who owns it at its block.
+    if ("owner" in body && params.taker !== body.owner) throw takerNotOwner(BigInt(body.positionId), body.owner);
     try {
       const trade = await this.coalescer.run(`${head.hash}\n${requestKey(quote.request)}`, (shared) => this.tradeAt(quote, head, body, params, shared), signal);
       return quote.follower.isReplaced(head.hash) ? undefined : { ...body, trade };
@@ -48,19 +54,13 @@ export class Trades {
     }
   }
 
-  private async tradeAt(quote: ChainQuote, head: BlockHeader, body: QuoteResponseBody, params: TradeParams, signal: AbortSignal): Promise<TradeBody> {
+  private async tradeAt(quote: ChainQuote, head: BlockHeader, body: AnswerBody, params: TradeParams, signal: AbortSignal): Promise<TradeBody> {
     const { request, chain, follower } = quote;
     const asset = await this.assetAt(quote, head, signal);
     const token = asset === null ? undefined : getAddress(asset);
-    const limit = collateralLimit({
-      maxCollateral: BigInt(body.maxCollateral),
-      collateralAvailable: request.collateralAvailable,
-      collateralDecimals: body.collateralDecimals,
-      slippageBps: params.slippageBps,
-    });
     const deadline = deadlineAfter(head.timestamp, params.deadlineSeconds);
-    const tradeData = encodeCreateTraderPosition({ marketId: request.marketId, size: BigInt(body.maxSize), maxCollateral: limit, deadline });
-    const approveData = encodeApprove(request.marketAddress, limit);
+    const { limit, tradeData } = transactionOf(request, body, params, deadline);
+    const approveData = encodeApprove(request.marketAddress, limit > 0n ? limit : 0n);
     const calls = { taker: params.taker, marketAddress: request.marketAddress, token, limit, tradeData, approveData, time: nextBlockTime(head.timestamp, follower.headAge(head.hash) ?? 0) };
     const context = { block: head, signal, tally: quote.record };
     const run = await firstAnswer(chain.endpoints, (endpoint) => runTrade(endpoint, calls, context), signal, quote.warn);
@@ -74,11 +74,28 @@ export class Trades {
     const kept = this.assets.get(key);
     if (kept !== undefined) return kept;
     const context = { block: head, signal, tally: quote.record };
-    const raw = await firstAnswer(chain.endpoints, async (endpoint) => (await sequentialReader(endpoint, request, context)).collateralGroup(), signal, quote.warn);
+    const market = { marketAddress: request.marketAddress, marketId: 0n };
+    const raw = await firstAnswer(chain.endpoints, (endpoint) => marketCalls(endpoint, market, context).collateralGroup(), signal, quote.warn);
     const asset = interpretCollateralAsset(raw) ?? null;
     this.noteAsset(chain.chainId, head.hash, request.marketAddress, asset);
     return asset;
   }
+}
+
+/**
+ * The transaction of an answer and its collateral limit in token units: createTraderPosition of maxSize for a new
+ * position (§12), modifyTraderPosition to targetSize for a held one (§13).
+ */
+function transactionOf(request: AnyQuoteRequest, body: AnswerBody, params: TradeParams, deadline: bigint): { limit: bigint; tradeData: Hex } {
+  const budget = { collateralAvailable: request.collateralAvailable, collateralDecimals: body.collateralDecimals, slippageBps: params.slippageBps };
+  if (isPositionRequest(request)) {
+    const held = body as PositionResponseBody;
+    const limit = positionDeltaLimit({ ...budget, collateralDeltaLimit: BigInt(held.collateralDeltaLimit) });
+    const modification = { positionId: request.positionId, size: BigInt(held.targetSize), deltaCollateralLimit: limit, deadline };
+    return { limit, tradeData: encodeModifyTraderPosition(modification) };
+  }
+  const limit = collateralLimit({ ...budget, maxCollateral: BigInt((body as QuoteResponseBody).maxCollateral) });
+  return { limit, tradeData: encodeCreateTraderPosition({ marketId: request.marketId, size: BigInt(body.maxSize), maxCollateral: limit, deadline }) };
 }
 
 const assetKey = (chainId: number, blockHash: Hex, marketAddress: Hex) => `${chainId}\n${blockHash}\n${marketAddress}`;

@@ -49,5 +49,5 @@ export function recordWarnings(): { warn: Warn; warnings: Warning[] } {
 /** A search's answer as the service gives it: the 200 body, or its error thrown. */
 export function bodyOf(searched: Searched): QuoteResponseBody {
   if (!searched.answer.ok) throw searched.answer.error;
-  return searched.answer.value;
+  return searched.answer.value as QuoteResponseBody;
 }

@@ -1,9 +1,10 @@
 // A raw eth_call: its success flag and return (or revert) data, at a block named by its hash. A transport failure
 // throws; so does a node that does not have the block (BlockUnknownError), which is not a failure of the node.
 import { isHex, numberToHex, type Address, type BlockTag, type Hex } from "viem";
-import { BlockUnknownError, ChainUnavailableError, EndpointRestingError, classifyRpcError } from "./chainErrors.ts";
+import { BlockUnknownError, ChainUnavailableError, EndpointRestingError, StateOverrideRefusedError, classifyRpcError, refusesStateOverride } from "./chainErrors.ts";
+
+export { StateOverrideRefusedError };
 import { ChainOverloadedError, RequestAbandonedError } from "./limiter.ts";
-import { QuoterError } from "../../quote/quoterError.ts";
 import type { ChainEndpoint, RpcMethod } from "./client.ts";
 import { postJsonRpc, RpcTransportError, type JsonRpcAnswer, type JsonRpcError } from "./transport.ts";
 
@@ -148,23 +149,6 @@ export function readByNumberFromNow(endpoint: ChainEndpoint, refusal: JsonRpcErr
     { chainId: endpoint.chainId, endpoint: endpoint.label, refusal: `JSON-RPC error ${refusal.code}: ${refusal.message.slice(0, 80)}` },
     `${endpoint.source} takes no EIP-1898 block hash in eth_call: it is read by block number from now on, each answer's block checked by its hash`,
   );
-}
-
-/**
- * How nodes refuse eth_call's third parameter, the state override: invalid params (-32602: "too many arguments, want
- * at most 2", "invalid argument 2"), or a message that names it.
- */
-const OVERRIDE_REFUSED = /override|too many arguments|argument 2|state/i;
-
-export function refusesStateOverride(error: JsonRpcError): boolean {
-  return error.code === -32602 || OVERRIDE_REFUSED.test(error.message);
-}
-
-/** The endpoint will not run a call with a state override: it is then quoted otherwise (semantics §13). */
-export class StateOverrideRefusedError extends QuoterError {
-  constructor(endpoint: ChainEndpoint, error: JsonRpcError) {
-    super("state-override-refused", `${endpoint.source} refused eth_call's state override (JSON-RPC error ${error.code}: ${error.message.slice(0, 80)})`);
-  }
 }
 
 /** What an eth_call answered: its data, a revert, or the failure it throws (the block unknown, the transport). */

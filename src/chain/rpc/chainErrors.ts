@@ -193,3 +193,20 @@ function revertData(data: unknown): Hex | undefined {
   }
   return undefined;
 }
+
+/**
+ * How nodes refuse eth_call's third parameter, the state override: invalid params (-32602: "too many arguments, want
+ * at most 2", "invalid argument 2"), or a message that names it.
+ */
+const OVERRIDE_REFUSED = /override|too many arguments|argument 2|state/i;
+
+export function refusesStateOverride(error: JsonRpcError): boolean {
+  return error.code === -32602 || OVERRIDE_REFUSED.test(error.message);
+}
+
+/** The endpoint will not run a call with a state override: it is then quoted otherwise (semantics §13). */
+export class StateOverrideRefusedError extends QuoterError {
+  constructor(endpoint: ChainEndpoint, error: JsonRpcError) {
+    super("state-override-refused", `${endpoint.source} refused eth_call's state override (JSON-RPC error ${error.code}: ${error.message.slice(0, 80)})`);
+  }
+}

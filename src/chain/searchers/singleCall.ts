@@ -16,12 +16,16 @@ export class SearcherMismatchError extends QuoterError {
   }
 }
 
-/** How one quote calls the searcher again, at the pinned block, when a call stopped short of the search's end. */
-type SearchCall = {
+/**
+ * How one quote calls its searcher again, at the pinned block, when a call stopped short of the search's end
+ * (`resume`: that call's facts), and quotes a candidate alone by a plain eth_call there (`alone`).
+ */
+export type SearchCall = {
   readonly endpoint: ChainEndpoint;
-  readonly request: QuoteRequest;
-  readonly search: SearchLimits;
   readonly context: ReadContext;
+  readonly expectedPrice: bigint;
+  readonly resume: (resume: Resume) => Promise<Facts>;
+  readonly alone: (signedSize: bigint) => Promise<RawCall>;
 };
 
 /** The gas of one call of the searcher, and the most candidates an exact search quotes. */
@@ -42,7 +46,21 @@ export async function singleCallReader(endpoint: ChainEndpoint, request: QuoteRe
 
 /** A {@link MarketReader} of facts already searched at the context's block (a batch's), continued as above. */
 export function replayingReader(endpoint: ChainEndpoint, request: QuoteRequest, search: SearchLimits, context: ReadContext, facts: Facts): MarketReader {
-  return new ReplayingReader({ endpoint, request, search, context }, facts);
+  return replaying(
+    {
+      endpoint,
+      context,
+      expectedPrice: request.expectedPrice,
+      resume: (resume) => runSearcher(endpoint, encodeSearch(request, resume, search.exactMaxCandidates), search.gasCap, context),
+      alone: (signedSize) => ethCall(endpoint, { to: request.marketAddress, data: encodeQuote(request.marketId, signedSize), ...context }),
+    },
+    facts,
+  );
+}
+
+/** A {@link MarketReader} replaying `facts`, continued by `call` (a new position's searcher, or a held one's). */
+export function replaying(call: SearchCall, facts: Facts): MarketReader {
+  return new ReplayingReader(call, facts);
 }
 
 /** Replays the recorded facts in order, checking that the service asks for exactly what the searcher quoted. */
@@ -133,10 +151,8 @@ class ReplayingReader implements MarketReader {
 
   /** Continues the search on chain from `at`, at the pinned block: its facts replace the candidates replayed. */
   private async resume(at: SearchPosition, signedSize?: bigint): Promise<void> {
-    const { endpoint, request, search, context } = this.call;
-    context.signal?.throwIfAborted();
-    const data = encodeSearch(request, this.resumeAt(at, signedSize), search.exactMaxCandidates);
-    const resumed = await runSearcher(endpoint, data, search.gasCap, context);
+    this.call.context.signal?.throwIfAborted();
+    const resumed = await this.call.resume(this.resumeAt(at, signedSize));
     this.candidates = resumed.candidates;
     this.next = 0;
     if (resumed.edgeRead) this.edgeAnswer = resumed.edge;
@@ -146,13 +162,12 @@ class ReplayingReader implements MarketReader {
     if (at.search === "bisection") return { isLong: signedSize! > 0n, ...at };
     const currentPrice = this.facts.priceRead ? interpretReferencePrice(this.facts.price) : undefined;
     if (currentPrice === undefined) throw new SearcherMismatchError("an exact search resumes without the price the searcher read");
-    const isLong = currentPrice < this.call.request.expectedPrice;
+    const isLong = currentPrice < this.call.expectedPrice;
     return { isLong, search: "exact", state: at.state, market: at.market, edgeCall: at.edgeCall, currentPrice };
   }
 
   private quoteAlone(signedSize: bigint): Promise<RawCall> {
-    const { endpoint, request, context } = this.call;
-    context.signal?.throwIfAborted();
-    return ethCall(endpoint, { to: request.marketAddress, data: encodeQuote(request.marketId, signedSize), ...context });
+    this.call.context.signal?.throwIfAborted();
+    return this.call.alone(signedSize);
   }
 }

@@ -1,4 +1,4 @@
-// The calls of a trade (semantics §9, §12): the market group's createTraderPosition, and the collateral token's
+// The calls of a trade (semantics §9, §12, §13): the market group's createTraderPosition and modifyTraderPosition, and the collateral token's
 // ERC-20 allowance, balanceOf and approve. How each is encoded, and how a read's raw answer reads.
 import { decodeAbiParameters, encodeFunctionData, parseAbi, type Address, type Hex } from "viem";
 import type { RawCall } from "../rpc/call.ts";
@@ -7,6 +7,7 @@ import { bytesOf } from "../rpc/decode.ts";
 /** Signatures exact (semantics §9): the selector of createTraderPosition((uint256,int256,uint256,uint256)). */
 export const tradingAbi = parseAbi([
   "function createTraderPosition((uint256 marketId, int256 size, uint256 maxCollateral, uint256 deadline) params) returns (uint256 positionId)",
+  "function modifyTraderPosition((uint256 positionId, int256 size, int256 deltaCollateralLimit, uint256 deadline) params)",
   "function allowance(address owner, address spender) view returns (uint256)",
   "function balanceOf(address account) view returns (uint256)",
   "function approve(address spender, uint256 value) returns (bool)",
@@ -17,6 +18,12 @@ export type TraderPosition = { readonly marketId: bigint; readonly size: bigint;
 
 export const encodeCreateTraderPosition = (position: TraderPosition): Hex =>
   encodeFunctionData({ abi: tradingAbi, functionName: "createTraderPosition", args: [position] });
+
+/** What a held position's modification takes (semantics §13): its new size, the signed limit in token units, the deadline. */
+export type PositionModification = { readonly positionId: bigint; readonly size: bigint; readonly deltaCollateralLimit: bigint; readonly deadline: bigint };
+
+export const encodeModifyTraderPosition = (modification: PositionModification): Hex =>
+  encodeFunctionData({ abi: tradingAbi, functionName: "modifyTraderPosition", args: [modification] });
 
 export const encodeAllowance = (owner: Address, spender: Address): Hex => encodeFunctionData({ abi: tradingAbi, functionName: "allowance", args: [owner, spender] });
 

@@ -3,14 +3,13 @@
 // anything that is not exactly that shape is no answer (another version of the service wrote it): the reader then
 // searches itself.
 import { MESSAGES, QuoteError, type ErrorDetail, type QuoteErrorKind } from "../../quote/quoteErrors.ts";
-import type { QuoteResponseBody } from "../../quote/quoteAnswer.ts";
 import { err, ok } from "../../quote/result.ts";
-import type { Searched, SearchFacts } from "../answerAtBlock.ts";
+import type { AnswerBody, Searched, SearchFacts } from "../answerAtBlock.ts";
 
 type Encoded = {
   /** 2: bodies carry limitedBy; a body of version 1 lacks it, so it is no answer here. */
   readonly v: 2;
-  readonly body?: QuoteResponseBody;
+  readonly body?: AnswerBody;
   readonly error?: { kind: QuoteErrorKind; details: readonly ErrorDetail[]; extra?: Record<string, unknown>; retryAfterSeconds?: number };
   readonly facts: { blockNumber: string; direction?: SearchFacts["direction"]; candidates?: number; stoppedBy?: string };
 };
