@@ -14,7 +14,8 @@ import type { LiveStreams } from "./liveStreams.ts";
 import { asksNoCache } from "./quoteRoute.ts";
 import { BATCH_PATH } from "./paths.ts";
 import { quoteCharge } from "./protection.ts";
-import { quoteParamsSchema, quoteQuerySchema, quoteResponseSchema } from "./schemas.ts";
+import { positionParamsSchema, quoteParamsSchema, quoteQuerySchema, quoteResponseSchema } from "./schemas.ts";
+import { positionResponseSchema } from "./positionSchemas.ts";
 
 export interface BatchRouteOptions {
   readonly quoter: Quoter;
@@ -28,12 +29,15 @@ export interface BatchRouteOptions {
 
 const itemSchema = {
   type: "object",
-  description: "One quote: the GET's parameters but chainId (the path's), each a string",
-  required: ["marketAddress", "marketId", "expectedPrice", "collateralAvailable"],
+  description:
+    "One quote: the GET's parameters but chainId (the path's), each a string; a held position's quote has positionId " +
+    "in place of marketId (its route's parameters: collateralAvailable may be 0)",
+  required: ["marketAddress", "expectedPrice", "collateralAvailable"],
   additionalProperties: false,
   properties: {
     marketAddress: quoteParamsSchema.properties.marketAddress,
     marketId: quoteParamsSchema.properties.marketId,
+    positionId: positionParamsSchema.properties.positionId,
     ...quoteQuerySchema.properties,
   },
 } as const;
@@ -52,7 +56,7 @@ const batchResponseSchema = {
         required: ["status", "body"],
         properties: {
           status: { type: "integer", description: "The status a GET of this quote answers at that block" },
-          body: { description: "That GET's body, byte for byte", oneOf: [quoteResponseSchema, errorResponseSchema] },
+          body: { description: "That GET's body, byte for byte", oneOf: [quoteResponseSchema, positionResponseSchema, errorResponseSchema] },
         },
       },
     },

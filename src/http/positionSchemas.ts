@@ -15,17 +15,22 @@ const DEMO_DEPLOYER = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
 const signedWei = { type: "string", pattern: "^-?(0|[1-9][0-9]*)$" } as const;
 const wei = { type: "string", pattern: "^(0|[1-9][0-9]*)$" } as const;
 
-const { requiredCollateral: _required, ...traceProperties } = traceSchema.items.properties;
+const t = traceSchema.items.properties;
 
+/** A trace entry's properties in the order the answer writes them. */
 export const positionTraceSchema = {
   ...traceSchema,
   items: {
     ...traceSchema.items,
     properties: {
-      ...traceProperties,
       size: { ...signedWei, description: "The candidate trade in wei: positive buys (LONG), negative sells (SHORT)" },
+      outcome: t.outcome,
       collateralDelta: { ...signedWei, description: "The modification's signed collateral move, 18-decimal units (absent when reverted)" },
       closePnL: { ...signedWei, description: "The position's PnL if closed at the trade's average price (absent when reverted)" },
+      fillPrice: t.fillPrice,
+      priceAfter: t.priceAfter,
+      revert: t.revert,
+      revertArgs: t.revertArgs,
     },
   },
 } as const;
@@ -93,17 +98,22 @@ export function demoPositionRequest(positionId: number, query: Record<string, st
 
 const ASK = { expectedPrice: "0.55", collateralAvailable: ONE };
 
+/** An error answer whose trace (trace=true on a search that found nothing) is a position's. */
+function withPositionTrace<T extends { properties: object }>(response: T) {
+  return { ...response, properties: { ...response.properties, trace: positionTraceSchema } };
+}
+
 /** A position's quote's errors: the new position's, and the position's own (semantics §13). */
 export const positionErrorResponses = {
   ...quoteErrorResponses,
-  400: errorResponse(`${quoteErrorResponses[400].description}. For a position also: a liquidity position, or a taker that does not own it (details name the owner)`, {
+  400: withPositionTrace(errorResponse(`${quoteErrorResponses[400].description}. For a position also: a liquidity position, or a taker that does not own it (details name the owner)`, {
     ...quoteErrorResponses[400]["x-examples"],
     notTraderPosition: example(
       notTraderPosition([{ param: "positionId", message: "position 3 is of kind 1 (1: liquidity), not a trader position (2): only trader positions trade" }]).toBody(),
       demoPositionRequest(3, ASK),
     ),
     takerNotOwner: example(takerNotOwner(1n, DEMO_TAKER).toBody(), demoPositionRequest(1, { ...ASK, taker: DEMO_DEPLOYER })),
-  }),
+  })),
   404: errorResponse(`${quoteErrorResponses[404].description} For a position: no such position in the group`, {
     ...quoteErrorResponses[404]["x-examples"],
     positionNotFound: example(

@@ -3,16 +3,16 @@
 // is wrong; an item that breaks a parameter's rule is that item's 400, worded as the GET's, and the others stand.
 import { jsonBreak } from "./jsonSyntax.ts";
 import { paramsIn } from "./params.ts";
-import { invalidRequestBody, type ErrorDetail, type QuoteError } from "./quoteErrors.ts";
-import type { QuoteRequest } from "./quoteRequest.ts";
+import { invalidPathParameters, invalidRequestBody, type ErrorDetail, type QuoteError } from "./quoteErrors.ts";
+import { parsePositionPath, parsePositionQuery, type AnyQuoteRequest } from "./positionRequest.ts";
 import { parsePathParams, parseQueryParams } from "./request.ts";
 import { err, ok, type Result } from "./result.ts";
 
-/** The fields an item may have: the GET's parameters but the path's chain id. */
-export const BATCH_ITEM_FIELDS: readonly string[] = [...paramsIn("path"), ...paramsIn("query")].map(([name]) => name).filter((name) => name !== "chainId");
+/** The fields an item may have: the GET's parameters but the path's chain id, and a held position's id (semantics §13). */
+export const BATCH_ITEM_FIELDS: readonly string[] = [...paramsIn("path"), ...paramsIn("query")].map(([name]): string => name).filter((name) => name !== "chainId").concat("positionId");
 const PATH_FIELDS: ReadonlySet<string> = new Set(paramsIn("path").map(([name]) => name));
 
-export type BatchItem = Result<QuoteRequest, QuoteError>;
+export type BatchItem = Result<AnyQuoteRequest, QuoteError>;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -55,13 +55,20 @@ function shapeProblems(item: unknown, index: number): ErrorDetail[] {
   });
 }
 
-/** One item as the GET reads its path (with the batch's chain id) and query: the path's errors first. */
+/**
+ * One item as the GET reads its path (with the batch's chain id) and query: the path's errors first. An item with
+ * `positionId` in place of `marketId` is a held position's, read as its route reads it.
+ */
 function parseItem(chainId: string, item: Record<string, string>): BatchItem {
+  const held = "positionId" in item;
+  if (held && "marketId" in item) {
+    return err(invalidPathParameters([{ param: "positionId", message: "a quote has a marketId (a new position) or a positionId (a held one), not both" }]));
+  }
   const path: Record<string, unknown> = { chainId };
   const query: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(item)) (PATH_FIELDS.has(key) ? path : query)[key] = value;
-  const parsedPath = parsePathParams(path);
+  for (const [key, value] of Object.entries(item)) (PATH_FIELDS.has(key) || key === "positionId" ? path : query)[key] = value;
+  const parsedPath = held ? parsePositionPath(path) : parsePathParams(path);
   if (!parsedPath.ok) return parsedPath;
-  const parsedQuery = parseQueryParams(query);
-  return parsedQuery.ok ? ok({ ...parsedPath.value, ...parsedQuery.value }) : parsedQuery;
+  const parsedQuery = held ? parsePositionQuery(query) : parseQueryParams(query);
+  return parsedQuery.ok ? ok({ ...parsedPath.value, ...parsedQuery.value } as AnyQuoteRequest) : parsedQuery;
 }
