@@ -1,7 +1,19 @@
 // createQuoterClient: the service's routes as typed calls. Each call takes an AbortSignal, `minBlock` and
 // `noCache`; answers are the service's JSON as sent (amounts and prices as decimal strings: see `exact`).
 import { callJson, urlOf, type Connection } from "./http.js";
-import type { BatchAnswer, BatchRequest, CallOptions, DepthAnswer, DepthRequest, LiveEvent, QuoteAnswer, QuoteRequest, WatchOptions } from "./types.js";
+import type {
+  BatchAnswer,
+  BatchRequest,
+  CallOptions,
+  DepthAnswer,
+  DepthRequest,
+  LiveEvent,
+  PositionAnswer,
+  PositionRequest,
+  QuoteAnswer,
+  QuoteRequest,
+  WatchOptions,
+} from "./types.js";
 import { watchStream } from "./watch.js";
 
 export interface QuoterClientOptions {
@@ -16,6 +28,11 @@ export interface QuoterClientOptions {
 export interface QuoterClient {
   /** `GET /quoter/{chainId}/{marketAddress}/{marketId}`: the largest position within the budget and the price. */
   quote(request: QuoteRequest, options?: CallOptions): Promise<QuoteAnswer>;
+  /**
+   * `GET /quoter/{chainId}/{marketAddress}/positions/{positionId}`: the largest trade on a held position (add to it,
+   * reduce, close or turn it around) within the budget and the price.
+   */
+  quotePosition(request: PositionRequest, options?: CallOptions): Promise<PositionAnswer>;
   /** `POST /quoter/{chainId}/batch`: many quotes of one chain at one block; `minBlock` is set on every item without one. */
   batch(request: BatchRequest, options?: CallOptions): Promise<BatchAnswer>;
   /** `GET /quoter/{chainId}/{marketAddress}/{marketId}/depth`: the exact quote at several prices, at one block. */
@@ -26,9 +43,12 @@ export interface QuoterClient {
    * with the signal's reason; a `break` out of the loop closes the connection.
    */
   watch(request: QuoteRequest, options?: WatchOptions): AsyncGenerator<LiveEvent<QuoteAnswer>, void, undefined>;
+  watch(request: PositionRequest, options?: WatchOptions): AsyncGenerator<LiveEvent<PositionAnswer>, void, undefined>;
   watch(request: BatchRequest, options?: WatchOptions): AsyncGenerator<LiveEvent<BatchAnswer>, void, undefined>;
   /** The URL `quote` asks (for a curl line or a link). */
   quoteUrl(request: QuoteRequest, options?: Pick<CallOptions, "minBlock">): string;
+  /** The URL `quotePosition` asks. */
+  positionUrl(request: PositionRequest, options?: Pick<CallOptions, "minBlock">): string;
   /** The URL `depth` asks. */
   depthUrl(request: DepthRequest, options?: Pick<CallOptions, "minBlock">): string;
 }
@@ -46,10 +66,16 @@ export function createQuoterClient(options: QuoterClientOptions): QuoterClient {
     const { chainId, marketAddress, marketId, ...query } = request;
     return urlOf(connection, [chainId, marketAddress, marketId], query, minBlock);
   };
+  const positionUrl = (request: PositionRequest, { minBlock }: Pick<CallOptions, "minBlock"> = {}) => {
+    const { chainId, marketAddress, positionId, ...query } = request;
+    return urlOf(connection, [chainId, marketAddress, "positions", positionId], query, minBlock);
+  };
   const depthUrl = (request: DepthRequest, { minBlock }: Pick<CallOptions, "minBlock"> = {}) => {
     const { chainId, marketAddress, marketId, ...query } = request;
     return urlOf(connection, [chainId, marketAddress, marketId, "depth"], query, minBlock);
   };
+  const urlFor = (request: QuoteRequest | PositionRequest, options: Pick<CallOptions, "minBlock">) =>
+    "positionId" in request ? positionUrl(request, options) : quoteUrl(request, options);
   const batchSent = ({ chainId, quotes }: BatchRequest, { minBlock }: CallOptions) => ({
     method: "POST" as const,
     url: urlOf(connection, [chainId, "batch"], {}),
@@ -57,11 +83,13 @@ export function createQuoterClient(options: QuoterClientOptions): QuoterClient {
   });
   return {
     quote: (request, callOptions = {}) => callJson<QuoteAnswer>(connection, { method: "GET", url: quoteUrl(request, callOptions) }, callOptions),
+    quotePosition: (request, callOptions = {}) => callJson<PositionAnswer>(connection, { method: "GET", url: positionUrl(request, callOptions) }, callOptions),
     batch: (request, callOptions = {}) => callJson<BatchAnswer>(connection, batchSent(request, callOptions), callOptions),
     depth: (request, callOptions = {}) => callJson<DepthAnswer>(connection, { method: "GET", url: depthUrl(request, callOptions) }, callOptions),
-    watch: ((request: QuoteRequest | BatchRequest, watchOptions: WatchOptions = {}) =>
-      watchStream(connection, () => ("quotes" in request ? batchSent(request, watchOptions) : { method: "GET", url: quoteUrl(request, watchOptions) }), watchOptions)) as QuoterClient["watch"],
+    watch: ((request: QuoteRequest | PositionRequest | BatchRequest, watchOptions: WatchOptions = {}) =>
+      watchStream(connection, () => ("quotes" in request ? batchSent(request, watchOptions) : { method: "GET", url: urlFor(request, watchOptions) }), watchOptions)) as QuoterClient["watch"],
     quoteUrl,
+    positionUrl,
     depthUrl,
   };
 }

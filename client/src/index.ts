@@ -14,6 +14,8 @@ export type {
   ErrorDetail,
   LiveError,
   LiveEvent,
+  PositionAnswer,
+  PositionRequest,
   QuoteAnswer,
   QuoteRequest,
   RetryOptions,

@@ -22,6 +22,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/quoter/{chainId}/{marketAddress}/positions/{positionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Largest trade on a held position: add to it, reduce it, close it or turn it around
+         * @description Reads the position (its owner, kind, market and size) and its market's reference price at the latest block, infers LONG (buy: expectedPrice above the price) or SHORT (sell: below), and searches trades t as the quote of a new position searches sizes: the range adds the position's size when the trade is against it (a sell of a long, a buy of a short: reducing returns collateral before a flip needs any), each candidate simulated with quoteModifyTraderPosition(positionId, currentSize + t) from the owner at that block, its signed collateral delta compared with collateralAvailable (which may be 0: only trades that need no new collateral). Parameters as the quote's (search=exact, trace, minBlock, taker, ...); the taker must own the position. HEAD answers like GET without a body; other methods answer 405.
+         */
+        get: operations["getPositionQuote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/quoter/{chainId}/batch": {
         parameters: {
             query?: never;
@@ -679,6 +699,597 @@ export interface operations {
             };
         };
     };
+    getPositionQuote: {
+        parameters: {
+            query: {
+                /**
+                 * @description Target reference price after the trade (decimal, at most 18 decimals). Above the current price the quote is a LONG, below it a SHORT; equal is an error.
+                 * @example 1030
+                 */
+                expectedPrice: string;
+                /**
+                 * @description New collateral the trader would add, in wei, 0 to 2^256-1: 18-decimal units whatever the collateral token's decimals. 0 answers only the trades that need none (a reduce, a close, a flip the released collateral pays for). The rule: a decimal integer from 0 to 2^256-1 (wei)
+                 * @example 1000000000000000000000
+                 */
+                collateralAvailable: string;
+                /**
+                 * @description Binary search steps, 1 to 10 (default 10)
+                 * @example 10
+                 */
+                maxIterations?: string;
+                /**
+                 * @description Price guardrail (default: the current price); must be greater than 0. A LONG needs priceLimit < priceAfter <= expectedPrice, a SHORT expectedPrice <= priceAfter < priceLimit.
+                 * @example 1000
+                 */
+                priceLimit?: string;
+                /**
+                 * @description true adds the list of quoted candidates (any other value is ignored)
+                 * @example true
+                 */
+                trace?: string;
+                /**
+                 * @description bisection (default): the interface's search, at most maxIterations halvings of [0, collateralAvailable / currentPrice]. exact: the largest size whose quote meets every rule, from 1000000 wei to 2^255-1, proven by quoting it and one wei more at the same block (exact: true), at most EXACT_MAX_CANDIDATES quotes; maxIterations is still validated but does not bound it
+                 * @example exact
+                 */
+                search?: "bisection" | "exact";
+                /**
+                 * @description The answer is at this block or later, a decimal integer from 0 to 2^64-1 (a block number): after a trade, its receipt's block number, so that the quote sees the trade (read-your-writes). The quote waits for the block up to its deadline; if the chain does not reach it, 503. Absent: the newest block the service has seen
+                 * @example 6
+                 */
+                minBlock?: string;
+                /**
+                 * @description The account that will trade (0x and 40 hex digits; mixed case must pass the EIP-55 checksum): the answer adds `trade`, the createTraderPosition transaction ready to sign from it, its collateral limit and deadline, the ERC-20 approval it needs first (or null), its balance, and the trade simulated from it at the answer's block. Left out: the answer is as without this parameter, byte for byte
+                 * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+                 */
+                taker?: string;
+                /**
+                 * @description With taker: room for the price to move, a decimal integer from 0 to 5000 (basis points: 50 is 0.5%) of maxCollateral (default 50): the trade's collateralLimit is maxCollateral raised by it, rounded up, never past collateralAvailable (in token units, rounded down) nor below maxCollateral. 0 sends maxCollateral exactly
+                 * @example 50
+                 */
+                slippageBps?: string;
+                /**
+                 * @description With taker: the trade's deadline, a decimal integer from 1 to 86400 (seconds) after the answer block's timestamp (default 300): a block later than that rejects it (TransactionExpired)
+                 * @example 300
+                 */
+                deadlineSeconds?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Chain id, a decimal integer from 1 to 2^53-1
+                 * @example 31337
+                 */
+                chainId: string;
+                /**
+                 * @description Market group address: 0x and 40 hex digits, all-lower, all-upper or EIP-55 checksummed
+                 * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+                 */
+                marketAddress: string;
+                /**
+                 * @description Position id (its ERC-721 token id) within the group, a decimal integer from 0 to 2^256-1
+                 * @example 1
+                 */
+                positionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The largest trade on a held position, with the quote of the modification it makes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description LONG when expectedPrice is above the current price, SHORT when below
+                         * @enum {string}
+                         */
+                        direction: "LONG" | "SHORT";
+                        /** @description The largest trade in wei: positive buys (LONG, expectedPrice above the price), negative sells (SHORT); the position's new size is currentSize + maxSize */
+                        maxSize: string;
+                        /** @description Current reference price of the market */
+                        currentPrice: string;
+                        /** @description The request's expectedPrice, in canonical form */
+                        expectedPrice: string;
+                        /** @description The request's budget of new collateral, in wei (18-decimal units); 0 allowed */
+                        collateralAvailable: string;
+                        /** @description The position's id (its ERC-721 token id) */
+                        positionId: string;
+                        /** @description The position's owner at blockNumber (EIP-55): the only account that can modify it */
+                        owner: string;
+                        /** @description The position's market */
+                        marketId: string;
+                        /** @description The position's size at blockNumber (getPositionSize), positive for a long */
+                        currentSize: string;
+                        /** @description currentSize + maxSize: the size to pass to modifyTraderPosition (0 closes) */
+                        targetSize: string;
+                        /** @description What the modification moves, in wei (18-decimal units): positive the trader deposits, negative collateral comes back */
+                        collateralDelta: string;
+                        /** @description The position's PnL if closed at the trade's average price (quoteModifyTraderPosition's closePnL), in wei */
+                        closePnL: string;
+                        /** @description collateralDelta in the collateral token's own units, rounded towards +infinity: the tightest deltaCollateralLimit of modifyTraderPosition that passes (for a withdrawal, the least accepted back). 0 means no limit to the group */
+                        collateralDeltaLimit: string;
+                        /** @description Average price of the trade */
+                        fillPrice: string;
+                        /** @description Market price once the trade is filled */
+                        priceAfter: string;
+                        /**
+                         * @description Why maxSize is not larger: the rule broken by the smallest size above maxSize that the search quoted (with search=exact, maxSize + 1), in the order of the checks where several apply (a revert, then the budget, then expectedPrice). expectedPrice: a larger size would move the price after the trade past expectedPrice. collateral: a larger size would need more than collateralAvailable; also for a bisection that found no size above maxSize too large (every step went up towards the top of its range, collateralAvailable / currentPrice, which the budget sets). liquidity: the market cannot fill a larger size: its quote reverts. search: search=exact only, with exact: false: the search reached EXACT_MAX_CANDIDATES before it proved maxSize (upperBound, when given, is the smallest size it found too large)
+                         * @enum {string}
+                         */
+                        limitedBy: "expectedPrice" | "collateral" | "liquidity" | "search";
+                        /** @description The block every chain read of this quote was made at: the newest block the service had seen when the request arrived, or later (at least minBlock). An answer is a statement about this one block */
+                        blockNumber: string;
+                        /** @description That block's hash (lower case): the block is named by it, so that an answer is never of a block the chain replaced (a reorg). Compare it with your receipt's or your node's block at blockNumber */
+                        blockHash: string;
+                        /** @description Candidates quoted: at most maxIterations for the bisection, EXACT_MAX_CANDIDATES for search=exact */
+                        iterations: number;
+                        /** @description Decimals of the market group's collateral token (getMarketGroup().collateralAsset's decimals(); 18 when either cannot be read) */
+                        collateralDecimals: number;
+                        /** @description search=exact only. true: maxSize is proven the largest feasible size (it and one wei more were quoted at blockNumber); false: the candidate bound was reached first, maxSize is the largest feasible size found */
+                        exact?: boolean;
+                        /** @description search=exact with exact: false: the smallest trade quoted that is too large (signed like maxSize) */
+                        upperBound?: string;
+                        /** @description With trace=true: one entry per quoted candidate, in the order the search quoted them */
+                        trace?: {
+                            /** @description The candidate trade in wei: positive buys (LONG), negative sells (SHORT) */
+                            size: string;
+                            /**
+                             * @description feasible: meets every rule (the search goes up); reverted: the simulation reverted (too large); over-budget: requiredCollateral > collateralAvailable; beyond-expected: priceAfter passed expectedPrice; short-of-limit: priceAfter did not pass priceLimit (the search goes up)
+                             * @enum {string}
+                             */
+                            outcome: "feasible" | "reverted" | "over-budget" | "beyond-expected" | "short-of-limit";
+                            /** @description The modification's signed collateral move, 18-decimal units (absent when reverted) */
+                            collateralDelta?: string;
+                            /** @description The position's PnL if closed at the trade's average price (absent when reverted) */
+                            closePnL?: string;
+                            /** @description Average price of the fill (absent when reverted) */
+                            fillPrice?: string;
+                            /** @description Market price once the trade is filled (absent when reverted) */
+                            priceAfter?: string;
+                            /** @description Decoded error name (the market group's custom errors, Error for Error(string), Panic), or the raw 0x revert data (reverted only) */
+                            revert?: string;
+                            /**
+                             * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
+                             * @example {
+                             *       "poolPrice": "56022770974786139918731938227",
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
+                             *     }
+                             */
+                            revertArgs?: {
+                                [key: string]: string;
+                            };
+                        }[];
+                        /** @description With taker (who must own the position): the modifyTraderPosition transaction to targetSize, ready to sign. Its collateralLimit is the signed deltaCollateralLimit: collateralDeltaLimit moved by slippageBps against the trader (a deposit may grow, never past collateralAvailable; a withdrawal may shrink), never 0 (a limit that would be 0 is 1); an approval only when a deposit's limit exceeds the allowance */
+                        trade?: {
+                            /** @description The collateral limit the transaction carries, in the token's own units: min(ceil(maxCollateral × (10000 + slippageBps) / 10000), max(maxCollateral, floor(collateralAvailable / 10^(18 - collateralDecimals)))), never 0 (0 is no limit to the market group: a limit that would be 0 is 1) */
+                            collateralLimit: string;
+                            /** @description The transaction's deadline, unix seconds: the answer block's timestamp + deadlineSeconds */
+                            deadline: string;
+                            /** @description createTraderPosition((marketId, maxSize, collateralLimit, deadline)) to the market group */
+                            transaction: {
+                                /** @description The taker (EIP-55 checksummed): the transaction's sender */
+                                from: string;
+                                /** @description The contract it calls */
+                                to: string;
+                                /** @description The call's data, ABI-encoded */
+                                data: string;
+                                /**
+                                 * @description No ether is sent
+                                 * @enum {string}
+                                 */
+                                value: "0";
+                            };
+                            /** @description The ERC-20 approval to send first, when the taker's allowance of the collateral token to the market group, at the block, is below collateralLimit; null otherwise (or when the group names no collateral token) */
+                            approval: {
+                                /** @description The collateral token */
+                                token: string;
+                                /** @description The market group */
+                                spender: string;
+                                /** @description The taker's allowance to it now, token units */
+                                allowance: string;
+                                /** @description approve(marketAddress, collateralLimit) to the token */
+                                transaction: {
+                                    /** @description The taker (EIP-55 checksummed): the transaction's sender */
+                                    from: string;
+                                    /** @description The contract it calls */
+                                    to: string;
+                                    /** @description The call's data, ABI-encoded */
+                                    data: string;
+                                    /**
+                                     * @description No ether is sent
+                                     * @enum {string}
+                                     */
+                                    value: "0";
+                                };
+                            } | null;
+                            /** @description The taker's balance of the collateral token at the block, and what the transaction may take (null when the group names no token) */
+                            balance: {
+                                /** @description The collateral token */
+                                token: string;
+                                /** @description The taker's balance, token units */
+                                available: string;
+                                /** @description collateralLimit: the most the transaction takes */
+                                needed: string;
+                            } | null;
+                            /** @description The transaction run from the taker at the answer's block, in a block one above it timestamped when the next block would plausibly come (the block's timestamp plus the time since the service saw it as the head, at least 1 s), after the approval where one is needed: both in order in one eth_simulateV1 where the node has it; on a node without it, the transaction alone by eth_call (no gas then), and not run where an approval must come first. A revert is not an error of the quote: the answer is still 200 */
+                            simulation: {
+                                /**
+                                 * @description The transaction succeeds
+                                 * @enum {boolean}
+                                 */
+                                ok: true;
+                                /** @description The gas it used, intrinsic gas included: what its receipt's gasUsed will say (eth_simulateV1 only) */
+                                gas?: string;
+                            } | {
+                                /**
+                                 * @description The transaction (or the approval before it) reverts
+                                 * @enum {boolean}
+                                 */
+                                ok: false;
+                                /** @description The decoded error's name, as trace names a candidate's (TransactionExpired, PositionSizeBelowMin, CollateralLimitReached, ERC20InsufficientBalance, ERC20InsufficientAllowance, ...), or the raw 0x revert data */
+                                revert: string;
+                                /** @description The decoded error's arguments by name, numbers as decimal strings */
+                                revertArgs?: {
+                                    [key: string]: string;
+                                };
+                            } | {
+                                /** @description The transaction was not run */
+                                ok: null;
+                                /** @description Why not: the node has no eth_simulateV1 and the approval must come first */
+                                reason: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description A malformed request (details name each failing parameter, with the checksummed address or the parameter a misspelt name was probably meant as), a request the market cannot answer (for an expectedPrice equal to the current price, details give that price), or a search that found no size: details then name the bound that decided (budget, expectedPrice, priceLimit, the market's liquidity) with its figures and the change that helps; the two search failures carry `trace` when trace=true. For a position also: a liquidity position, or a taker that does not own it (details name the owner) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The message: one of the fixed messages of the interface */
+                        error: string;
+                        /** @description What to change, always at least one entry: one per failing parameter for a validation error */
+                        details: {
+                            /** @description The parameter, e.g. expectedPrice or chainId */
+                            param: string;
+                            /** @description The rule it broke */
+                            message: string;
+                        }[];
+                        /** @description With trace=true: one entry per quoted candidate, in the order the search quoted them */
+                        trace?: {
+                            /** @description The candidate trade in wei: positive buys (LONG), negative sells (SHORT) */
+                            size: string;
+                            /**
+                             * @description feasible: meets every rule (the search goes up); reverted: the simulation reverted (too large); over-budget: requiredCollateral > collateralAvailable; beyond-expected: priceAfter passed expectedPrice; short-of-limit: priceAfter did not pass priceLimit (the search goes up)
+                             * @enum {string}
+                             */
+                            outcome: "feasible" | "reverted" | "over-budget" | "beyond-expected" | "short-of-limit";
+                            /** @description The modification's signed collateral move, 18-decimal units (absent when reverted) */
+                            collateralDelta?: string;
+                            /** @description The position's PnL if closed at the trade's average price (absent when reverted) */
+                            closePnL?: string;
+                            /** @description Average price of the fill (absent when reverted) */
+                            fillPrice?: string;
+                            /** @description Market price once the trade is filled (absent when reverted) */
+                            priceAfter?: string;
+                            /** @description Decoded error name (the market group's custom errors, Error for Error(string), Panic), or the raw 0x revert data (reverted only) */
+                            revert?: string;
+                            /**
+                             * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
+                             * @example {
+                             *       "poolPrice": "56022770974786139918731938227",
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
+                             *     }
+                             */
+                            revertArgs?: {
+                                [key: string]: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description No market at that address and id (or no RPC configured for the chain), or no reference price. Other paths answer 404 `Not found` in the same shape. For a position: no such position in the group */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The message: one of the fixed messages of the interface */
+                        error: string;
+                        /** @description What to change, always at least one entry: one per failing parameter for a validation error */
+                        details: {
+                            /** @description The parameter, e.g. expectedPrice or chainId */
+                            param: string;
+                            /** @description The rule it broke */
+                            message: string;
+                        }[];
+                        /** @description With trace=true: one entry per quoted candidate, in the order the search quoted them */
+                        trace?: {
+                            /** @description Candidate size in wei, negative for a SHORT */
+                            size: string;
+                            /**
+                             * @description feasible: meets every rule (the search goes up); reverted: the simulation reverted (too large); over-budget: requiredCollateral > collateralAvailable; beyond-expected: priceAfter passed expectedPrice; short-of-limit: priceAfter did not pass priceLimit (the search goes up)
+                             * @enum {string}
+                             */
+                            outcome: "feasible" | "reverted" | "over-budget" | "beyond-expected" | "short-of-limit";
+                            /** @description Collateral the candidate needs, in wei (absent when reverted) */
+                            requiredCollateral?: string;
+                            /** @description Average price of the fill (absent when reverted) */
+                            fillPrice?: string;
+                            /** @description Market price once the trade is filled (absent when reverted) */
+                            priceAfter?: string;
+                            /** @description Decoded error name (the market group's custom errors, Error for Error(string), Panic), or the raw 0x revert data (reverted only) */
+                            revert?: string;
+                            /**
+                             * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
+                             * @example {
+                             *       "poolPrice": "56022770974786139918731938227",
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
+                             *     }
+                             */
+                            revertArgs?: {
+                                [key: string]: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests from this client; try again after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The message: one of the fixed messages of the interface */
+                        error: string;
+                        /** @description What to change, always at least one entry: one per failing parameter for a validation error */
+                        details: {
+                            /** @description The parameter, e.g. expectedPrice or chainId */
+                            param: string;
+                            /** @description The rule it broke */
+                            message: string;
+                        }[];
+                        /** @description With trace=true: one entry per quoted candidate, in the order the search quoted them */
+                        trace?: {
+                            /** @description Candidate size in wei, negative for a SHORT */
+                            size: string;
+                            /**
+                             * @description feasible: meets every rule (the search goes up); reverted: the simulation reverted (too large); over-budget: requiredCollateral > collateralAvailable; beyond-expected: priceAfter passed expectedPrice; short-of-limit: priceAfter did not pass priceLimit (the search goes up)
+                             * @enum {string}
+                             */
+                            outcome: "feasible" | "reverted" | "over-budget" | "beyond-expected" | "short-of-limit";
+                            /** @description Collateral the candidate needs, in wei (absent when reverted) */
+                            requiredCollateral?: string;
+                            /** @description Average price of the fill (absent when reverted) */
+                            fillPrice?: string;
+                            /** @description Market price once the trade is filled (absent when reverted) */
+                            priceAfter?: string;
+                            /** @description Decoded error name (the market group's custom errors, Error for Error(string), Panic), or the raw 0x revert data (reverted only) */
+                            revert?: string;
+                            /**
+                             * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
+                             * @example {
+                             *       "poolPrice": "56022770974786139918731938227",
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
+                             *     }
+                             */
+                            revertArgs?: {
+                                [key: string]: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description A bug; never a stack trace or an RPC URL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The message: one of the fixed messages of the interface */
+                        error: string;
+                        /** @description What to change, always at least one entry: one per failing parameter for a validation error */
+                        details: {
+                            /** @description The parameter, e.g. expectedPrice or chainId */
+                            param: string;
+                            /** @description The rule it broke */
+                            message: string;
+                        }[];
+                        /** @description With trace=true: one entry per quoted candidate, in the order the search quoted them */
+                        trace?: {
+                            /** @description Candidate size in wei, negative for a SHORT */
+                            size: string;
+                            /**
+                             * @description feasible: meets every rule (the search goes up); reverted: the simulation reverted (too large); over-budget: requiredCollateral > collateralAvailable; beyond-expected: priceAfter passed expectedPrice; short-of-limit: priceAfter did not pass priceLimit (the search goes up)
+                             * @enum {string}
+                             */
+                            outcome: "feasible" | "reverted" | "over-budget" | "beyond-expected" | "short-of-limit";
+                            /** @description Collateral the candidate needs, in wei (absent when reverted) */
+                            requiredCollateral?: string;
+                            /** @description Average price of the fill (absent when reverted) */
+                            fillPrice?: string;
+                            /** @description Market price once the trade is filled (absent when reverted) */
+                            priceAfter?: string;
+                            /** @description Decoded error name (the market group's custom errors, Error for Error(string), Panic), or the raw 0x revert data (reverted only) */
+                            revert?: string;
+                            /**
+                             * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
+                             * @example {
+                             *       "poolPrice": "56022770974786139918731938227",
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
+                             *     }
+                             */
+                            revertArgs?: {
+                                [key: string]: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description The chain could not be reached or did not answer in time; never a partial answer */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The message: one of the fixed messages of the interface */
+                        error: string;
+                        /** @description What to change, always at least one entry: one per failing parameter for a validation error */
+                        details: {
+                            /** @description The parameter, e.g. expectedPrice or chainId */
+                            param: string;
+                            /** @description The rule it broke */
+                            message: string;
+                        }[];
+                        /** @description With trace=true: one entry per quoted candidate, in the order the search quoted them */
+                        trace?: {
+                            /** @description Candidate size in wei, negative for a SHORT */
+                            size: string;
+                            /**
+                             * @description feasible: meets every rule (the search goes up); reverted: the simulation reverted (too large); over-budget: requiredCollateral > collateralAvailable; beyond-expected: priceAfter passed expectedPrice; short-of-limit: priceAfter did not pass priceLimit (the search goes up)
+                             * @enum {string}
+                             */
+                            outcome: "feasible" | "reverted" | "over-budget" | "beyond-expected" | "short-of-limit";
+                            /** @description Collateral the candidate needs, in wei (absent when reverted) */
+                            requiredCollateral?: string;
+                            /** @description Average price of the fill (absent when reverted) */
+                            fillPrice?: string;
+                            /** @description Market price once the trade is filled (absent when reverted) */
+                            priceAfter?: string;
+                            /** @description Decoded error name (the market group's custom errors, Error for Error(string), Panic), or the raw 0x revert data (reverted only) */
+                            revert?: string;
+                            /**
+                             * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
+                             * @example {
+                             *       "poolPrice": "56022770974786139918731938227",
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
+                             *     }
+                             */
+                            revertArgs?: {
+                                [key: string]: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Any other client error, in the same shape */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The message: one of the fixed messages of the interface */
+                        error: string;
+                        /** @description What to change, always at least one entry: one per failing parameter for a validation error */
+                        details: {
+                            /** @description The parameter, e.g. expectedPrice or chainId */
+                            param: string;
+                            /** @description The rule it broke */
+                            message: string;
+                        }[];
+                        /** @description With trace=true: one entry per quoted candidate, in the order the search quoted them */
+                        trace?: {
+                            /** @description Candidate size in wei, negative for a SHORT */
+                            size: string;
+                            /**
+                             * @description feasible: meets every rule (the search goes up); reverted: the simulation reverted (too large); over-budget: requiredCollateral > collateralAvailable; beyond-expected: priceAfter passed expectedPrice; short-of-limit: priceAfter did not pass priceLimit (the search goes up)
+                             * @enum {string}
+                             */
+                            outcome: "feasible" | "reverted" | "over-budget" | "beyond-expected" | "short-of-limit";
+                            /** @description Collateral the candidate needs, in wei (absent when reverted) */
+                            requiredCollateral?: string;
+                            /** @description Average price of the fill (absent when reverted) */
+                            fillPrice?: string;
+                            /** @description Market price once the trade is filled (absent when reverted) */
+                            priceAfter?: string;
+                            /** @description Decoded error name (the market group's custom errors, Error for Error(string), Panic), or the raw 0x revert data (reverted only) */
+                            revert?: string;
+                            /**
+                             * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
+                             * @example {
+                             *       "poolPrice": "56022770974786139918731938227",
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
+                             *     }
+                             */
+                            revertArgs?: {
+                                [key: string]: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Any other server error, in the same shape */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The message: one of the fixed messages of the interface */
+                        error: string;
+                        /** @description What to change, always at least one entry: one per failing parameter for a validation error */
+                        details: {
+                            /** @description The parameter, e.g. expectedPrice or chainId */
+                            param: string;
+                            /** @description The rule it broke */
+                            message: string;
+                        }[];
+                        /** @description With trace=true: one entry per quoted candidate, in the order the search quoted them */
+                        trace?: {
+                            /** @description Candidate size in wei, negative for a SHORT */
+                            size: string;
+                            /**
+                             * @description feasible: meets every rule (the search goes up); reverted: the simulation reverted (too large); over-budget: requiredCollateral > collateralAvailable; beyond-expected: priceAfter passed expectedPrice; short-of-limit: priceAfter did not pass priceLimit (the search goes up)
+                             * @enum {string}
+                             */
+                            outcome: "feasible" | "reverted" | "over-budget" | "beyond-expected" | "short-of-limit";
+                            /** @description Collateral the candidate needs, in wei (absent when reverted) */
+                            requiredCollateral?: string;
+                            /** @description Average price of the fill (absent when reverted) */
+                            fillPrice?: string;
+                            /** @description Market price once the trade is filled (absent when reverted) */
+                            priceAfter?: string;
+                            /** @description Decoded error name (the market group's custom errors, Error for Error(string), Panic), or the raw 0x revert data (reverted only) */
+                            revert?: string;
+                            /**
+                             * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
+                             * @example {
+                             *       "poolPrice": "56022770974786139918731938227",
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
+                             *     }
+                             */
+                            revertArgs?: {
+                                [key: string]: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     quoteBatch: {
         parameters: {
             query?: never;
@@ -705,7 +1316,12 @@ export interface operations {
                          * @description Market id within the group, a decimal integer from 0 to 2^256-1
                          * @example 2
                          */
-                        marketId: string;
+                        marketId?: string;
+                        /**
+                         * @description Position id (its ERC-721 token id) within the group, a decimal integer from 0 to 2^256-1
+                         * @example 1
+                         */
+                        positionId?: string;
                         /**
                          * @description Target reference price after the trade (decimal, at most 18 decimals). Above the current price the quote is a LONG, below it a SHORT; equal is an error.
                          * @example 1030
@@ -846,6 +1462,168 @@ export interface operations {
                                     };
                                 }[];
                                 /** @description With taker (semantics §12): the createTraderPosition transaction that opens maxSize, ready to sign from the taker, with what it needs first and the outcome of running it at the answer's block */
+                                trade?: {
+                                    /** @description The collateral limit the transaction carries, in the token's own units: min(ceil(maxCollateral × (10000 + slippageBps) / 10000), max(maxCollateral, floor(collateralAvailable / 10^(18 - collateralDecimals)))), never 0 (0 is no limit to the market group: a limit that would be 0 is 1) */
+                                    collateralLimit: string;
+                                    /** @description The transaction's deadline, unix seconds: the answer block's timestamp + deadlineSeconds */
+                                    deadline: string;
+                                    /** @description createTraderPosition((marketId, maxSize, collateralLimit, deadline)) to the market group */
+                                    transaction: {
+                                        /** @description The taker (EIP-55 checksummed): the transaction's sender */
+                                        from: string;
+                                        /** @description The contract it calls */
+                                        to: string;
+                                        /** @description The call's data, ABI-encoded */
+                                        data: string;
+                                        /**
+                                         * @description No ether is sent
+                                         * @enum {string}
+                                         */
+                                        value: "0";
+                                    };
+                                    /** @description The ERC-20 approval to send first, when the taker's allowance of the collateral token to the market group, at the block, is below collateralLimit; null otherwise (or when the group names no collateral token) */
+                                    approval: {
+                                        /** @description The collateral token */
+                                        token: string;
+                                        /** @description The market group */
+                                        spender: string;
+                                        /** @description The taker's allowance to it now, token units */
+                                        allowance: string;
+                                        /** @description approve(marketAddress, collateralLimit) to the token */
+                                        transaction: {
+                                            /** @description The taker (EIP-55 checksummed): the transaction's sender */
+                                            from: string;
+                                            /** @description The contract it calls */
+                                            to: string;
+                                            /** @description The call's data, ABI-encoded */
+                                            data: string;
+                                            /**
+                                             * @description No ether is sent
+                                             * @enum {string}
+                                             */
+                                            value: "0";
+                                        };
+                                    } | null;
+                                    /** @description The taker's balance of the collateral token at the block, and what the transaction may take (null when the group names no token) */
+                                    balance: {
+                                        /** @description The collateral token */
+                                        token: string;
+                                        /** @description The taker's balance, token units */
+                                        available: string;
+                                        /** @description collateralLimit: the most the transaction takes */
+                                        needed: string;
+                                    } | null;
+                                    /** @description The transaction run from the taker at the answer's block, in a block one above it timestamped when the next block would plausibly come (the block's timestamp plus the time since the service saw it as the head, at least 1 s), after the approval where one is needed: both in order in one eth_simulateV1 where the node has it; on a node without it, the transaction alone by eth_call (no gas then), and not run where an approval must come first. A revert is not an error of the quote: the answer is still 200 */
+                                    simulation: {
+                                        /**
+                                         * @description The transaction succeeds
+                                         * @enum {boolean}
+                                         */
+                                        ok: true;
+                                        /** @description The gas it used, intrinsic gas included: what its receipt's gasUsed will say (eth_simulateV1 only) */
+                                        gas?: string;
+                                    } | {
+                                        /**
+                                         * @description The transaction (or the approval before it) reverts
+                                         * @enum {boolean}
+                                         */
+                                        ok: false;
+                                        /** @description The decoded error's name, as trace names a candidate's (TransactionExpired, PositionSizeBelowMin, CollateralLimitReached, ERC20InsufficientBalance, ERC20InsufficientAllowance, ...), or the raw 0x revert data */
+                                        revert: string;
+                                        /** @description The decoded error's arguments by name, numbers as decimal strings */
+                                        revertArgs?: {
+                                            [key: string]: string;
+                                        };
+                                    } | {
+                                        /** @description The transaction was not run */
+                                        ok: null;
+                                        /** @description Why not: the node has no eth_simulateV1 and the approval must come first */
+                                        reason: string;
+                                    };
+                                };
+                            } | {
+                                /**
+                                 * @description LONG when expectedPrice is above the current price, SHORT when below
+                                 * @enum {string}
+                                 */
+                                direction: "LONG" | "SHORT";
+                                /** @description The largest trade in wei: positive buys (LONG, expectedPrice above the price), negative sells (SHORT); the position's new size is currentSize + maxSize */
+                                maxSize: string;
+                                /** @description Current reference price of the market */
+                                currentPrice: string;
+                                /** @description The request's expectedPrice, in canonical form */
+                                expectedPrice: string;
+                                /** @description The request's budget of new collateral, in wei (18-decimal units); 0 allowed */
+                                collateralAvailable: string;
+                                /** @description The position's id (its ERC-721 token id) */
+                                positionId: string;
+                                /** @description The position's owner at blockNumber (EIP-55): the only account that can modify it */
+                                owner: string;
+                                /** @description The position's market */
+                                marketId: string;
+                                /** @description The position's size at blockNumber (getPositionSize), positive for a long */
+                                currentSize: string;
+                                /** @description currentSize + maxSize: the size to pass to modifyTraderPosition (0 closes) */
+                                targetSize: string;
+                                /** @description What the modification moves, in wei (18-decimal units): positive the trader deposits, negative collateral comes back */
+                                collateralDelta: string;
+                                /** @description The position's PnL if closed at the trade's average price (quoteModifyTraderPosition's closePnL), in wei */
+                                closePnL: string;
+                                /** @description collateralDelta in the collateral token's own units, rounded towards +infinity: the tightest deltaCollateralLimit of modifyTraderPosition that passes (for a withdrawal, the least accepted back). 0 means no limit to the group */
+                                collateralDeltaLimit: string;
+                                /** @description Average price of the trade */
+                                fillPrice: string;
+                                /** @description Market price once the trade is filled */
+                                priceAfter: string;
+                                /**
+                                 * @description Why maxSize is not larger: the rule broken by the smallest size above maxSize that the search quoted (with search=exact, maxSize + 1), in the order of the checks where several apply (a revert, then the budget, then expectedPrice). expectedPrice: a larger size would move the price after the trade past expectedPrice. collateral: a larger size would need more than collateralAvailable; also for a bisection that found no size above maxSize too large (every step went up towards the top of its range, collateralAvailable / currentPrice, which the budget sets). liquidity: the market cannot fill a larger size: its quote reverts. search: search=exact only, with exact: false: the search reached EXACT_MAX_CANDIDATES before it proved maxSize (upperBound, when given, is the smallest size it found too large)
+                                 * @enum {string}
+                                 */
+                                limitedBy: "expectedPrice" | "collateral" | "liquidity" | "search";
+                                /** @description The block every chain read of this quote was made at: the newest block the service had seen when the request arrived, or later (at least minBlock). An answer is a statement about this one block */
+                                blockNumber: string;
+                                /** @description That block's hash (lower case): the block is named by it, so that an answer is never of a block the chain replaced (a reorg). Compare it with your receipt's or your node's block at blockNumber */
+                                blockHash: string;
+                                /** @description Candidates quoted: at most maxIterations for the bisection, EXACT_MAX_CANDIDATES for search=exact */
+                                iterations: number;
+                                /** @description Decimals of the market group's collateral token (getMarketGroup().collateralAsset's decimals(); 18 when either cannot be read) */
+                                collateralDecimals: number;
+                                /** @description search=exact only. true: maxSize is proven the largest feasible size (it and one wei more were quoted at blockNumber); false: the candidate bound was reached first, maxSize is the largest feasible size found */
+                                exact?: boolean;
+                                /** @description search=exact with exact: false: the smallest trade quoted that is too large (signed like maxSize) */
+                                upperBound?: string;
+                                /** @description With trace=true: one entry per quoted candidate, in the order the search quoted them */
+                                trace?: {
+                                    /** @description The candidate trade in wei: positive buys (LONG), negative sells (SHORT) */
+                                    size: string;
+                                    /**
+                                     * @description feasible: meets every rule (the search goes up); reverted: the simulation reverted (too large); over-budget: requiredCollateral > collateralAvailable; beyond-expected: priceAfter passed expectedPrice; short-of-limit: priceAfter did not pass priceLimit (the search goes up)
+                                     * @enum {string}
+                                     */
+                                    outcome: "feasible" | "reverted" | "over-budget" | "beyond-expected" | "short-of-limit";
+                                    /** @description The modification's signed collateral move, 18-decimal units (absent when reverted) */
+                                    collateralDelta?: string;
+                                    /** @description The position's PnL if closed at the trade's average price (absent when reverted) */
+                                    closePnL?: string;
+                                    /** @description Average price of the fill (absent when reverted) */
+                                    fillPrice?: string;
+                                    /** @description Market price once the trade is filled (absent when reverted) */
+                                    priceAfter?: string;
+                                    /** @description Decoded error name (the market group's custom errors, Error for Error(string), Panic), or the raw 0x revert data (reverted only) */
+                                    revert?: string;
+                                    /**
+                                     * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
+                                     * @example {
+                                     *       "poolPrice": "56022770974786139918731938227",
+                                     *       "minPrice": "50519243414777603793716319983",
+                                     *       "maxPrice": "61089794456152217628947643547"
+                                     *     }
+                                     */
+                                    revertArgs?: {
+                                        [key: string]: string;
+                                    };
+                                }[];
+                                /** @description With taker (who must own the position): the modifyTraderPosition transaction to targetSize, ready to sign. Its collateralLimit is the signed deltaCollateralLimit: collateralDeltaLimit moved by slippageBps against the trader (a deposit may grow, never past collateralAvailable; a withdrawal may shrink), never 0 (a limit that would be 0 is 1); an approval only when a deposit's limit exceeds the allowance */
                                 trade?: {
                                     /** @description The collateral limit the transaction carries, in the token's own units: min(ceil(maxCollateral × (10000 + slippageBps) / 10000), max(maxCollateral, floor(collateralAvailable / 10^(18 - collateralDecimals)))), never 0 (0 is no limit to the market group: a limit that would be 0 is 1) */
                                     collateralLimit: string;

@@ -16,6 +16,18 @@ export type QuoteRequest = Op<"getQuote">["parameters"]["path"] & Omit<Op<"getQu
 export type QuoteAnswer = Json<Op<"getQuote">["responses"][200]>;
 
 /**
+ * A held position's quote: the path's `chainId`, `marketAddress` and `positionId` and the query's parameters, as
+ * {@link QuoteRequest} (`collateralAvailable` may be "0": only the trades that need no new collateral).
+ */
+export type PositionRequest = Op<"getPositionQuote">["parameters"]["path"] & Omit<Op<"getPositionQuote">["parameters"]["query"], "minBlock">;
+
+/**
+ * A held position's 200 answer: `maxSize` is the trade (positive buys), `targetSize` the size to pass to
+ * modifyTraderPosition, `collateralDelta` the signed collateral it moves, `collateralDeltaLimit` its limit in token units.
+ */
+export type PositionAnswer = Json<Op<"getPositionQuote">["responses"][200]>;
+
+/**
  * What an answer asked with `taker` adds: the createTraderPosition transaction ready to sign from the taker, its
  * collateral limit and deadline, the approval to send first (or null), the taker's balance, and the simulation.
  */
@@ -58,7 +70,8 @@ export type LiveError = ErrorBody & { readonly status: number };
  * What a live stream yields, in order:
  * - `quote`: the answer at a head (`blockNumber`, the event's id): at once, then at each head that changes it.
  * - `error`: the answer at a head is an error (e.g. a 503 while every endpoint fails); the stream goes on.
- * - `end`: the market settled or expired: the stream is over (the iterator then ends).
+ * - `end`: the market settled or expired, or the held position watched changed owner (`transferred`): the stream
+ *   is over (the iterator then ends).
  * - `reconnecting`: the connection dropped, the service shut down (its `end` with reason `shutdown`) or refused
  *   the stream for a while (429, 5xx); the client waits `delayMs` and reconnects. The first event after it is the
  *   answer at the head current then, which may equal the last one.
@@ -66,7 +79,7 @@ export type LiveError = ErrorBody & { readonly status: number };
 export type LiveEvent<Answer> =
   | { readonly type: "quote"; readonly answer: Answer; readonly blockNumber: string | undefined }
   | { readonly type: "error"; readonly answer: LiveError; readonly blockNumber: string | undefined }
-  | { readonly type: "end"; readonly reason: "settled" | "expired" }
+  | { readonly type: "end"; readonly reason: "settled" | "expired" | "transferred" }
   | {
       readonly type: "reconnecting";
       /** 1 for the first try after a drop, counted up while tries fail; back to 0 once an event arrives. */

@@ -34,7 +34,7 @@ export async function correct(signal: AbortSignal): Promise<bigint> {
     if (event.type === "quote") { const streamed: string = event.answer.maxSize; void streamed; }
     else if (event.type === "error") { const code: number = event.answer.status; void code; }
     else if (event.type === "reconnecting") { const wait: number = event.delayMs; void wait; }
-    else { const reason: "settled" | "expired" = event.reason; void reason; }
+    else { const reason: "settled" | "expired" | "transferred" = event.reason; void reason; }
   }
   for await (const event of client.watch({ chainId: "31337", quotes: [{ marketAddress, marketId: "1", expectedPrice: "0.55", collateralAvailable: "1" }] })) {
     if (event.type === "quote") { const results: number = event.answer.results.length; void results; }
@@ -65,7 +65,10 @@ export async function traded(signal: AbortSignal): Promise<bigint> {
   else said = simulation.reason;
   const batch = await client.batch({ chainId: "31337", quotes: [{ marketAddress, marketId: "1", expectedPrice: "0.55", collateralAvailable: "1", taker, slippageBps: "0" }] });
   const depth = await client.depth({ chainId: "31337", marketAddress, marketId: "2", collateralAvailable: "1", prices: "1030", taker, deadlineSeconds: "60" });
-  void sent; void approveFirst; void held; void said; void batch; void depth;
+  const position = await client.quotePosition({ chainId: "31337", marketAddress, positionId: "1", expectedPrice: "0.45", collateralAvailable: "0", taker });
+  const target: string = position.targetSize;
+  const delta: string = position.collateralDelta;
+  void sent; void approveFirst; void held; void said; void batch; void depth; void target; void delta;
   return BigInt(trade.collateralLimit) + BigInt(trade.deadline);
 }
 
@@ -84,6 +87,8 @@ export async function refused(): Promise<void> {
   await client.quote({ ...request, search: "fast" });
   // @ts-expect-error a batch's quote names its market
   await client.batch({ chainId: "31337", quotes: [{ marketId: "1", expectedPrice: "0.55", collateralAvailable: "1" }] });
+  // @ts-expect-error a position's quote names the position, not a market
+  await client.quotePosition({ chainId: "31337", marketAddress, marketId: "1", expectedPrice: "0.55", collateralAvailable: "1" });
   // @ts-expect-error a depth ladder's budget is a wei string
   await client.depth({ chainId: "31337", marketAddress, marketId: "2", collateralAvailable: 1, prices: "1030" });
   // @ts-expect-error an answer's amount is a string as sent, not a number
@@ -139,7 +144,7 @@ async function compile(source: string): Promise<{ code: number | null; lines: nu
 const directives = CONSUMER.split("\n").flatMap((line, index) => (line.includes("@ts-expect-error") ? [index + 1] : []));
 
 test("the consumer compiles against the packed declarations: correct calls pass, every refused call is expected", { timeout: 120_000 }, async () => {
-  assert.equal(directives.length, 15);
+  assert.equal(directives.length, 16);
   const { code, output } = await compile(CONSUMER);
   assert.equal(code, 0, output);
 });
