@@ -1,6 +1,6 @@
-// The `quoter` command (bin/quoter.js runs this file through tsx): serve, devchain, quote, depth. Each command loads
+// The `quoter` command (bin/quoter.js runs this file through tsx): serve, devchain, quote, position, depth. Each command loads
 // its modules only when it runs, so that --help answers at once.
-import { HELP, QUOTE_HELP, SERVE_HELP } from "./help.ts";
+import { HELP, POSITION_HELP, QUOTE_HELP, SERVE_HELP } from "./help.ts";
 
 const isHelp = (arg: string | undefined) => arg === "-h" || arg === "--help" || arg === "help";
 
@@ -30,6 +30,12 @@ switch (command) {
       process.exit(0);
     }
     process.exit(await (await import("./quote.ts")).runQuote(rest));
+  case "position":
+    if (rest.some(isHelp)) {
+      console.log(POSITION_HELP);
+      process.exit(0);
+    }
+    process.exit(await (await import("./quote.ts")).runQuote(rest, "position"));
   case "depth":
     process.exit(await (await import("./depthCommand.ts")).runDepth(rest));
   default:

@@ -9,6 +9,7 @@ Commands:
   serve      the HTTP service (as npm start); with no RPC_URL_<chainId> set, on the embedded demo chain
   devchain   the embedded demo chain as a JSON-RPC node (as npm run devchain)
   quote      one quote, printed as the API's JSON body, without an HTTP server
+  position   one quote of a held position (add to it, reduce, close, turn it around), as quote prints it
   depth      one market's depth ladder (the exact quote at several prices), printed as the API's JSON body
 
 Run quoter <command> --help for a command's options. Settings come from the environment: see .env.example.`;
@@ -60,6 +61,20 @@ Exit status:
   1  the API would answer 4xx: the error body is printed on stdout
   3  the API would answer 5xx (e.g. 503 Chain RPC unavailable): the error body is printed on stdout
   2  usage or configuration error: a message on stderr, nothing on stdout`;
+
+export const POSITION_HELP = `Usage: quoter position <chainId> <marketAddress> <positionId> --expected-price P --collateral C
+                    [--price-limit L] [--max-iterations N] [--search exact] [--min-block B]
+                    [--taker ADDRESS [--slippage-bps S] [--deadline-seconds D]]
+                    [--rpc URL[,URL...]] [--trace] [--watch]
+
+Quotes a held position once, as GET ${BASE_PATH}/<chainId>/<marketAddress>/positions/<positionId> would, without
+starting an HTTP server, and prints the API's JSON body on stdout (one line): the largest trade (maxSize, positive
+buys) whose modification of the position fits the budget and the price, its targetSize and the collateral it moves
+(collateralDelta, signed), or the error body. The options are quoter quote's, but --collateral may be 0 (only trades
+that need no new collateral: a reduce, a close, a turnaround the released collateral pays for), and --taker must be
+the position's owner (its trade is modifyTraderPosition, printed, never sent).
+
+Exit status: 0 the quote (200); 1 the API would answer 4xx; 3 it would answer 5xx; 2 usage or configuration error.`;
 
 export const DEPTH_HELP = `Usage: quoter depth <chainId> <marketAddress> <marketId> --collateral C
                     (--prices P,P,... | --to T --levels N) [--min-block B]

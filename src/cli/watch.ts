@@ -1,7 +1,7 @@
 // `quoter quote … --watch`: the live stream of one quote on the command line. Each event the API's stream sends
 // (`quote`, `error`, `end`) is a line of JSON, `{"event", "id"?, "data"}`, with the same data; Ctrl-C ends it.
 import { errorWithStatus } from "../http/httpErrors.ts";
-import type { QuoteRequest } from "../quote/request.ts";
+import type { AnyQuoteRequest } from "../quote/positionRequest.ts";
 import type { ChainFollow, Quoter } from "../service/api.ts";
 import { createLiveQuotes, type LiveEvent } from "../service/liveQuotes.ts";
 
@@ -18,7 +18,7 @@ export function eventLine(event: LiveEvent): string {
  * Prints the quote's events until its market ends the watch, or SIGINT / SIGTERM; resolves then (exit status 0:
  * an error event is an answer of the stream, not the command's failure).
  */
-export function watchQuote(quoter: Quoter & { follow(chainId: number): ChainFollow | undefined }, request: QuoteRequest, print: (line: string) => void): Promise<void> {
+export function watchQuote(quoter: Quoter & { follow(chainId: number): ChainFollow | undefined }, request: AnyQuoteRequest, print: (line: string) => void): Promise<void> {
   const live = createLiveQuotes({ quoter });
   return new Promise((resolve) => {
     // The follower's timers do not hold a process open (a service closes them): the watch does, until it stops.

@@ -84,6 +84,7 @@ export interface BatchAnswer<Body = QuoteResponseBody | PositionResponseBody> {
 }
 
 export interface QuoterService extends Quoter {
+  quotePosition(request: PositionRequest, options?: QuoteOptions): Promise<PositionResponseBody>;
   /** Probes every endpoint for deployless calls now, so that no quote pays for it (failures retry later). */
   probe(): Promise<void>;
   /** Starts following each chain's head where that is pushed (a WebSocket endpoint); polling starts with the first quote. */

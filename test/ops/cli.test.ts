@@ -96,6 +96,29 @@ test("quoter quote: a chain it cannot reach prints the 503 body and exits 3; bad
 });
 
 // Before the --watch test, which trades on the harness's chain.
+test("quoter position prints byte for byte the API's body of a held position, or its error, with the exit status", async () => {
+  const cases: { positionId: string; query: Record<string, string>; code: number }[] = [
+    { positionId: "1", query: { expectedPrice: "0.45", collateralAvailable: "0", search: "exact" }, code: 0 },
+    { positionId: "2", query: { expectedPrice: "0.55", collateralAvailable: ONE, trace: "true" }, code: 0 },
+    { positionId: "3", query: { expectedPrice: "0.55", collateralAvailable: ONE }, code: 1 },
+    { positionId: "99", query: { expectedPrice: "0.55", collateralAvailable: ONE }, code: 1 },
+  ];
+  const flags = (query: Record<string, string>) => [
+    "--expected-price", query.expectedPrice!, "--collateral", query.collateralAvailable!,
+    ...(query.search ? ["--search", query.search] : []), ...(query.trace ? ["--trace"] : []),
+  ];
+  const runs = await Promise.all(cases.map(({ positionId, query }) => quoter(["position", "31337", DEMO_MARKET_GROUP_ADDRESS, positionId, ...flags(query)])));
+  for (const [i, { positionId, query, code }] of cases.entries()) {
+    const api = await h.app.inject(`/quoter/31337/${DEMO_MARKET_GROUP_ADDRESS}/positions/${positionId}?${new URLSearchParams(query)}`);
+    assert.equal(runs[i]!.stdout, `${api.body}\n`, `position ${positionId}: same body as the API\n${runs[i]!.stderr}`);
+    assert.equal(runs[i]!.code, code);
+  }
+  const usage = await quoter(["position", "31337", DEMO_MARKET_GROUP_ADDRESS]);
+  assert.equal(usage.code, 2);
+  assert.match(usage.stderr, /^quoter position: expected <chainId> <marketAddress> <positionId>/);
+});
+
+
 test("quoter depth prints byte for byte the API's ladder, or its error body, with the exit status", async () => {
   const cases: { marketId: number; args: string[]; query: Record<string, string>; code: number }[] = [
     { marketId: 2, args: ["--collateral", THOUSAND, "--to", "1100", "--levels", "3"], query: { collateralAvailable: THOUSAND, to: "1100", levels: "3" }, code: 0 },
@@ -134,16 +157,18 @@ test("quoter quote --watch: one line per event, the first the API's body at once
 });
 
 test("--help for the command and each subcommand", async () => {
-  const [top, serve, devchain, quote, none, depth] = await Promise.all([
+  const [top, serve, devchain, quote, none, depth, position] = await Promise.all([
     quoter(["--help"]),
     quoter(["serve", "--help"]),
     quoter(["devchain", "--help"]),
     quoter(["quote", "--help"]),
     quoter([]),
     quoter(["depth", "--help"]),
+    quoter(["position", "--help"]),
   ]);
-  for (const run of [top, serve, devchain, quote, depth]) assert.equal(run.code, 0, run.stderr);
-  assert.match(top.stdout, /serve[\s\S]*devchain[\s\S]*quote[\s\S]*depth/);
+  for (const run of [top, serve, devchain, quote, depth, position]) assert.equal(run.code, 0, run.stderr);
+  assert.match(top.stdout, /serve[\s\S]*devchain[\s\S]*quote[\s\S]*position[\s\S]*depth/);
+  assert.match(position.stdout, /Usage: quoter position <chainId> <marketAddress> <positionId>[\s\S]*--collateral C/);
   assert.match(depth.stdout, /--collateral C[\s\S]*--prices[\s\S]*--to T --levels N/);
   assert.match(serve.stdout, /Usage: quoter serve/);
   assert.match(devchain.stdout, /--port N[\s\S]*--host H/);
