@@ -21,12 +21,24 @@ export async function buildForm() {
   $("search-bisection").checked = !$("search-exact").checked;
   $("compare").checked = query.get("compare") === "true";
   $("live").checked = query.get("live") === "true";
+  $("kind-held").checked = query.get("kind") === "held";
+  $("kind-new").checked = !$("kind-held").checked;
   showSearchChoice();
+  showKind();
   showBudgetUnits();
   $("compare").addEventListener("change", showSearchChoice);
   $("live").addEventListener("change", showSearchChoice);
   $("collateralAvailable").addEventListener("input", showBudgetUnits);
   $("preset").addEventListener("change", applyPreset);
+  for (const id of ["kind-new", "kind-held"]) $(id).addEventListener("change", showKind);
+}
+
+/** A held position is named by its id, in the market id's field; its quote has one search at a time. */
+function showKind() {
+  const held = $("kind-held").checked;
+  $("marketId").previousSibling.textContent = held ? "Position id " : "Market id ";
+  if (held) $("compare").checked = false;
+  $("compare").disabled = held || $("live").checked;
 }
 
 /** The form's text fields, built from the service's list: a label, then its input. */
@@ -58,6 +70,7 @@ export function readForm() {
   values.search = $("search-exact").checked ? "exact" : "bisection";
   values.compare = $("compare").checked;
   values.live = $("live").checked;
+  values.held = $("kind-held").checked;
   return values;
 }
 
@@ -68,6 +81,7 @@ export function pageQuery(values) {
   query.set("search", values.search);
   if (values.compare) query.set("compare", "true");
   if (values.live) query.set("live", "true");
+  if (values.held) query.set("kind", "held");
   return query;
 }
 
@@ -115,6 +129,6 @@ function applyPreset() {
 /** Comparing sends both searches: the choice of one has no effect then. Live streams one search: no comparing. */
 function showSearchChoice() {
   if ($("live").checked) $("compare").checked = false;
-  $("compare").disabled = $("live").checked;
+  $("compare").disabled = $("live").checked || $("kind-held").checked;
   for (const id of ["search-bisection", "search-exact"]) $(id).disabled = $("compare").checked;
 }
