@@ -3,7 +3,7 @@
 // (but the order of the properties, which is the order the route writes them in).
 import { DEMO_MARKET_GROUP } from "../quote/params.ts";
 import { notTraderPosition, positionNotFound, takerNotOwner } from "../quote/quoteErrors.ts";
-import { ONE } from "./docExamples.ts";
+import { DEMO_BLOCK_HASH, DEMO_BLOCK_NUMBER, ONE } from "./docExamples.ts";
 import { errorResponse, example, quoteErrorResponses } from "./errorSchemas.ts";
 import { BASE_PATH } from "./paths.ts";
 import { quoteResponseSchema, traceSchema } from "./responseSchemas.ts";
@@ -89,6 +89,35 @@ export const positionResponseSchema = {
   required: Object.keys(properties).filter((name) => !["exact", "upperBound", "trace", "trade"].includes(name)),
   additionalProperties: false,
   properties,
+  "x-examples": {
+    turnaround: {
+      summary: "The trader's long of 1000 (demo position 1) sold down to 0.45 with no new collateral: through zero into a short",
+      description: `GET ${BASE_PATH}/31337/${DEMO_MARKET_GROUP}/positions/1?expectedPrice=0.45&collateralAvailable=0&search=exact`,
+      value: {
+        direction: "SHORT",
+        maxSize: "-1999011307186528274155",
+        currentPrice: "0.500119050896956407",
+        expectedPrice: "0.45",
+        collateralAvailable: "0",
+        positionId: "1",
+        owner: DEMO_TAKER,
+        marketId: "1",
+        currentSize: "1000000000000000000000",
+        targetSize: "-999011307186528274155",
+        collateralDelta: "-2",
+        closePnL: "-10282586623835629058",
+        collateralDeltaLimit: "-2",
+        fillPrice: "0.494886988037300092",
+        priceAfter: "0.499652750850377766",
+        limitedBy: "collateral",
+        blockNumber: DEMO_BLOCK_NUMBER,
+        blockHash: DEMO_BLOCK_HASH,
+        iterations: 6,
+        collateralDecimals: 18,
+        exact: true,
+      },
+    },
+  },
 } as const;
 
 /** A request of a demo position's quote: the examples' (a test replays each on the demo chain). */
@@ -107,7 +136,8 @@ function withPositionTrace<T extends { properties: object }>(response: T) {
 export const positionErrorResponses = {
   ...quoteErrorResponses,
   400: withPositionTrace(errorResponse(`${quoteErrorResponses[400].description}. For a position also: a liquidity position, or a taker that does not own it (details name the owner)`, {
-    ...quoteErrorResponses[400]["x-examples"],
+    // A new position's trace is not a position's: its examples with one are the quote route's alone.
+    ...Object.fromEntries(Object.entries(quoteErrorResponses[400]["x-examples"]).filter(([, example]) => !("trace" in example.value))),
     notTraderPosition: example(
       notTraderPosition([{ param: "positionId", message: "position 3 is of kind 1 (1: liquidity), not a trader position (2): only trader positions trade" }]).toBody(),
       demoPositionRequest(3, ASK),

@@ -12,7 +12,7 @@ import { deployPricelessMarketGroup } from "../support/pricelessMarketGroup.ts";
 import { MESSAGES } from "../../src/quote/quoteErrors.ts";
 import { LIMITED_BY } from "../../src/quote/limitedBy.ts";
 import { HTTP_MESSAGES, methodNotAllowed } from "../../src/http/httpErrors.ts";
-import { quoteParamsSchema, quoteQuerySchema } from "../../src/http/schemas.ts";
+import { positionParamsSchema, positionQuerySchema, quoteParamsSchema, quoteQuerySchema } from "../../src/http/schemas.ts";
 import { ONE, THOUSAND } from "../../src/http/docExamples.ts";
 
 const QUOTE_PATH = "/quoter/{chainId}/{marketAddress}/{marketId}";
@@ -92,7 +92,22 @@ function* namedExamples(): Generator<{ method: string; status: string; name: str
   }
 }
 
+/** A held position's quote in the document (semantics §13). */
+const POSITION_DOC_PATH = "/quoter/{chainId}/{marketAddress}/positions/{positionId}";
+
 describe("the document", () => {
+  test("has the held position's quote: its parameters the position schemas' (positionId, a budget of 0), its own errors as examples", () => {
+    const get = doc.paths[POSITION_DOC_PATH]?.get;
+    assert.equal(get?.operationId, "getPositionQuote");
+    const names = (place: string) => (get.parameters as Json[]).filter((p) => p.in === place).map((p) => p.name).sort();
+    assert.deepEqual(names("path"), Object.keys(positionParamsSchema.properties).sort());
+    assert.deepEqual(names("query"), Object.keys(positionQuerySchema.properties).sort());
+    assert.ok(names("path").includes("positionId") && !names("path").includes("marketId"));
+    const errors = (status: string) => Object.values<Json>(get.responses[status].content["application/json"].examples).map((e) => e.value.error);
+    for (const message of [MESSAGES.notTraderPosition, MESSAGES.takerNotOwner, MESSAGES.marketSettled]) assert.ok(errors("400").includes(message), message);
+    assert.ok(errors("404").includes(MESSAGES.positionNotFound));
+  });
+
   test("is a valid OpenAPI 3.1 document (@readme/openapi-parser)", async () => {
     assert.equal(doc.openapi, "3.1.0");
     const result = await validate(structuredClone(doc));
@@ -116,7 +131,7 @@ describe("the document", () => {
     }
     // The quote operation, the batch of quotes, the depth ladder, and the index that leads to them: the docs, the
     // document and the explorer are pages.
-    assert.deepEqual(Object.keys(doc.paths), [QUOTE_PATH, "/quoter/{chainId}/batch", `${QUOTE_PATH}/depth`, "/quoter"]);
+    assert.deepEqual(Object.keys(doc.paths), [QUOTE_PATH, POSITION_DOC_PATH, "/quoter/{chainId}/batch", `${QUOTE_PATH}/depth`, "/quoter"]);
     const depth = (doc.paths[`${QUOTE_PATH}/depth`] as Json).get;
     assert.equal(depth.operationId, "getDepth");
     const depthQuery = (depth.parameters as Json[]).filter((p) => p.in === "query");

@@ -15,7 +15,10 @@ import {
   marketNotFound,
   marketSettled,
   noValidSize,
+  notTraderPosition,
+  positionNotFound,
   rpcUnavailable,
+  takerNotOwner,
   type QuoteErrorKind,
 } from "../../src/quote/quoteErrors.ts";
 
@@ -31,6 +34,9 @@ test("§6 / interface §7: every error of a quote has its stable kind and exact 
     [marketNotFound(), "marketNotFound", "Market not found"],
     [currentPriceNotFound(), "currentPriceNotFound", "Current price not found"],
     [marketSettled(), "marketSettled", "Market is settled"],
+    [positionNotFound(), "positionNotFound", "Position not found"],
+    [notTraderPosition(), "notTraderPosition", "Position is not a trader position"],
+    [takerNotOwner(1n, "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"), "takerNotOwner", "Taker does not own the position"],
     [rpcUnavailable(), "rpcUnavailable", "Chain RPC unavailable"],
     [internalError(), "internal", "Internal server error"],
   ];
