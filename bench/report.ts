@@ -2,6 +2,7 @@
 import { searcherQuoted, type ExactSearchGas, type SearchGas } from "../scripts/measure-gas.ts";
 import { MIB, fmt, percentile, type LatencySummary } from "./stats.ts";
 import type { MixEntry } from "./workload.ts";
+import type { PositionsResult } from "./positions.ts";
 
 export interface LatencyCell {
   /**
@@ -137,6 +138,8 @@ export interface BenchResults {
   throughput: ThroughputCell[];
   memory: MemoryResult;
   exact: { quotes: ExactQuote[]; summary: ExactSummary[] };
+  /** The held positions' workload (bench/positions.ts); absent in results written before it. */
+  positions?: PositionsResult;
   /** `npm run gas`'s measurements on the bench's node (bigints, written as strings). */
   gas: { bisection: SearchGas[]; exact: ExactSearchGas[] };
   timings: Timings;

@@ -5,7 +5,8 @@
 // default bisection it measures search=exact: candidates and requests per quote over a workload of its own, its
 // latency on the mix, and the gas of the searcher's call data for it (scripts/measure-gas.ts). And four timings
 // that tests no longer bound (bench/timings.ts): the devchain's start, the 503 at a quote's deadline, the 503 of a
-// full queue, /ready against a silent node.
+// full queue, /ready against a silent node. And held positions' quotes (bench/positions.ts): each strategy's p50 and
+// requests per quote, and the candidates of each exact answer.
 import autocannon from "autocannon";
 import type { Hex } from "viem";
 import { measureExactSearchGas, measureSearchGas } from "../scripts/measure-gas.ts";
@@ -41,6 +42,7 @@ import { collectGarbage } from "./gcReport.ts";
 import { MIB, summarize, type LatencySummary } from "./stats.ts";
 import { devchainAnswers, measureServiceTimings, timingServiceEnvs } from "./timings.ts";
 import { BENCH_TAKER, EXACT_WORKLOAD, MIX, bareSearchBody, quotePath } from "./workload.ts";
+import { positionsWorkload, renderPositionsLines } from "./positions.ts";
 
 const BENCH_DIR = new URL(".", import.meta.url).pathname;
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -79,6 +81,9 @@ interface Plan {
   readonly memoryConcurrency: number;
   /** Rounds of the timings of bench/timings.ts (a quote past its deadline, a full queue, /ready on a silent node). */
   readonly timingRounds: number;
+  /** The held positions' workload (bench/positions.ts): its proxy delay and its timed rounds. */
+  readonly positionDelayMs: number;
+  readonly positionRounds: number;
   /** The whole run is abandoned (children killed, exit 1) past this. */
   readonly watchdogSeconds: number;
 }
@@ -102,6 +107,8 @@ const FULL: Plan = {
   // The devchain node answers searches fastest at a few in flight; more only queue there (see bench/README.md).
   memoryConcurrency: 4,
   timingRounds: 10,
+  positionDelayMs: 50,
+  positionRounds: 10,
   watchdogSeconds: 25 * 60,
 };
 
@@ -122,6 +129,7 @@ const QUICK: Plan = {
   memoryCheckpoint: 100,
   memoryQuotes: 600,
   timingRounds: 3,
+  positionRounds: 2,
   watchdogSeconds: 4 * 60,
 };
 
@@ -546,6 +554,9 @@ async function main(): Promise<BenchResults> {
     }
   }
 
+  const positions = await positionsWorkload(proxy, { "single-call": services.get("single-call")!.url, sequential: services.get("sequential")!.url }, plan.positionDelayMs, plan.positionRounds, failures);
+  log(renderPositionsLines(positions).split("\n").filter((line) => line.startsWith("-")).join("; "));
+
   // The service's own overhead: the same searches as bare eth_calls through the same proxy, alternating; and, as
   // the floor of any service in a process of its own, the same searches forwarded by a route that does nothing else.
   await proxy.setDelay(plan.overheadDelayMs);
@@ -682,6 +693,7 @@ async function main(): Promise<BenchResults> {
     throughput,
     memory,
     exact: { quotes: exactQuotes, summary: summarizeExact(exactQuotes) },
+    positions,
     gas,
     timings,
     targets: [],
@@ -698,7 +710,7 @@ try {
   const table = renderTable(results);
   const exactTable = renderExactTable(results);
   const timingTable = renderTimingTable(results.timings);
-  const takerLines = renderTakerLines(results);
+  const takerLines = `${renderTakerLines(results)}\n\n${renderPositionsLines(results.positions)}`;
   console.log(`${table}\n\n${takerLines}\n\n${exactTable}\n\n${timingTable}`);
   mkdirSync(outDir, { recursive: true });
   // Gas figures are bigints: written as decimal strings.
