@@ -386,3 +386,16 @@ describe("monotonicity of a modify's collateral (semantics §13: the search's ra
     assert.ok(checked > 200, `only ${checked} quotes checked`);
   });
 });
+
+describe("the trading surface's signatures (semantics §9)", () => {
+  test("quoteModifyTraderPosition is not view (it is simulated, from the owner), modifyTraderPosition takes its struct, both as the real group's", () => {
+    const fn = (name: string) => marketGroupAbi.find((item) => item.type === "function" && item.name === name) as { stateMutability: string; inputs: { type: string; components?: { name: string; type: string }[] }[]; outputs: { type: string }[] };
+    const quote = fn("quoteModifyTraderPosition");
+    assert.equal(quote.stateMutability, "nonpayable");
+    assert.deepEqual(quote.inputs.map((input) => input.type), ["uint256", "int256"]);
+    assert.deepEqual(quote.outputs.map((output) => output.type), ["int256", "int256", "uint256", "uint256"]);
+    const modify = fn("modifyTraderPosition");
+    assert.deepEqual(modify.inputs[0]!.components!.map(({ name, type }) => `${type} ${name}`), ["uint256 positionId", "int256 size", "int256 deltaCollateralLimit", "uint256 deadline"]);
+    assert.equal(keccak256(toHex("modifyTraderPosition((uint256,int256,int256,uint256))")).slice(0, 10), "0x6774530a", "the selector a trade's data starts with");
+  });
+});
