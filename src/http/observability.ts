@@ -7,7 +7,7 @@ import fp from "fastify-plugin";
 import type { Metrics } from "../observability/metrics.ts";
 import { newQuoteRecord, type QuoteRecord } from "../service/api.ts";
 import { operationsRoutes, type OperationsOptions } from "./operations.ts";
-import { HEALTH_PATH, METRICS_PATH, QUOTE_ROUTE, READY_PATH } from "./paths.ts";
+import { HEALTH_PATH, METRICS_PATH, POSITION_ROUTE, QUOTE_ROUTE, READY_PATH } from "./paths.ts";
 
 // Tests label the quote route as the metrics do, from here.
 export { QUOTE_ROUTE };
@@ -54,7 +54,7 @@ export function noteStream(request: FastifyRequest, summary: StreamSummary): voi
 }
 
 const isQuote = (request: FastifyRequest) =>
-  request.routeOptions.url === QUOTE_ROUTE && (request.method === "GET" || request.method === "HEAD");
+  (request.routeOptions.url === QUOTE_ROUTE || request.routeOptions.url === POSITION_ROUTE) && (request.method === "GET" || request.method === "HEAD");
 
 /**
  * Not encapsulated (fastify-plugin), so that its hooks see every route of the app, 404s included; the
@@ -93,7 +93,8 @@ function logRequest(request: FastifyRequest, reply: FastifyReply): void {
 /** A live stream, once closed: how long it was open, the events it sent, what ended it. */
 function logStream(request: FastifyRequest, reply: FastifyReply, { events, endedBy }: StreamSummary): void {
   const params = request.params as Record<string, unknown>;
-  const line = { chainId: String(params.chainId), market: String(params.marketAddress), marketId: String(params.marketId), events, endedBy, ms: millisecondsOf(reply) };
+  const id = params.positionId === undefined ? { marketId: String(params.marketId) } : { positionId: String(params.positionId) };
+  const line = { chainId: String(params.chainId), market: String(params.marketAddress), ...id, events, endedBy, ms: millisecondsOf(reply) };
   request.log.info(line, "stream closed");
 }
 
@@ -112,6 +113,7 @@ function logQuote(request: FastifyRequest, reply: FastifyReply, metrics: Metrics
       chainId: text(params.chainId),
       market: text(params.marketAddress),
       marketId: text(params.marketId),
+      positionId: text(params.positionId),
       direction: stats?.direction ?? null,
       candidates: stats?.candidates ?? 0,
       rpcRequests: stats?.rpcRequests ?? 0,

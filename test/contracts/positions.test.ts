@@ -389,7 +389,7 @@ describe("monotonicity of a modify's collateral (semantics §13: the search's ra
 
 describe("the trading surface's signatures (semantics §9)", () => {
   test("quoteModifyTraderPosition is not view (it is simulated, from the owner), modifyTraderPosition takes its struct, both as the real group's", () => {
-    const fn = (name: string) => marketGroupAbi.find((item) => item.type === "function" && item.name === name) as { stateMutability: string; inputs: { type: string; components?: { name: string; type: string }[] }[]; outputs: { type: string }[] };
+    const fn = (name: string) => marketGroupAbi.find((item) => item.type === "function" && item.name === name) as unknown as { stateMutability: string; inputs: { type: string; components?: { name: string; type: string }[] }[]; outputs: { type: string }[] };
     const quote = fn("quoteModifyTraderPosition");
     assert.equal(quote.stateMutability, "nonpayable");
     assert.deepEqual(quote.inputs.map((input) => input.type), ["uint256", "int256"]);
