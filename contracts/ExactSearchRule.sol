@@ -346,8 +346,9 @@ library ExactSearchRule {
         return _line(s, s1, y1, target, false);
     }
 
-    /// @notice A few units short of the target at a side that fits: the middle of the wei those units span (at the
-    /// bracket's average), when that lies inside the bracket.
+    /// @notice A few units short of the target at a side that fits: the size that splits the sizes the first one too
+    /// large may be (between the wei missing - 1 and missing units span, rounded up, at the bracket's average), when
+    /// that lies inside the bracket (see the service's windowSplit).
     function _window(State memory s, uint256 s1, uint256 y1, uint256 target, uint256 apart) private pure returns (Estimate memory estimate) {
         if (y1 >= target) return estimate;
         uint256 missing = target - y1;
@@ -355,7 +356,9 @@ library ExactSearchRule {
         uint256 span = width / apart;
         if (span == 0) span = 1;
         if (missing > NARROW_UNITS || span > (width - 1) / missing) return estimate;
-        return Estimate(true, s1 + (missing * span + 1) / 2 + 1, 1, false, true);
+        uint256 first = Math.mulDiv(missing - 1, width, apart, Math.Rounding.Ceil);
+        uint256 last = Math.mulDiv(missing, width, apart, Math.Rounding.Ceil);
+        return Estimate(true, s1 + (first + last - 1) / 2 + 1, 1, false, true);
     }
 
     /// @notice Down from a side over budget within a rounding of the target, nothing near fitting: 1, 2, 4, ... units

@@ -82,9 +82,9 @@ function priceLine(state: ExactState, origin: bigint | undefined, target: bigint
  * The budget's first size too large: where requiredCollateral first passes collateralAvailable.
  * - Between a side that fits and one over budget: halfway, once their values are within a rounding or two (nothing
  *   tells where between them the edge lies); the line between them towards half a unit below the target (where a
- *   rounded-up value steps onto it), once they are a few roundings apart (narrow); the middle of the wei that the
- *   units still missing above a side that fits span (a few units short of the target); steps of 1, 2, 4, ... units
- *   (the loss model's, at the side) down from a side over budget within a rounding of the target, while quotes keep
+ *   rounded-up value steps onto it), once they are a few roundings apart (narrow); the split of the sizes the
+ *   units still missing above a side that fits leave possible ({@link windowSplit}, a few units short of the
+ *   target); steps of 1, 2, 4, ... units (the loss model's, at the side) down from a side over budget within a rounding of the target, while quotes keep
  *   landing above it (the edge then lies a plateau or so below it, and nothing near fits); the line, when the last
  *   two quotes fell on either side; else the secant through the last two quotes, or the loss model from the latest
  *   ({@link lossModelTop}), kept inside the bracket; the line where neither is.
@@ -117,7 +117,7 @@ function budgetTop(input: ExactRuleInput, state: ExactState, tooCostly: boolean)
     if (apart <= RESOLUTION) return { size: (s1 + top) / 2n + 1n, unit: 1n, narrow: true };
     if (apart <= NARROW_UNITS) return line(true);
     const missing = lowValue < target ? target - lowValue : 0n;
-    if (missing > 0n && missing <= NARROW_UNITS && missing * span < top - s1) return { size: s1 + (missing * span + 1n) / 2n + 1n, unit: 1n, steady: true };
+    if (missing > 0n && missing <= NARROW_UNITS && missing * span < top - s1) return { size: s1 + windowSplit(missing, top - s1, apart) + 1n, unit: 1n, steady: true };
   }
   if (highValue - target < RESOLUTION && (lowValue === undefined || (lowValue < target && target - lowValue > NARROW_UNITS))) {
     const run = state.streak < 0 ? BigInt(Math.min(-state.streak, 128)) : 1n;
@@ -127,6 +127,18 @@ function budgetTop(input: ExactRuleInput, state: ExactState, tooCostly: boolean)
   if (lowValue !== undefined && (state.streak === 1 || state.streak === -1)) return line(false);
   const steady = secantTop(state, target) ?? lossModelTop(input, state, target);
   return steady !== undefined && steady > s1 && steady <= top ? { size: steady, unit: 1n, steady: true } : line(false);
+}
+
+/**
+ * A few units (`missing`) short of the target at a side that fits, with `width` wei for `apart` units up to the side
+ * above: the value there lies within its rounding, so the first size too large lies between the wei that missing - 1
+ * and missing units span (rounded up, at the bracket's average); the size that splits those sizes, rounded down
+ * (the offset from the side that fits). Both ends fit 256 bits: apart > NARROW_UNITS >= missing.
+ */
+function windowSplit(missing: bigint, width: bigint, apart: bigint): bigint {
+  const first = ((missing - 1n) * width + apart - 1n) / apart;
+  const last = (missing * width + apart - 1n) / apart;
+  return (first + last - 1n) / 2n;
 }
 
 /** Where the secant through the latest quote and the one before it reaches `target` in requiredCollateral. */
