@@ -4,9 +4,9 @@
 // same questions).
 import { maxInt256 } from "viem";
 import { estimateTop } from "./exactEstimates.ts";
-import { sqrt } from "./exactMath.ts";
 import { DUST, type ExactRuleInput, type ExactState, type ExactStep } from "./exactState.ts";
 import { poolBudgetTop, poolPriceTop } from "./lossModel.ts";
+import { sqrtDown } from "./priceMath.ts";
 
 /**
  * The input with what the pool's own range says before any quote, worked out once per search: whether to read the
@@ -33,10 +33,10 @@ const GEOMETRIC_RATIO = 2n ** 16n;
 
 /**
  * Where a bracket is split when no estimate guides: near its geometric mean while it spans more than 2^16
- * (floor(sqrt(bottom)) * floor(sqrt(top)), which fits 256 bits where bottom * top would not), else its midpoint.
+ * (sqrtDown(bottom) * sqrtDown(top), which fits 256 bits where bottom * top would not), else its midpoint.
  */
 function split(bottom: bigint, top: bigint): bigint {
-  return top / GEOMETRIC_RATIO > bottom ? sqrt(bottom) * sqrt(top) : (bottom + top) / 2n;
+  return top / GEOMETRIC_RATIO > bottom ? sqrtDown(bottom) * sqrtDown(top) : (bottom + top) / 2n;
 }
 
 /**

@@ -1,6 +1,7 @@
 // Where the exact search of semantics §4b stands, and how each of its steps moves it: the state its rule
 // (src/quote/exactRule.ts) chooses from, pure, as contracts/ExactSearchRule.sol's record* functions move it.
 import { maxInt256 } from "viem";
+import { priceD18FromSqrtX96Down } from "./priceMath.ts";
 import type { CandidateQuote, Direction } from "./search.ts";
 
 /** Below this (10^-12 of a token) the real contracts revert on rounding between sizes that fill (§4b). */
@@ -87,10 +88,10 @@ function stepAbove(state: ExactState, guided: boolean, high: Known): ExactState 
   return { ...state, prior: latestOf(state), high, streak, quoted: state.quoted + 1 };
 }
 
-/** bound^2 * 10^18 / 2^192, rounded down, for a sqrt price X96 below 10^49 (a uint160's digits); else none. */
+/** The D18 price of a revert's bound, rounded down, for a sqrt price X96 below 10^49 (a uint160's digits); else none. */
 export function rangeEndFromBound(bound: bigint): bigint | undefined {
   if (bound < 0n || bound >= 10n ** 49n) return undefined;
-  return (bound ** 2n * 10n ** 18n) >> 192n;
+  return priceD18FromSqrtX96Down(bound);
 }
 
 /** Whether the top of the feasible interval is known to the wei (or nothing lies above the largest size). */

@@ -2,7 +2,9 @@
 // settlement price, along a Uniswap v3 pool's curve within one liquidity range; from the latest quote, and from the
 // pool's own range before any quote. As contracts/ExactSearchRule.sol computes it.
 import { maxInt256, maxUint256 } from "viem";
-import { abs, D18, D36, inverseSqrtPrice, mulDiv } from "./exactMath.ts";
+import { abs, D36, inverseSqrtPrice } from "./exactMath.ts";
+import { D18 } from "./fixedPoint.ts";
+import { mulDivDown } from "./priceMath.ts";
 import { latestOf, type ExactRuleInput, type ExactState, type Known } from "./exactState.ts";
 
 /** Newton steps on the loss model: enough to converge from any quote on one range. */
@@ -48,7 +50,7 @@ function poolCurve(input: ExactRuleInput): Curve | undefined {
   const a = inverseSqrtPrice(input.currentPrice);
   if (a === undefined || input.liquidity === 0n || input.feeRate >= PIPS) return undefined;
   const long = input.direction === "LONG";
-  const fillRef = long ? mulDiv(input.currentPrice * D18, PIPS, PIPS - input.feeRate) : mulDiv(input.currentPrice * D18, PIPS - input.feeRate, PIPS);
+  const fillRef = long ? mulDivDown(input.currentPrice * D18, PIPS, PIPS - input.feeRate) : mulDivDown(input.currentPrice * D18, PIPS - input.feeRate, PIPS);
   if (fillRef === undefined) return undefined;
   return { long, a, kNum: 10n ** 27n, kDen: input.liquidity, fillRef, uRef: a };
 }
@@ -57,17 +59,17 @@ function poolCurve(input: ExactRuleInput): Curve | undefined {
  * The loss model at s on a curve: the requirement, the loss at the worst settlement price (s * (fill(s) - min) for a
  * LONG, s * (max - fill(s)) for a SHORT: how a market group values the collateral a position needs), signed (the model
  * may say a gain), and its slope in 10^-36 per wei. Prices held to 10^-36 (at 10^-18 a size of 10^18 would turn the
- * fill's last unit into a wei); every product floored (mulDiv). None where a value leaves its bounds.
+ * fill's last unit into a wei); every product floored (mulDivDown). None where a value leaves its bounds.
  */
 function modelAt(curve: Curve, worst36: bigint, s: bigint): { value: bigint; slope: bigint } | undefined {
-  const shift = mulDiv(curve.kNum, s, curve.kDen);
+  const shift = mulDivDown(curve.kNum, s, curve.kDen);
   if (shift === undefined || (curve.long ? shift >= curve.a : curve.a + shift > maxUint256)) return undefined;
   const u = curve.long ? curve.a - shift : curve.a + shift;
-  const fill = mulDiv(curve.fillRef, curve.uRef, u);
-  const marginal = fill === undefined ? undefined : mulDiv(fill, curve.a, u);
+  const fill = mulDivDown(curve.fillRef, curve.uRef, u);
+  const marginal = fill === undefined ? undefined : mulDivDown(fill, curve.a, u);
   if (fill === undefined || marginal === undefined) return undefined;
   const margin = curve.long ? fill - worst36 : worst36 - fill;
-  const value = mulDiv(s, abs(margin), D36);
+  const value = mulDivDown(s, abs(margin), D36);
   if (value === undefined || value >= MODEL_BOUND) return undefined;
   return { value: margin < 0n ? -value : value, slope: curve.long ? marginal - worst36 : worst36 - marginal };
 }
@@ -82,7 +84,7 @@ function newton(curve: Curve, worst36: bigint, goal: bigint, start: bigint, here
   for (let i = 0; i < MODEL_STEPS; i++) {
     if (here.slope <= 0n) return undefined;
     const gap = goal - here.value;
-    const step = mulDiv(abs(gap), D36, here.slope);
+    const step = mulDivDown(abs(gap), D36, here.slope);
     if (step === undefined) return undefined;
     size = gap < 0n ? size - step : size + step;
     if (size <= 0n || size > maxInt256) return undefined;
@@ -150,8 +152,8 @@ export function poolPriceTop(input: ExactRuleInput): bigint | undefined {
   const a = inverseSqrtPrice(input.currentPrice);
   const t = inverseSqrtPrice(input.expectedPrice);
   if (a === undefined || t === undefined || input.liquidity === 0n || input.feeRate >= PIPS) return undefined;
-  const moved = mulDiv(input.liquidity, abs(a - t), 10n ** 27n);
+  const moved = mulDivDown(input.liquidity, abs(a - t), 10n ** 27n);
   if (moved === undefined) return undefined;
-  return input.direction === "LONG" ? moved : mulDiv(moved, PIPS, PIPS - input.feeRate);
+  return input.direction === "LONG" ? moved : mulDivDown(moved, PIPS, PIPS - input.feeRate);
 }
 

@@ -3,7 +3,8 @@
 // which both strategies make alike: the searcher on chain (contracts/PriceEdge.sol, the same plan word for word) and
 // an endpoint quoted call by call. Read from the raw words of getMarket's answer, as the searcher reads them.
 import { encodeFunctionData, maxInt256, parseAbi, type Address, type Hex } from "viem";
-import { sqrt } from "../../quote/exactMath.ts";
+import { D18 } from "../../quote/fixedPoint.ts";
+import { highestSqrtX96PricedAtMost, sqrtX96FromPriceD18Up } from "../../quote/priceMath.ts";
 import type { Direction } from "../../quote/search.ts";
 import type { RawCall } from "../rpc/call.ts";
 
@@ -20,8 +21,6 @@ const quoterAbi = parseAbi([
  * contracts/libraries/MarketWords.sol, which the build checks against the ABI (the parity test holds these to it).
  */
 const WORD = { fee: 1, quoter: 7, quoteToken: 4, baseToken: 5, minPrice: 6, maxPrice: 7, marketDataHead: 15 } as const;
-const D18 = 10n ** 18n;
-const Q192 = 1n << 192n;
 /** Prices from here on have a sqrt price of 2^128 or more (no market's): no edge is asked. */
 const MAX_TARGET = (1n << 64n) * D18;
 /** v3's least price limit (TickMath.MIN_SQRT_RATIO + 1). */
@@ -36,16 +35,13 @@ function word(data: Hex, index: number): bigint | undefined {
   return BigInt(`0x${data.slice(start, start + 64)}`);
 }
 
-/** The largest sqrt price X96 whose price, rounded down as the group rounds it, is at most `price`. */
-export function highestSqrtPriceAtOrBelow(price: bigint): bigint {
-  return sqrt(((price + 1n) * Q192 - 1n) / D18);
-}
-
-/** The smallest sqrt price X96 whose price is at least `price`, and above v3's least price limit. */
-export function lowestSqrtPriceAtOrAbove(price: bigint): bigint {
-  const squared = (price * Q192 + D18 - 1n) / D18;
-  const root = sqrt(squared);
-  const limit = root * root === squared ? root : root + 1n;
+/**
+ * The sqrt price the swap may reach: for a LONG the largest whose price, rounded down as the group rounds it, does not
+ * pass `target`; for a SHORT the smallest whose price reaches it, and above v3's least price limit.
+ */
+function priceLimit(isLong: boolean, target: bigint): bigint {
+  if (isLong) return highestSqrtX96PricedAtMost(target);
+  const limit = sqrtX96FromPriceD18Up(target);
   return limit > MIN_LIMIT ? limit : MIN_LIMIT;
 }
 
@@ -68,7 +64,7 @@ export function planEdge(market: RawCall, direction: Direction, expectedPrice: b
   if (target >= MAX_TARGET) return undefined;
   const address = (value: bigint) => `0x${value.toString(16).padStart(40, "0")}` as Address;
   const [tokenIn, tokenOut] = isLong ? [address(quote), address(base)] : [address(base), address(quote)];
-  const limit = isLong ? highestSqrtPriceAtOrBelow(target) : lowestSqrtPriceAtOrAbove(target);
+  const limit = priceLimit(isLong, target);
   const data = isLong
     ? encodeFunctionData({ abi: quoterAbi, functionName: "quoteExactInputSingle", args: [{ tokenIn, tokenOut, amountIn: UNLIMITED, fee: Number(fee), sqrtPriceLimitX96: limit }] })
     : encodeFunctionData({ abi: quoterAbi, functionName: "quoteExactOutputSingle", args: [{ tokenIn, tokenOut, amount: UNLIMITED, fee: Number(fee), sqrtPriceLimitX96: limit }] });
