@@ -6,6 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import { everyMagnitude, prices, SQRT_EXTREMES, sqrtPrices } from "../support/priceSamples.ts";
 import {
   highestSqrtX96PricedAtMost,
   MAX_SQRT_RATIO,
@@ -25,37 +26,8 @@ const E18 = 10n ** 18n;
 const TWO_192 = 2n ** 192n;
 const TWO_256 = 2n ** 256n;
 
-/** Values spread over every bit length up to `maxBits` (log-uniform), with `extremes` a quarter of the time. */
-function everyMagnitude(maxBits: number, extremes: readonly bigint[]): fc.Arbitrary<bigint> {
-  const spread = fc
-    .integer({ min: 0, max: maxBits })
-    .chain((bits) => (bits === 0 ? fc.constant(0n) : fc.bigInt({ min: 1n << BigInt(bits - 1), max: (1n << BigInt(bits)) - 1n })));
-  return fc.oneof({ arbitrary: spread, weight: 3 }, { arbitrary: fc.constantFrom(...extremes), weight: 1 });
-}
-
-/** The price (D18) of a sqrt price, from the test's own rationals: floor(x^2 * 10^18 / 2^192). */
-const priceOf = (sqrtPriceX96: bigint) => (sqrtPriceX96 * sqrtPriceX96 * E18) / TWO_192;
-
-/** Sqrt prices over Uniswap's range and a little past it, its ends and their neighbours included. */
-const SQRT_EXTREMES = [0n, 1n, MIN_SQRT_RATIO - 1n, MIN_SQRT_RATIO, MIN_SQRT_RATIO + 1n, 2n ** 96n, MAX_SQRT_RATIO - 1n, MAX_SQRT_RATIO];
-const sqrtPrice = everyMagnitude(160, SQRT_EXTREMES).map((x) => (x > MAX_SQRT_RATIO ? MAX_SQRT_RATIO : x));
-
-/** The limit of the price edge (2^64 prices, a sqrt price of 2^128) and the prices of Uniswap's ends. */
-const PRICE_EXTREMES = [0n, 1n, 2n, E18 - 1n, E18, E18 + 1n, priceOf(MIN_SQRT_RATIO) + 1n, (1n << 64n) * E18 - 1n, priceOf(MAX_SQRT_RATIO - 1n), priceOf(MAX_SQRT_RATIO)];
-/** D18 prices: every magnitude from 10^-18 to past the price of MAX_SQRT_RATIO, and prices with all 18 decimals. */
-/**
- * Prices at a sqrt price's boundary, where < and <= part: the price of a random sqrt price and the one after, and
- * j^2 * 5^18, whose sqrt price is exactly j * 2^87 (x^2 * 10^18 = p * 2^192 then).
- */
-const boundaryPrice = fc.oneof(
-  sqrtPrice.chain((x) => fc.constantFrom(priceOf(x), priceOf(x) + 1n)),
-  everyMagnitude(73, [1n]).map((j) => j * j * 5n ** 18n),
-);
-const price = fc.oneof(
-  everyMagnitude(190, PRICE_EXTREMES),
-  fc.tuple(everyMagnitude(128, [0n, 1n]), fc.bigInt({ min: 0n, max: E18 - 1n })).map(([whole, decimals]) => whole * E18 + decimals),
-  boundaryPrice,
-);
+const sqrtPrice = sqrtPrices();
+const price = prices();
 
 /** Records the decimal digits of every input, so that a test can say it reached each magnitude. */
 function digitCounter(): { seen: (value: bigint) => void; missing: (from: number, to: number) => number[] } {
