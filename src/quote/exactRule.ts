@@ -1,11 +1,13 @@
 // The rule by which the exact search of semantics §4b chooses its next step, from where it stands (its state,
-// src/quote/exactState.ts) alone: written in integers, every division rounding down, and bounded to 256 bits, because
-// contracts/ExactSearchRule.sol runs the same rule on chain, so that the searcher quotes exactly the candidates the
-// service asks for (test/contracts/exactSearchRule.test.ts asks both the same questions). The two read line by line:
-// {@link ExactSearchRule} is the library's surface under its names, and each private function has its twin of the
-// same name (prepare, next, _narrowed, _guided, _split here; the estimates in exactEstimates.ts, the loss model in
-// lossModel.ts). Where the Solidity saturates a value or guards a uint against going below 0 (_before, _doubled,
-// _shifted), the TypeScript's unbounded integers need no twin: the bracket's bounds cut the size back alike.
+// src/quote/exactState.ts) alone: written in integers, every division rounding down but an interpolation's step
+// (rounded up: the first size at or past its target), and bounded to 256 bits, because contracts/ExactSearchRule.sol
+// runs the same rule on chain, so that the searcher quotes exactly the candidates the service asks for
+// (test/contracts/exactSearchRule.test.ts asks both the same questions). The two read line by line:
+// {@link ExactSearchRule} is the library's surface under its names, and each of its private functions has a twin of
+// its name without the underscore (prepare, next, narrowed, guided, split here; the estimates in exactEstimates.ts,
+// the loss model in lossModel.ts). Where the Solidity saturates a value or guards a uint against going below 0
+// (_before, _doubled, _shifted), the TypeScript's unbounded integers need no twin: the bracket's bounds cut the size
+// back alike.
 import { maxInt256 } from "viem";
 import { inverseSqrtPrice } from "./exactMath.ts";
 import { estimateTop, type Estimate } from "./exactEstimates.ts";

@@ -2,8 +2,8 @@
 // size above DUST, proven by quoting it and the next wei. Feasible sizes form one interval (short of priceLimit
 // below it, too large above it), so the search keeps the largest size quoted below the top of the interval
 // (`low`: short of the limit or feasible) and the smallest quoted above it (`high`), and chooses each next size
-// by interpolation, safeguarded so that it never stalls on one side. Integer arithmetic only, every division
-// rounding down, so that the same rule can run on chain and pick the same candidates.
+// by interpolation, safeguarded so that it never stalls on one side. Integer arithmetic only, each rounding as
+// the rule states it, so that the same rule can run on chain and pick the same candidates.
 import { ExactSearchRule } from "./exactRule.ts";
 import { START, type ExactRuleInput, type ExactState } from "./exactState.ts";
 import {
