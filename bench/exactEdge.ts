@@ -9,7 +9,7 @@
 // `iterations` and `trace`. `--record FILE` writes the base's answers (test/http/exactEdge.test.ts holds the
 // service to them).
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -38,8 +38,10 @@ type Version = {
 
 async function load(name: string, root: string, url: string): Promise<Version> {
   const { createQuoter } = await import(path.join(root, "src/service/quoter.ts"));
-  const { createChainRegistry } = await import(path.join(root, "src/chain/rpc/client.ts"));
-  const { encodeSearch } = await import(path.join(root, "src/chain/searchers/searcher.ts"));
+  // Before the chain's rooms (rpc/, searchers/), a base had them in src/chain/ itself.
+  const chainModule = (room: string, file: string) => path.join(root, "src/chain", existsSync(path.join(root, "src/chain", room)) ? room : "", file);
+  const { createChainRegistry } = await import(chainModule("rpc", "client.ts"));
+  const { encodeSearch } = await import(chainModule("searchers", "searcher.ts"));
   const { QuoteError } = await import(path.join(root, "src/quote/quoteErrors.ts"));
   const quoter = createQuoter({ chains: createChainRegistry(new Map([[DEVCHAIN_ID, [url]]]), { timeoutMs: 30_000 }), strategy: "single-call" });
   const quote = async (request: QuoteRequest) => {

@@ -4,8 +4,10 @@ pragma solidity ^0.8.30;
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 
 /// @title ExactSearchRule: how the exact search (semantics section 4b) chooses its next step, and how a step moves it
-/// @notice The same integer rule as the service's (src/quote/exactRule.ts), function for function, so that a searcher
-/// on chain quotes exactly the candidates the service then asks for. Every division rounds down. Where TypeScript's
+/// @notice The same integer rule as the service's (ExactSearchRule in src/quote/exactRule.ts, its state in
+/// exactState.ts, its estimates in exactEstimates.ts, its loss model in lossModel.ts), function for function under the
+/// same names, so that a searcher on chain quotes exactly the candidates the service then asks for. Every division
+/// rounds down but an interpolation's step, rounded up (the first size at or past its target). Where TypeScript's
 /// unbounded integers would pass 256 bits, the rule itself is bounded (prices above {MAX_SCALED_PRICE} give no
 /// estimate; the budget's target saturates at 2^256-1; the loss model refuses values from 2^253 on) or the value
 /// saturates at {SATURATED}, which is above every size and changes no choice: a size that large is cut back to the
@@ -346,8 +348,9 @@ library ExactSearchRule {
         return _line(s, s1, y1, target, false);
     }
 
-    /// @notice A few units short of the target at a side that fits: the middle of the wei those units span (at the
-    /// bracket's average), when that lies inside the bracket.
+    /// @notice A few units short of the target at a side that fits: the size that splits the sizes the first one too
+    /// large may be (between the wei missing - 1 and missing units span, rounded up, at the bracket's average), when
+    /// that lies inside the bracket.
     function _window(State memory s, uint256 s1, uint256 y1, uint256 target, uint256 apart) private pure returns (Estimate memory estimate) {
         if (y1 >= target) return estimate;
         uint256 missing = target - y1;
@@ -355,7 +358,9 @@ library ExactSearchRule {
         uint256 span = width / apart;
         if (span == 0) span = 1;
         if (missing > NARROW_UNITS || span > (width - 1) / missing) return estimate;
-        return Estimate(true, s1 + (missing * span + 1) / 2 + 1, 1, false, true);
+        uint256 first = Math.mulDiv(missing - 1, width, apart, Math.Rounding.Ceil);
+        uint256 last = Math.mulDiv(missing, width, apart, Math.Rounding.Ceil);
+        return Estimate(true, s1 + (first + last - 1) / 2 + 1, 1, false, true);
     }
 
     /// @notice Down from a side over budget within a rounding of the target, nothing near fitting: 1, 2, 4, ... units
@@ -535,14 +540,15 @@ library ExactSearchRule {
         return (true, x >= y ? int256(magnitude) : -int256(magnitude));
     }
 
-    /// @dev floor(x * y / z), when it fits 256 bits.
+    /// @dev floor(x * y / z), when it fits 256 bits (the service's mulDivDown, src/quote/priceMath.ts).
     function _mulDiv(uint256 x, uint256 y, uint256 z) private pure returns (bool, uint256) {
         (uint256 high,) = Math.mul512(x, y);
         if (high >= z) return (false, 0);
         return (true, Math.mulDiv(x, y, z));
     }
 
-    /// @notice 10^54 / floor(sqrt(p * 10^36)), rounded down: affine in size over one liquidity range.
+    /// @notice 10^54 / floor(sqrt(p * 10^36)), rounded down: affine in size over one liquidity range (the service's
+    /// inverseSqrtPrice, src/quote/exactMath.ts, as is {_interpolate}).
     function _inverseSqrtPrice(uint256 price) private pure returns (bool, uint256) {
         if (price == 0 || price > MAX_SCALED_PRICE) return (false, 0);
         return (true, 1e54 / Math.sqrt(price * D36));

@@ -11,12 +11,13 @@ import {
 /// (`uniswapQuoter` in getMarket's params) simulates a swap limited to the farthest sqrt price whose price, rounded
 /// down as the group rounds price18DigitsAfter, does not pass expectedPrice (nor the market's range), and answers
 /// how much base it moves: the largest size the price allows, to within the rounding of the swap's last step. It is
-/// a plain call, so an endpoint quoted call by call makes exactly the same one (src/chain/priceEdge.ts plans it
-/// word for word; test/contracts/priceEdge.test.ts asks both). A LONG buys base (token0) with quote: QuoterV2's exact
-/// input of quote answers the base out, which is what an exact output of base delivers up to that price (a step that
-/// reaches its target price moves the same amounts whichever side is specified; the fee is on the quote side). A
-/// SHORT sells base: QuoterV2's exact output of quote answers the base in, fee included, as the group's exact input
-/// of base pays it. Nothing is decided from the answer but the next candidate: the quotes still prove the size.
+/// a plain call, so an endpoint quoted call by call makes exactly the same one (src/chain/searchers/priceEdge.ts
+/// plans it word for word; test/contracts/exactSearchRule.test.ts asks both). A LONG buys base (token0) with quote:
+/// QuoterV2's exact input of quote answers the base out, which is what an exact output of base delivers up to that
+/// price (a step that reaches its target price moves the same amounts whichever side is specified; the fee is on the
+/// quote side). A SHORT sells base: QuoterV2's exact output of quote answers the base in, fee included, as the group's
+/// exact input of base pays it. Nothing is decided from the answer but the next candidate: the quotes still prove the
+/// size.
 library PriceEdge {
     uint256 private constant D18 = 1e18;
     uint256 private constant Q192 = 1 << 192;
@@ -52,7 +53,7 @@ library PriceEdge {
         (, uint256 maxPrice) = wordAt(market, first + MAX_PRICE_WORD);
         uint256 target = isLong ? (maxPrice != 0 && maxPrice < expectedPrice ? maxPrice : expectedPrice) : Math.max(expectedPrice, minPrice);
         if (target >= MAX_TARGET) return (false, address(0), data);
-        uint160 limit = isLong ? _highestAtOrBelow(target) : _lowestAtOrAbove(target);
+        uint160 limit = isLong ? highestAtOrBelow(target) : lowestAtOrAbove(target);
         data = isLong
             ? abi.encodeWithSignature("quoteExactInputSingle((address,address,uint256,uint24,uint160))", address(uint160(quote)), address(uint160(base)), UNLIMITED, uint24(fee), limit)
             : abi.encodeWithSignature("quoteExactOutputSingle((address,address,uint256,uint24,uint160))", address(uint160(base)), address(uint160(quote)), UNLIMITED, uint24(fee), limit);
@@ -68,17 +69,22 @@ library PriceEdge {
         return (true, Math.min(edge, MAX_SIZE));
     }
 
-    /// @notice The largest sqrt price X96 whose price, floor(X^2 * 1e18 / 2^192), is at most `price`:
-    /// floor(sqrt(floor(((price + 1) * 2^192 - 1) / 1e18))).
-    function _highestAtOrBelow(uint256 price) private pure returns (uint160) {
+    /// @notice Exact: the largest sqrt price X96 whose price, floor(X^2 * 1e18 / 2^192), is at most `price`:
+    /// floor(sqrt(floor(((price + 1) * 2^192 - 1) / 1e18))) (src/quote/priceMath.ts's highestSqrtX96PricedAtMost).
+    /// price < MAX_TARGET.
+    function highestAtOrBelow(uint256 price) internal pure returns (uint160) {
+        // The last price below MAX_TARGET: (price + 1) * 2^192 / 1e18 is 2^256, past mulDiv; its floor less one is
+        // 2^256 - 1, whose root is 2^128 - 1.
+        if (price == MAX_TARGET - 1) return type(uint128).max;
         uint256 squared = Math.mulDiv(price + 1, Q192, D18);
         if (mulmod(price + 1, Q192, D18) == 0) squared -= 1;
         return uint160(Math.sqrt(squared));
     }
 
-    /// @notice The smallest sqrt price X96 whose price is at least `price`, and above v3's least price limit:
-    /// ceil(sqrt(ceil(price * 2^192 / 1e18))).
-    function _lowestAtOrAbove(uint256 price) private pure returns (uint160) {
+    /// @notice Rounded up: the smallest sqrt price X96 whose price is at least `price`, and above v3's least price
+    /// limit: ceil(sqrt(ceil(price * 2^192 / 1e18))) (priceMath.ts's sqrtX96FromPriceD18Up), at least MIN_LIMIT.
+    /// price < MAX_TARGET.
+    function lowestAtOrAbove(uint256 price) internal pure returns (uint160) {
         uint256 limit = Math.sqrt(Math.mulDiv(price, Q192, D18, Math.Rounding.Ceil), Math.Rounding.Ceil);
         return uint160(Math.max(limit, MIN_LIMIT));
     }

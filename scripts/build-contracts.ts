@@ -1,5 +1,6 @@
 // Compiles every Solidity file under contracts/ with the solc npm package (no compiler download) and
-// writes src/generated/contracts.ts: the ABI and creation bytecode of each deployable contract.
+// writes src/generated/contracts.ts: the ABI and creation bytecode of each deployable contract, and the searchers'
+// word offsets into getMarket's answer (contracts/libraries/MarketWords.sol), which the service reads by too.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -45,6 +46,8 @@ interface AstNode {
   name?: string;
   contractKind?: string;
   abstract?: boolean;
+  constant?: boolean;
+  value?: { nodeType: string; kind?: string; value?: string };
   nodes?: AstNode[];
 }
 
@@ -164,11 +167,11 @@ function isDynamic(parameter: AbiParameter): boolean {
  * against the interface's ABI, so that a changed struct fails the build rather than every quote. Throws on a
  * mismatch.
  */
-export function checkSearcherLayout(marketGroupAbi: readonly AbiEntry[], searcherSource: string): void {
+export function checkSearcherLayout(marketGroupAbi: readonly AbiEntry[], words: Readonly<Record<string, number>>): void {
   const constant = (name: string) => {
-    const match = new RegExp(`\\b${name}\\s*=\\s*(\\d+)\\s*;`).exec(searcherSource);
-    if (match === null) throw new Error(`${SEARCHER_SOURCE}: constant ${name} not found`);
-    return Number(match[1]);
+    const word = words[name];
+    if (word === undefined) throw new Error(`${SEARCHER_SOURCE}: constant ${name} not found`);
+    return word;
   };
   const getMarket = marketGroupAbi.find((entry) => entry.type === "function" && entry.name === "getMarket");
   const data = getMarket?.outputs?.[0];
@@ -208,6 +211,21 @@ export function checkSearcherLayout(marketGroupAbi: readonly AbiEntry[], searche
       throw new Error(`${SEARCHER_SOURCE}: ${name} is ${constant(name)}, but IMarketGroup.${struct} gives ${words}`);
     }
   }
+}
+
+/**
+ * The file-level constants of SEARCHER_SOURCE (its AST from the compiler), by name in the order written: the word
+ * offsets the searchers read getMarket's answer by. Throws on one that is not a plain number.
+ */
+export function searcherWords(ast: AstNode): Record<string, number> {
+  const words: Record<string, number> = {};
+  for (const node of ast.nodes ?? []) {
+    if (node.nodeType !== "VariableDeclaration" || node.constant !== true) continue;
+    const { nodeType, kind, value = "" } = node.value ?? { nodeType: "" };
+    if (nodeType !== "Literal" || kind !== "number" || !/^\d+$/.test(value)) throw new Error(`${SEARCHER_SOURCE}: constant ${node.name} is not a plain number`);
+    words[node.name ?? ""] = Number(value);
+  }
+  return words;
 }
 
 /**
@@ -251,16 +269,17 @@ function compile(sources: Record<string, { content: string }>, viaIR: boolean, s
 export function compileContracts(): string {
   const units = listSources();
   const sources = Object.fromEntries(units.map((unit) => [unit, { content: readFileSync(path.join(REPO_ROOT, unit), "utf8") }]));
-  const sourceOf = (unit: string) => sources[unit]?.content ?? "";
   const legacy = compile(sources, false, (unit) => !VIA_IR_UNITS.has(unit));
   const viaIR = compile(sources, true, (unit) => VIA_IR_UNITS.has(unit));
   const output: SolcOutput = { ...legacy, contracts: { ...legacy.contracts, ...Object.fromEntries([...VIA_IR_UNITS].map((unit) => [unit, viaIR.contracts?.[unit] ?? {}])) } };
 
   const marketGroupInterface = output.contracts?.[MARKET_GROUP_INTERFACE.unit]?.[MARKET_GROUP_INTERFACE.name];
-  checkSearcherLayout((marketGroupInterface?.abi ?? []) as AbiEntry[], sourceOf(SEARCHER_SOURCE));
+  const words = searcherWords(output.sources?.[SEARCHER_SOURCE]?.ast ?? { nodeType: "SourceUnit" });
+  checkSearcherLayout((marketGroupInterface?.abi ?? []) as AbiEntry[], words);
   checkSharedStorage(SHARED_STORAGE.map(({ unit, name }) => output.contracts?.[unit]?.[name]?.storageLayout?.storage));
 
-  const blocks: string[] = [];
+  // The service reads getMarket's answer by the same words as the searchers (src/chain/searchers/priceEdge.ts).
+  const blocks = [`// ${SEARCHER_SOURCE}: the words of getMarket's answer the searchers read\nexport const marketWords = ${JSON.stringify(words, null, 2)} as const;\n`];
   const seen = new Map<string, string>();
   for (const unit of units) {
     for (const name of deployableNames(output.sources?.[unit]?.ast ?? { nodeType: "SourceUnit" })) {

@@ -17,6 +17,14 @@ export interface BannerInput {
   readonly redis?: { readonly url: string; readonly up: boolean };
 }
 
+/** The template's optional parameters, as names, on as many lines as a terminal's width allows (the trade's apart). */
+function optionalLines(): string[] {
+  const names = [...QUOTE_PATH_TEMPLATE.matchAll(/\[&([^\]]+)\]/g)].map((match) => match[1]!);
+  const trade = names.filter((name) => /^(taker|slippageBps|deadlineSeconds)=/.test(name));
+  const search = names.filter((name) => !trade.includes(name));
+  return [`              optional: ${search.join(", ")}`, ...(trade.length > 0 ? [`              to trade: ${trade.join(", ")}`] : [])];
+}
+
 export function bannerLines({ address, strategy, chains, demoMarkets, redis }: BannerInput): string[] {
   const lines = [
     `Quoter listening on ${address}${BASE_PATH} (${strategy} search)`,
@@ -24,7 +32,7 @@ export function bannerLines({ address, strategy, chains, demoMarkets, redis }: B
     `  explorer:   ${address}${EXPLORER_PATH}`,
     // The template's optional parameters on a line of their own, as names: the line stays readable.
     `  quote:      ${address}${QUOTE_PATH_TEMPLATE.slice(0, QUOTE_PATH_TEMPLATE.indexOf("["))}`,
-    `              optional: ${[...QUOTE_PATH_TEMPLATE.matchAll(/\[&([^\]]+)\]/g)].map((match) => match[1]).join(", ")}`,
+    ...optionalLines(),
     `  operations: ${[HEALTH_PATH, READY_PATH, METRICS_PATH].map((path) => address + path).join(", ")}`,
   ];
   for (const [chainId, endpoints] of chains) lines.push(`  chain ${chainId}: ${endpoints}`);

@@ -4,7 +4,8 @@ pragma solidity ^0.8.30;
 /// @title MarketWords: where the searchers find what they read in `getMarket`'s answer
 /// @notice The searchers read that answer word by word, never abi.decode (a malformed answer must not revert them),
 /// so the layout is written here once, and the build checks every word against IMarketGroup's ABI
-/// (scripts/build-contracts.ts): a changed struct fails the build, not every quote.
+/// (scripts/build-contracts.ts): a changed struct fails the build, not every quote. The build also writes these
+/// constants to src/generated/contracts.ts (`marketWords`), which the service's own plan of the price edge reads by.
 /// Word 0 is the offset of the dynamic MarketData; MarketParams (static) follows inline, one word per field from
 /// word 1; MarketData's head, one word per field, starts at that offset.
 

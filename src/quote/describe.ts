@@ -1,6 +1,7 @@
 // How a quoted candidate reads in an error's details: its price after, how it went too far, its revert and what
 // the revert's arguments say of the market, in figures.
-import { formatD18, roundSignificant, sqrtX96ToD18 } from "./fixedPoint.ts";
+import { formatD18, roundSignificant } from "./fixedPoint.ts";
+import { priceD18FromSqrtX96Nearest } from "./priceMath.ts";
 import type { QuoteRequest } from "./request.ts";
 import type { TraceEntry } from "./search.ts";
 
@@ -28,7 +29,7 @@ export function describeRevert(entry: TraceEntry): string {
   const name = entry.revert ?? "an undecoded revert";
   const args = entry.revertArgs ?? {};
   if (name === "PoolPriceOutOfRange" && isDigits(args.minPrice) && isDigits(args.maxPrice)) {
-    return `${name}: the trade leaves the market's range [${approximate(sqrtX96ToD18(BigInt(args.minPrice)))}, ${approximate(sqrtX96ToD18(BigInt(args.maxPrice)))}]`;
+    return `${name}: the trade leaves the market's range [${approximate(priceD18FromSqrtX96Nearest(BigInt(args.minPrice)))}, ${approximate(priceD18FromSqrtX96Nearest(BigInt(args.maxPrice)))}]`;
   }
   if (name === "Error" && args.message !== undefined) return `Error: ${args.message}`;
   return name;

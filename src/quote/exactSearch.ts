@@ -2,20 +2,10 @@
 // size above DUST, proven by quoting it and the next wei. Feasible sizes form one interval (short of priceLimit
 // below it, too large above it), so the search keeps the largest size quoted below the top of the interval
 // (`low`: short of the limit or feasible) and the smallest quoted above it (`high`), and chooses each next size
-// by interpolation, safeguarded so that it never stalls on one side. Integer arithmetic only, every division
-// rounding down, so that the same rule can run on chain and pick the same candidates.
-import { nextExactStep, prepareExactRule } from "./exactRule.ts";
-import {
-  isClosed,
-  rangeEndFromBound,
-  recordAbove,
-  recordBelow,
-  recordEdge,
-  recordRevert,
-  START,
-  type ExactRuleInput,
-  type ExactState,
-} from "./exactState.ts";
+// by interpolation, safeguarded so that it never stalls on one side. Integer arithmetic only, each rounding as
+// the rule states it, so that the same rule can run on chain and pick the same candidates.
+import { ExactSearchRule } from "./exactRule.ts";
+import { START, type ExactRuleInput, type ExactState } from "./exactState.ts";
 import {
   classifyQuote,
   recordRevert as recordRevertedCandidate,
@@ -51,28 +41,28 @@ export type EdgeReader = (state: ExactState) => bigint | undefined | Promise<big
 
 /**
  * The D18 price where a `PoolPriceOutOfRange(poolPrice, minPrice, maxPrice)` revert says the market's range ends
- * in the trade's direction (its bounds are sqrt prices X96): price = sqrt^2 * 10^18 / 2^192, rounded down.
+ * in the trade's direction (its bounds are sqrt prices X96), by the rule's rangeEndOf (as ExactSearch.sol's _rangeEnd).
  */
-function rangeEndOf(direction: Direction, evaluation: Extract<Evaluation, { kind: "reverted" }>): bigint | undefined {
+function rangeEnd(direction: Direction, evaluation: Extract<Evaluation, { kind: "reverted" }>): bigint | undefined {
   if (evaluation.errorName !== "PoolPriceOutOfRange") return undefined;
   const bound = evaluation.errorArgs?.[direction === "LONG" ? "maxPrice" : "minPrice"];
   if (bound === undefined || !/^\d{1,49}$/.test(bound)) return undefined;
-  return rangeEndFromBound(BigInt(bound));
+  return ExactSearchRule.rangeEndOf(BigInt(bound));
 }
 
 /** Semantics §4b: the largest feasible size over DUST .. 2^255-1, proven at the pinned block when it can be. */
 export async function runExactSearch(input: ExactSearchInput, evaluate: ExactEvaluator, readEdge: EdgeReader = () => undefined): Promise<ExactSearchResult> {
   const trace: TraceEntry[] = [];
-  const rule = prepareExactRule(input);
+  const rule = ExactSearchRule.prepare(input);
   let state = START;
   let best: { size: bigint; quote: CandidateQuote } | undefined;
   let reverted = false;
   let rejectedForPrice = false;
 
-  while (trace.length < input.maxCandidates && !isClosed(state)) {
-    const next = nextExactStep(rule, state);
+  while (trace.length < input.maxCandidates && !ExactSearchRule.closed(state)) {
+    const next = ExactSearchRule.next(rule, state);
     if (next.kind === "edge") {
-      state = recordEdge(state, await readEdge(state));
+      state = ExactSearchRule.recordEdge(state, await readEdge(state));
       continue;
     }
     const { size: unsigned, guided } = next;
@@ -82,7 +72,7 @@ export async function runExactSearch(input: ExactSearchInput, evaluate: ExactEva
       const stopped = recordRevertedCandidate(trace, size, evaluation);
       if (stopped !== undefined) return stopped;
       reverted = true;
-      state = recordRevert(state, guided, unsigned, rangeEndOf(input.direction, evaluation));
+      state = ExactSearchRule.recordRevert(state, guided, unsigned, rangeEnd(input.direction, evaluation));
       continue;
     }
     const outcome = classifyQuote(input, evaluation.quote);
@@ -90,17 +80,17 @@ export async function runExactSearch(input: ExactSearchInput, evaluate: ExactEva
     if (outcome === "feasible" || outcome === "short-of-limit") {
       if (outcome === "feasible" && (best === undefined || unsigned > best.size)) best = { size: unsigned, quote: evaluation.quote };
       if (outcome === "short-of-limit") rejectedForPrice = true;
-      state = recordBelow(state, guided, unsigned, evaluation.quote);
+      state = ExactSearchRule.recordBelow(state, guided, unsigned, evaluation.quote);
     } else {
       if (outcome === "beyond-expected") rejectedForPrice = true;
-      state = recordAbove(state, guided, unsigned, evaluation.quote);
+      state = ExactSearchRule.recordAbove(state, guided, unsigned, evaluation.quote);
     }
   }
 
   const { low, high } = state;
   const record = { iterations: trace.length, trace };
   if (best !== undefined) {
-    const proven = isClosed(state) && low !== undefined && low.size === best.size;
+    const proven = ExactSearchRule.closed(state) && low !== undefined && low.size === best.size;
     const upperBound = high === undefined ? undefined : input.direction === "LONG" ? high.size : -high.size;
     return {
       kind: "found",
@@ -111,7 +101,7 @@ export async function runExactSearch(input: ExactSearchInput, evaluate: ExactEva
       ...(proven || upperBound === undefined ? {} : { upperBound }),
     };
   }
-  const proven = isClosed(state);
+  const proven = ExactSearchRule.closed(state);
   if (reverted && !rejectedForPrice) return { kind: "insufficient-liquidity", ...record, proven };
   return { kind: "no-valid-size", ...record, proven };
 }

@@ -1,6 +1,9 @@
 // Where the exact search of semantics §4b stands, and how each of its steps moves it: the state its rule
-// (src/quote/exactRule.ts) chooses from, pure, as contracts/ExactSearchRule.sol's record* functions move it.
+// (src/quote/exactRule.ts) chooses from, and the record* steps, in the order and under the names of
+// contracts/ExactSearchRule.sol's (closed, recordEdge, recordBelow, recordAbove, recordRevert, _stepAbove, _latest,
+// rangeEndOf). Pure: a step returns the state it moves to, where the Solidity moves its own in memory.
 import { maxInt256 } from "viem";
+import { priceD18FromSqrtX96Down } from "./priceMath.ts";
 import type { CandidateQuote, Direction } from "./search.ts";
 
 /** Below this (10^-12 of a token) the real contracts revert on rounding between sizes that fill (§4b). */
@@ -23,6 +26,17 @@ export type ExactRuleInput = {
   readonly feeRate: bigint;
   /** The pool's liquidity in range at the block (its `liquidity()`); 0 where it could not be read. */
   readonly liquidity: bigint;
+};
+
+/**
+ * The input as the rule's `prepare` leaves it, as the Solidity's Input after its prepare: the current price's scaled
+ * 1/sqrt (every estimate starts from it), the budget's first guess by the pool's own range, and whether to read the
+ * price edge before the first quote.
+ */
+export type PreparedInput = ExactRuleInput & {
+  readonly currentRoot: bigint | undefined;
+  readonly poolBudget: bigint | undefined;
+  readonly edgeFirst: boolean;
 };
 
 /** A quoted size; above the interval, a revert may tell the price the market's range ends at (`rangeEnd`). */
@@ -56,9 +70,9 @@ export type ExactStep = { readonly kind: "edge" } | { readonly kind: "quote"; re
 /** A search that has done nothing yet. */
 export const START: ExactState = { streak: 0, quoted: 0, edge: { asked: false } };
 
-/** The latest quote: the side the streak is on. */
-export function latestOf(state: ExactState): Known | undefined {
-  return state.streak > 0 ? state.low : state.streak < 0 ? state.high : undefined;
+/** Whether the top of the feasible interval is known to the wei (or nothing lies above the largest size). */
+export function closed({ low, high }: Pick<ExactState, "low" | "high">): boolean {
+  return low?.size === maxInt256 || (high !== undefined && (low === undefined ? high.size <= DUST : high.size - low.size <= 1n));
 }
 
 /** The price edge read (its size, or none). */
@@ -69,7 +83,7 @@ export function recordEdge(state: ExactState, size: bigint | undefined): ExactSt
 /** A quote that raised the low side (feasible, or short of priceLimit); an unguided one starts the streak afresh. */
 export function recordBelow(state: ExactState, guided: boolean, size: bigint, quote: CandidateQuote): ExactState {
   const streak = guided && state.streak > 0 ? state.streak + 1 : 1;
-  return { ...state, prior: latestOf(state), low: { size, quote }, streak, quoted: state.quoted + 1 };
+  return { ...state, prior: latest(state), low: { size, quote }, streak, quoted: state.quoted + 1 };
 }
 
 /** A quote over the budget or beyond expectedPrice. */
@@ -84,17 +98,19 @@ export function recordRevert(state: ExactState, guided: boolean, size: bigint, r
 
 function stepAbove(state: ExactState, guided: boolean, high: Known): ExactState {
   const streak = guided && state.streak < 0 ? state.streak - 1 : -1;
-  return { ...state, prior: latestOf(state), high, streak, quoted: state.quoted + 1 };
+  return { ...state, prior: latest(state), high, streak, quoted: state.quoted + 1 };
 }
 
-/** bound^2 * 10^18 / 2^192, rounded down, for a sqrt price X96 below 10^49 (a uint160's digits); else none. */
-export function rangeEndFromBound(bound: bigint): bigint | undefined {
+/** The latest quote: the side the streak is on (none at the start). */
+export function latest(state: ExactState): Known | undefined {
+  return state.streak > 0 ? state.low : state.streak < 0 ? state.high : undefined;
+}
+
+/**
+ * The D18 price where the market's range ends, from a PoolPriceOutOfRange bound (a sqrt price X96) of at most 49
+ * digits (a uint160's), rounded down as the group rounds its prices; else none.
+ */
+export function rangeEndOf(bound: bigint): bigint | undefined {
   if (bound < 0n || bound >= 10n ** 49n) return undefined;
-  return (bound ** 2n * 10n ** 18n) >> 192n;
+  return priceD18FromSqrtX96Down(bound);
 }
-
-/** Whether the top of the feasible interval is known to the wei (or nothing lies above the largest size). */
-export function isClosed({ low, high }: Pick<ExactState, "low" | "high">): boolean {
-  return low?.size === maxInt256 || (high !== undefined && (low === undefined ? high.size <= DUST : high.size - low.size <= 1n));
-}
-

@@ -1,6 +1,6 @@
-// Fixed-point and price math, exact in bigint: prices are D18 (value × 10^18). Each function states its rounding.
-// The module imports nothing but result.ts, so that the explorer page loads it as it is (served at
-// /quoter/explorer/lib/): the browser's figures follow the same rules as the service's.
+// Fixed-point decimals, exact in bigint: prices are D18 (value × 10^18). Each function states its rounding; sqrt
+// prices are priceMath.ts's. The module imports nothing but result.ts, so that the explorer page loads it as it is
+// (served at /quoter/explorer/lib/): the browser's figures follow the same rules as the service's.
 import { err, ok, type Result } from "./result.ts";
 
 /** The outcome of a parse: the value, or the rule the text broke. Never thrown. */
@@ -10,7 +10,7 @@ export type Parsed<T> = Result<T, string>;
 export const D18 = 10n ** 18n;
 
 /** 2^256 - 1, viem's `maxUint256` (a test checks they agree): a module the browser loads cannot import viem. */
-const MAX_UINT256 = (1n << 256n) - 1n;
+export const MAX_UINT256 = (1n << 256n) - 1n;
 const MAX_UINT256_DIGITS = 78;
 /** An exponent with more digits than this is larger than any string JavaScript can hold. */
 const HUGE_EXPONENT_DIGITS = 15;
@@ -84,12 +84,6 @@ export function formatD18(value: bigint): string {
   const fraction = stripTrailingZeros((magnitude % D18).toString().padStart(18, "0"));
   const unsigned = fraction === "" ? whole : `${whole}.${fraction}`;
   return negative ? `-${unsigned}` : unsigned;
-}
-
-/** A Uniswap sqrt price (Q64.96) as a D18 price, rounded to nearest (half up). */
-export function sqrtX96ToD18(sqrtPriceX96: bigint): bigint {
-  const Q192 = 2n ** 192n;
-  return (sqrtPriceX96 * sqrtPriceX96 * D18 + Q192 / 2n) / Q192;
 }
 
 /** A positive value to `digits` significant digits, rounded to nearest (half up); for labels, never for answers. */

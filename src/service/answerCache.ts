@@ -33,86 +33,95 @@ export interface AnswerCache<T> {
   readonly stats: { hits: number; misses: number; entries: number; bytes: number };
 }
 
-export function createAnswerCache<T>({ maxEntries, maxBytes }: AnswerCacheLimits): AnswerCache<T> {
-  // A Map iterates in insertion order: re-inserting on a hit makes its first key the least recently used.
-  const entries = new Map<string, { answer: T; bytes: number; block: string }>();
-  /** The ids of the answers kept at each block (`chainId:hash`), and the block's number. */
-  const blocks = new Map<string, { readonly chainId: number; readonly number: bigint; readonly ids: Set<string> }>();
-  /** Per chain, the newest block number an answer was kept at. */
-  const newest = new Map<number, bigint>();
-  const stats = { hits: 0, misses: 0, entries: 0, bytes: 0 };
-  const blockOf = (chainId: number, blockHash: string) => `${chainId}:${blockHash}`;
-  const at = (chainId: number, blockHash: string, key: string) => `${blockOf(chainId, blockHash)}:${key}`;
-
-  function remove(id: string): void {
-    const entry = entries.get(id);
-    if (entry === undefined) return;
-    stats.bytes -= entry.bytes;
-    entries.delete(id);
-    const block = blocks.get(entry.block);
-    block?.ids.delete(id);
-    if (block?.ids.size === 0) blocks.delete(entry.block);
-  }
-
-  function removeBlock(block: string): void {
-    for (const id of [...(blocks.get(block)?.ids ?? [])]) remove(id);
-    stats.entries = entries.size;
-  }
-
-  function evict(): void {
-    while (entries.size > maxEntries || stats.bytes > maxBytes) {
-      const oldest = entries.keys().next();
-      if (oldest.done) return;
-      remove(oldest.value);
-    }
-    stats.entries = entries.size;
-  }
-
-  return {
-    stats,
-    enabled: maxEntries > 0 && maxBytes > 0,
-    get(chainId, blockHash, key) {
-      const id = at(chainId, blockHash, key);
-      const entry = entries.get(id);
-      if (entry === undefined) {
-        stats.misses++;
-        return undefined;
-      }
-      stats.hits++;
-      entries.delete(id);
-      entries.set(id, entry);
-      return entry.answer;
-    },
-    has(chainId, blockHash, key) {
-      return entries.has(at(chainId, blockHash, key));
-    },
-    set(chainId, { number, hash }, key, answer, bytes) {
-      if (maxEntries === 0 || bytes > maxBytes) return;
-      const seen = newest.get(chainId);
-      if (seen !== undefined && number <= seen - KEPT_BLOCKS) return; // never asked again
-      if (seen === undefined || number > seen) {
-        newest.set(chainId, number);
-        for (const [name, block] of blocks) if (block.chainId === chainId && block.number <= number - KEPT_BLOCKS) removeBlock(name);
-      }
-      const block = blockOf(chainId, hash);
-      const id = `${block}:${key}`;
-      remove(id);
-      entries.set(id, { answer, bytes, block });
-      let kept = blocks.get(block);
-      if (kept === undefined) blocks.set(block, (kept = { chainId, number, ids: new Set() }));
-      kept.ids.add(id);
-      stats.bytes += bytes;
-      evict();
-    },
-    drop(chainId, blockHashes) {
-      if (blockHashes.length === 0) return;
-      for (const hash of blockHashes) removeBlock(blockOf(chainId, hash));
-      // The newest block may be gone (a reorg, a head that moved back): the newest left is, so that answers at the
-      // chain's new head, lower perhaps, are kept again.
-      let left: bigint | undefined;
-      for (const block of blocks.values()) if (block.chainId === chainId && (left === undefined || block.number > left)) left = block.number;
-      if (left === undefined) newest.delete(chainId);
-      else newest.set(chainId, left);
-    },
-  };
+export function createAnswerCache<T>(limits: AnswerCacheLimits): AnswerCache<T> {
+  return new BlockAnswerCache<T>(limits);
 }
+
+class BlockAnswerCache<T> implements AnswerCache<T> {
+  readonly stats = { hits: 0, misses: 0, entries: 0, bytes: 0 };
+  readonly enabled: boolean;
+  // A Map iterates in insertion order: re-inserting on a hit makes its first key the least recently used.
+  private readonly entries = new Map<string, { answer: T; bytes: number; block: string }>();
+  /** The ids of the answers kept at each block (`chainId:hash`), and the block's number. */
+  private readonly blocks = new Map<string, { readonly chainId: number; readonly number: bigint; readonly ids: Set<string> }>();
+  /** Per chain, the newest block number an answer was kept at. */
+  private readonly newest = new Map<number, bigint>();
+
+  constructor(private readonly limits: AnswerCacheLimits) {
+    this.enabled = limits.maxEntries > 0 && limits.maxBytes > 0;
+  }
+
+  get(chainId: number, blockHash: string, key: string): T | undefined {
+    const id = idOf(chainId, blockHash, key);
+    const entry = this.entries.get(id);
+    if (entry === undefined) {
+      this.stats.misses++;
+      return undefined;
+    }
+    this.stats.hits++;
+    this.entries.delete(id);
+    this.entries.set(id, entry);
+    return entry.answer;
+  }
+
+  has(chainId: number, blockHash: string, key: string): boolean {
+    return this.entries.has(idOf(chainId, blockHash, key));
+  }
+
+  set(chainId: number, { number, hash }: { readonly number: bigint; readonly hash: string }, key: string, answer: T, bytes: number): void {
+    if (this.limits.maxEntries === 0 || bytes > this.limits.maxBytes) return;
+    const seen = this.newest.get(chainId);
+    if (seen !== undefined && number <= seen - KEPT_BLOCKS) return; // never asked again
+    if (seen === undefined || number > seen) {
+      this.newest.set(chainId, number);
+      for (const [name, block] of this.blocks) if (block.chainId === chainId && block.number <= number - KEPT_BLOCKS) this.removeBlock(name);
+    }
+    const block = blockOf(chainId, hash);
+    const id = `${block}:${key}`;
+    this.remove(id);
+    this.entries.set(id, { answer, bytes, block });
+    let kept = this.blocks.get(block);
+    if (kept === undefined) this.blocks.set(block, (kept = { chainId, number, ids: new Set() }));
+    kept.ids.add(id);
+    this.stats.bytes += bytes;
+    this.evict();
+  }
+
+  drop(chainId: number, blockHashes: readonly string[]): void {
+    if (blockHashes.length === 0) return;
+    for (const hash of blockHashes) this.removeBlock(blockOf(chainId, hash));
+    // The newest block may be gone (a reorg, a head that moved back): the newest left is, so that answers at the
+    // chain's new head, lower perhaps, are kept again.
+    let left: bigint | undefined;
+    for (const block of this.blocks.values()) if (block.chainId === chainId && (left === undefined || block.number > left)) left = block.number;
+    if (left === undefined) this.newest.delete(chainId);
+    else this.newest.set(chainId, left);
+  }
+
+  private remove(id: string): void {
+    const entry = this.entries.get(id);
+    if (entry === undefined) return;
+    this.stats.bytes -= entry.bytes;
+    this.entries.delete(id);
+    const block = this.blocks.get(entry.block);
+    block?.ids.delete(id);
+    if (block?.ids.size === 0) this.blocks.delete(entry.block);
+  }
+
+  private removeBlock(block: string): void {
+    for (const id of [...(this.blocks.get(block)?.ids ?? [])]) this.remove(id);
+    this.stats.entries = this.entries.size;
+  }
+
+  private evict(): void {
+    while (this.entries.size > this.limits.maxEntries || this.stats.bytes > this.limits.maxBytes) {
+      const oldest = this.entries.keys().next();
+      if (oldest.done) return;
+      this.remove(oldest.value);
+    }
+    this.stats.entries = this.entries.size;
+  }
+}
+
+const blockOf = (chainId: number, blockHash: string) => `${chainId}:${blockHash}`;
+const idOf = (chainId: number, blockHash: string, key: string) => `${blockOf(chainId, blockHash)}:${key}`;

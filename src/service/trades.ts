@@ -21,8 +21,13 @@ import { firstAnswer } from "./fallback.ts";
 import type { ChainQuote } from "./searches.ts";
 import type { Progress } from "./unavailable.ts";
 
-/** How many market groups' collateral tokens (per block) are remembered from the searches that read them. */
-const KEPT_ASSETS = 4096;
+/**
+ * How many market groups' collateral tokens (per block) are remembered from the searches that read them, the oldest
+ * forgotten first: a trade follows its search at the same block, so only the blocks quotes are in flight at matter
+ * (every search notes one, and on a chain of 50 ms blocks thousands would otherwise stay for nothing; a token
+ * forgotten costs a trade one eth_call).
+ */
+const KEPT_ASSETS = 64;
 
 export class Trades {
   private readonly coalescer = createCoalescer<TradeBody>();

@@ -1,9 +1,9 @@
-// The exact search's rule is written twice: in TypeScript (src/quote/exactRule.ts), which decides every
-// answer, and in Solidity (contracts/ExactSearchRule.sol), which lets the searcher quote the same candidates on
-// chain. Both are asked the same questions here, on random states that reach every bound (sizes to 2^255-1,
-// prices and budgets to 2^256-1, streaks of any length, a price edge or none), and must answer alike to the wei.
-// So is the price edge, a fact of the rule's input: the QuoterV2 call that measures it (src/chain/searchers/priceEdge.ts,
-// contracts/PriceEdge.sol) and the size read from its answer.
+// The exact search's rule is written twice: in TypeScript (ExactSearchRule of src/quote/exactRule.ts), which
+// decides every answer, and in Solidity (the library contracts/ExactSearchRule.sol), which lets the searcher quote the
+// same candidates on chain. Both are asked the same questions here, on random states that reach every bound (sizes
+// to 2^255-1, prices and budgets to 2^256-1, streaks of any length, a price edge or none), and must answer alike to
+// the wei. So is the price edge, a fact of the rule's input: the QuoterV2 call that measures it
+// (src/chain/searchers/priceEdge.ts, contracts/PriceEdge.sol) and the size read from its answer.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
@@ -11,21 +11,8 @@ import { encodeAbiParameters, getAbiItem, maxInt256, maxUint256, zeroAddress, ty
 import { exactStateArgs } from "../../src/chain/searchers/searcher.ts";
 import { interpretEdge, planEdge } from "../../src/chain/searchers/priceEdge.ts";
 import { exactRuleHarnessAbi, exactRuleHarnessBytecode, marketGroupAbi } from "../../src/generated/contracts.ts";
-import { nextExactStep, prepareExactRule } from "../../src/quote/exactRule.ts";
-import {
-  isClosed,
-  rangeEndFromBound,
-  recordAbove,
-  recordBelow,
-  recordEdge,
-  recordRevert,
-  START,
-  type EdgeKnowledge,
-  type ExactRuleInput,
-  type ExactState,
-  type ExactStep,
-  type Known,
-} from "../../src/quote/exactState.ts";
+import { ExactSearchRule } from "../../src/quote/exactRule.ts";
+import { START, type EdgeKnowledge, type ExactRuleInput, type ExactState, type ExactStep, type Known } from "../../src/quote/exactState.ts";
 import { pureHarness } from "../support/pureHarness.ts";
 
 const DUST = 10n ** 6n;
@@ -186,10 +173,10 @@ describe("the exact search's rule: TypeScript and Solidity choose alike", () => 
     const seen = { guided: 0, unguided: 0, first: 0, dust: 0, edge: 0 };
     await fc.assert(
       fc.asyncProperty(randomInput, randomState, async (i, s) => {
-        const closed = isClosed(s);
+        const closed = ExactSearchRule.closed(s);
         assert.equal(await onChain("closed", [stateTuple(s)]), closed);
         if (closed) return;
-        const expected = nextExactStep(prepareExactRule(i), s);
+        const expected = ExactSearchRule.next(ExactSearchRule.prepare(i), s);
         assert.deepEqual(await nextOnChain(i, s), expected);
         if (expected.kind === "edge") seen.edge++;
         else if (s.quoted === 0) seen.first++;
@@ -209,8 +196,8 @@ describe("the exact search's rule: TypeScript and Solidity choose alike", () => 
     const sizes = new Set<bigint>();
     await fc.assert(
       fc.asyncProperty(marketLike, async ([i, s]) => {
-        if (isClosed(s)) return;
-        const expected = nextExactStep(prepareExactRule(i), s);
+        if (ExactSearchRule.closed(s)) return;
+        const expected = ExactSearchRule.next(ExactSearchRule.prepare(i), s);
         assert.deepEqual(await nextOnChain(i, s), expected);
         if (expected.kind === "quote") sizes.add(expected.size - s.low!.size);
       }),
@@ -248,8 +235,8 @@ describe("the exact search's rule: TypeScript and Solidity choose alike", () => 
       });
     await fc.assert(
       fc.asyncProperty(first, async ([i, s]) => {
-        const prepared = prepareExactRule(i);
-        const expected = nextExactStep(prepared, s);
+        const prepared = ExactSearchRule.prepare(i);
+        const expected = ExactSearchRule.next(prepared, s);
         assert.deepEqual(await nextOnChain(i, s), expected);
         if (!s.edge.asked) seen[prepared.edgeFirst ? "edgeFirst" : "budgetFirst"]++;
         if (expected.kind === "quote" && prepared.poolBudget !== undefined && expected.size === prepared.poolBudget - 1n) seen.guessed++;
@@ -272,12 +259,12 @@ describe("the exact search's rule: TypeScript and Solidity choose alike", () => 
       fc.asyncProperty(randomState, step, async (s, { kind, guided, size: at, quote, rangeEnd, hasEdge }) => {
         const after =
           kind === 0
-            ? recordBelow(s, guided, at, quote)
+            ? ExactSearchRule.recordBelow(s, guided, at, quote)
             : kind === 1
-              ? recordAbove(s, guided, at, quote)
+              ? ExactSearchRule.recordAbove(s, guided, at, quote)
               : kind === 2
-                ? recordRevert(s, guided, at, rangeEnd === 0n ? undefined : rangeEnd)
-                : recordEdge(s, hasEdge ? at : undefined);
+                ? ExactSearchRule.recordRevert(s, guided, at, rangeEnd === 0n ? undefined : rangeEnd)
+                : ExactSearchRule.recordEdge(s, hasEdge ? at : undefined);
         const side = { known: true, size: at, quoted: hasEdge, requiredCollateral: quote.requiredCollateral, fillPrice: quote.fillPrice, priceAfter: quote.priceAfter, rangeEnd };
         const onChainState = await onChain("record", [stateTuple(s), kind, guided, at, side]);
         assert.deepEqual(onChainState, stateTuple(after));
@@ -316,8 +303,10 @@ describe("the exact search's rule: TypeScript and Solidity choose alike", () => 
         return `0x${hex}` as Hex;
       });
     let planned = 0;
+    // The price edge's bound and the price just below it, where (price + 1) * 2^192 / 10^18 reaches 2^256.
+    const edgeBound = fc.constantFrom((1n << 64n) * D18 - 1n, (1n << 64n) * D18);
     await fc.assert(
-      fc.asyncProperty(answer, fc.boolean(), fc.oneof(price, magnitude(1n, maxUint256)), async (market, isLong, expected) => {
+      fc.asyncProperty(answer, fc.boolean(), fc.oneof(price, magnitude(1n, maxUint256), edgeBound), async (market, isLong, expected) => {
         const mine = planEdge({ success: true, data: market }, isLong ? "LONG" : "SHORT", expected);
         const [isPlanned, quoter, data] = (await onChain("planEdge", [market, isLong, expected])) as [boolean, Hex, Hex];
         assert.deepEqual(isPlanned ? { to: quoter.toLowerCase(), data } : undefined, mine && { to: mine.to.toLowerCase(), data: mine.data });
@@ -349,7 +338,7 @@ describe("the exact search's rule: TypeScript and Solidity choose alike", () => 
   test("the range's end from a PoolPriceOutOfRange bound: the same price, and none from 10^49 on", async () => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(magnitude(0n, 2n ** 160n), uint, fc.constantFrom(10n ** 49n - 1n, 10n ** 49n)), async (bound) => {
-        assert.equal(await onChain("rangeEndOf", [bound]), rangeEndFromBound(bound) ?? 0n);
+        assert.equal(await onChain("rangeEndOf", [bound]), ExactSearchRule.rangeEndOf(bound) ?? 0n);
       }),
       { numRuns: 300, seed: 42 },
     );

@@ -265,7 +265,8 @@ describe("GET /quoter: an index instead of a 404", () => {
         version: PACKAGE_VERSION,
         quote:
           "/quoter/{chainId}/{marketAddress}/{marketId}?expectedPrice={decimal}&collateralAvailable={wei}" +
-          "[&maxIterations={1-10}][&priceLimit={decimal}][&search=exact][&trace=true][&minBlock={block}]",
+          "[&maxIterations={1-10}][&priceLimit={decimal}][&search=exact][&trace=true][&minBlock={block}]" +
+          "[&taker={address}][&slippageBps={0-5000}][&deadlineSeconds={1-86400}]",
         chains: [31337],
         links: { docs: "/quoter/docs", explorer: "/quoter/explorer", openapi: "/quoter/openapi.json", health: "/health", ready: "/ready", metrics: "/metrics" },
       });

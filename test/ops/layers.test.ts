@@ -1,5 +1,5 @@
 // The shape of src/ that docs/architecture.md describes: layers that import only downwards (http → service →
-// chain → quote), no import circle (type-only imports included), and modules and functions short enough to read:
+// chain → quote), the chain layer's rooms likewise (trade, searchers → head → rpc), no import circle (type-only imports included), and modules and functions short enough to read:
 // no file over 250 lines, no function over 60 (the generated contracts aside).
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -46,6 +46,37 @@ test("the layers import only downwards: quote imports none of the others, chain 
     }
   }
   assert.deepEqual(upward, []);
+});
+
+/** The chain layer's rooms, in order: each imports only the ones before it (and the quote layer). */
+const ROOMS = ["rpc", "head", "searchers", "trade"] as const;
+const roomOf = (file: string) => {
+  const [layer, room] = relative(SRC, file).split("/");
+  return layer === "chain" ? ROOMS.indexOf(room as (typeof ROOMS)[number]) : -2;
+};
+
+test("src/chain is in rooms, each importing only the ones before it: rpc none, head rpc, searchers and trade the rest", () => {
+  const files = [...importGraph().keys()].filter((file) => relative(SRC, file).startsWith("chain/"));
+  assert.deepEqual(files.filter((file) => roomOf(file) < 0).map((file) => relative(SRC, file)), [], "every file of src/chain in a room");
+  const upward: string[] = [];
+  for (const [file, imports] of importGraph()) {
+    const room = roomOf(file);
+    if (room < 0) continue;
+    for (const imported of imports) if (roomOf(imported) > room) upward.push(`${relative(SRC, file)} imports ${relative(SRC, imported)}`);
+  }
+  assert.deepEqual(upward, []);
+});
+
+test("the head is entered through its follower only", () => {
+  const inside: string[] = [];
+  for (const [file, imports] of importGraph()) {
+    if (relative(SRC, file).startsWith("chain/head/")) continue;
+    for (const imported of imports) {
+      const name = relative(SRC, imported);
+      if (name.startsWith("chain/head/") && name !== "chain/head/follower.ts") inside.push(`${relative(SRC, file)} imports ${name}`);
+    }
+  }
+  assert.deepEqual(inside, []);
 });
 
 test("no import circle in src/, type-only imports included", () => {

@@ -4,7 +4,8 @@
 // others on the real chain.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { D18, sqrtX96ToD18 } from "../../src/quote/fixedPoint.ts";
+import { D18 } from "../../src/quote/fixedPoint.ts";
+import { priceD18FromSqrtX96Nearest } from "../../src/quote/priceMath.ts";
 import { approximate } from "../../src/quote/describe.ts";
 import { equalPriceDetail, explainSearchFailure, unconfiguredChainDetail } from "../../src/quote/explain.ts";
 import type { QuoteRequest } from "../../src/quote/request.ts";
@@ -88,8 +89,8 @@ test("the equal-price and unconfigured-chain details name the price and the vari
 });
 
 test("a sqrt price reads as a D18 price, shown to 6 significant digits when it is not exact", () => {
-  assert.equal(sqrtX96ToD18(2n ** 96n), D18);
-  assert.equal(approximate(sqrtX96ToD18(50108289675009586237282760314n)), "0.4");
+  assert.equal(priceD18FromSqrtX96Nearest(2n ** 96n), D18);
+  assert.equal(approximate(priceD18FromSqrtX96Nearest(50108289675009586237282760314n)), "0.4");
   assert.equal(approximate(400000000000000001n), "about 0.4");
   assert.equal(approximate(D18 / 2n), "0.5");
 });

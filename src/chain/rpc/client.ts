@@ -35,7 +35,7 @@ export interface ChainEndpoint {
   /** Where it is configured, for messages a user acts on: `RPC_URL_10`, or `RPC_URL_10 (URL 2 of 3)`. */
   readonly source: string;
   readonly state: EndpointState;
-  /** Where its JSON-RPC requests go (src/chain/transport.ts). */
+  /** Where its JSON-RPC requests go (src/chain/rpc/transport.ts). */
   readonly target: RpcTarget;
   /** Shared by every endpoint of the chain. */
   readonly limiter: Limiter;

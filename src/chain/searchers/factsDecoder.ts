@@ -19,7 +19,7 @@ export type Facts = {
   decimalsRead: boolean;
   collateralDecimals: RawCall;
   candidates: readonly Candidate[];
-  /** An exact search asked the market's QuoterV2 for the price edge (src/chain/priceEdge.ts), answered in `edge`. */
+  /** An exact search asked the market's QuoterV2 for the price edge (src/chain/searchers/priceEdge.ts), answered in `edge`. */
   edgeRead: boolean;
   edge: RawCall;
   /** An exact search read its market's pool's `liquidity()` (the rule's first guesses), answered in `liquidity`. */

@@ -3,7 +3,9 @@
 // which both strategies make alike: the searcher on chain (contracts/PriceEdge.sol, the same plan word for word) and
 // an endpoint quoted call by call. Read from the raw words of getMarket's answer, as the searcher reads them.
 import { encodeFunctionData, maxInt256, parseAbi, type Address, type Hex } from "viem";
-import { sqrt } from "../../quote/exactMath.ts";
+import { marketWords } from "../../generated/contracts.ts";
+import { D18 } from "../../quote/fixedPoint.ts";
+import { highestSqrtX96PricedAtMost, MIN_SQRT_RATIO, sqrtX96FromPriceD18Up } from "../../quote/priceMath.ts";
 import type { Direction } from "../../quote/search.ts";
 import type { RawCall } from "../rpc/call.ts";
 
@@ -16,16 +18,14 @@ const quoterAbi = parseAbi([
 ]);
 
 /**
- * Words of getMarket's answer: params (feeRate, uniswapQuoter), then MarketData's head at its offset; the searchers'
- * contracts/libraries/MarketWords.sol, which the build checks against the ABI (the parity test holds these to it).
+ * Words of getMarket's answer: params (feeRate, uniswapQuoter) from word 1, then MarketData's head at its offset; as
+ * the searchers read them (contracts/libraries/MarketWords.sol, which the build checks against the ABI and writes out).
  */
-const WORD = { fee: 1, quoter: 7, quoteToken: 4, baseToken: 5, minPrice: 6, maxPrice: 7, marketDataHead: 15 } as const;
-const D18 = 10n ** 18n;
-const Q192 = 1n << 192n;
+const { FEE_WORD, QUOTER_WORD, QUOTE_TOKEN_WORD, BASE_TOKEN_WORD, MIN_PRICE_WORD, MAX_PRICE_WORD, MARKET_DATA_HEAD_WORDS } = marketWords;
 /** Prices from here on have a sqrt price of 2^128 or more (no market's): no edge is asked. */
 const MAX_TARGET = (1n << 64n) * D18;
-/** v3's least price limit (TickMath.MIN_SQRT_RATIO + 1). */
-const MIN_LIMIT = 4295128740n;
+/** v3's least price limit: a swap's limit must lie above MIN_SQRT_RATIO. */
+const MIN_LIMIT = MIN_SQRT_RATIO + 1n;
 /** Swapped as if without end: the price limit stops the swap first. */
 const UNLIMITED = maxInt256;
 
@@ -36,16 +36,13 @@ function word(data: Hex, index: number): bigint | undefined {
   return BigInt(`0x${data.slice(start, start + 64)}`);
 }
 
-/** The largest sqrt price X96 whose price, rounded down as the group rounds it, is at most `price`. */
-export function highestSqrtPriceAtOrBelow(price: bigint): bigint {
-  return sqrt(((price + 1n) * Q192 - 1n) / D18);
-}
-
-/** The smallest sqrt price X96 whose price is at least `price`, and above v3's least price limit. */
-export function lowestSqrtPriceAtOrAbove(price: bigint): bigint {
-  const squared = (price * Q192 + D18 - 1n) / D18;
-  const root = sqrt(squared);
-  const limit = root * root === squared ? root : root + 1n;
+/**
+ * The sqrt price the swap may reach: for a LONG the largest whose price, rounded down as the group rounds it, does not
+ * pass `target`; for a SHORT the smallest whose price reaches it, and above v3's least price limit.
+ */
+export function priceLimit(isLong: boolean, target: bigint): bigint {
+  if (isLong) return highestSqrtX96PricedAtMost(target);
+  const limit = sqrtX96FromPriceD18Up(target);
   return limit > MIN_LIMIT ? limit : MIN_LIMIT;
 }
 
@@ -58,17 +55,17 @@ export function planEdge(market: RawCall, direction: Direction, expectedPrice: b
   const offset = at(0);
   const bytes = BigInt((market.data.length - 2) / 2);
   const first = offset / 32n;
-  if (offset % 32n !== 0n || offset > bytes || bytes < (first + BigInt(WORD.marketDataHead)) * 32n) return undefined;
+  if (offset % 32n !== 0n || offset > bytes || bytes < (first + BigInt(MARKET_DATA_HEAD_WORDS)) * 32n) return undefined;
   const field = (index: number) => at(Number(first) + index);
-  const [quoter, fee, quote, base] = [at(WORD.quoter), at(WORD.fee), field(WORD.quoteToken), field(WORD.baseToken)];
+  const [quoter, fee, quote, base] = [at(QUOTER_WORD), at(FEE_WORD), field(QUOTE_TOKEN_WORD), field(BASE_TOKEN_WORD)];
   if (quoter === 0n || quoter >> 160n !== 0n || quote >> 160n !== 0n || base >= quote || fee >> 24n !== 0n) return undefined;
-  const [minPrice, maxPrice] = [field(WORD.minPrice), field(WORD.maxPrice)];
+  const [minPrice, maxPrice] = [field(MIN_PRICE_WORD), field(MAX_PRICE_WORD)];
   const isLong = direction === "LONG";
   const target = isLong ? (maxPrice !== 0n && maxPrice < expectedPrice ? maxPrice : expectedPrice) : expectedPrice > minPrice ? expectedPrice : minPrice;
   if (target >= MAX_TARGET) return undefined;
   const address = (value: bigint) => `0x${value.toString(16).padStart(40, "0")}` as Address;
   const [tokenIn, tokenOut] = isLong ? [address(quote), address(base)] : [address(base), address(quote)];
-  const limit = isLong ? highestSqrtPriceAtOrBelow(target) : lowestSqrtPriceAtOrAbove(target);
+  const limit = priceLimit(isLong, target);
   const data = isLong
     ? encodeFunctionData({ abi: quoterAbi, functionName: "quoteExactInputSingle", args: [{ tokenIn, tokenOut, amountIn: UNLIMITED, fee: Number(fee), sqrtPriceLimitX96: limit }] })
     : encodeFunctionData({ abi: quoterAbi, functionName: "quoteExactOutputSingle", args: [{ tokenIn, tokenOut, amount: UNLIMITED, fee: Number(fee), sqrtPriceLimitX96: limit }] });

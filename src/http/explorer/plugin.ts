@@ -24,10 +24,10 @@ const ASSETS = readdirSync(PAGE_DIR)
   .concat([{ name: "fields.json", type: "application/json; charset=utf-8", body: JSON.stringify(EXPLORER_FIELDS) }]);
 
 /**
- * The project's own modules the page imports, served at /quoter/explorer/lib/: the fixed-point rules and the
- * Result they answer in. They import nothing else, so they run in a browser as compiled.
+ * The project's own modules the page imports, served at /quoter/explorer/lib/: the fixed-point rules, the price
+ * math and the Result they answer in. They import nothing but one another, so they run in a browser as compiled.
  */
-const SHARED_MODULES = ["fixedPoint", "result"] as const;
+const SHARED_MODULES = ["fixedPoint", "priceMath", "result"] as const;
 
 /** A module of src/quote as browser JavaScript: compiled beside this one (the build), or from its source (tsx). */
 async function sharedModule(name: (typeof SHARED_MODULES)[number]): Promise<string> {

@@ -1,14 +1,14 @@
 // What the explorer says of the answers: the verdict (which limit decided), the comparison of the two searches,
 // the market's facts, the answer's fields, and each error with its details.
 import { $, clear } from "./dom.js";
-import { abs, formatD18, percentOf, roundSignificant, sqrtX96ToD18, wei } from "./numbers.js";
+import { abs, formatD18, percentOf, priceD18FromSqrtX96Nearest, roundSignificant, wei } from "./numbers.js";
 
 
 /** The market's price range, when a candidate's PoolPriceOutOfRange revert names it (sqrt prices). */
 function rangeFromTrace(trace) {
   const entry = trace.find((e) => e.revert === "PoolPriceOutOfRange" && e.revertArgs && /^\d+$/.test(e.revertArgs.minPrice ?? "") && /^\d+$/.test(e.revertArgs.maxPrice ?? ""));
   if (!entry) return null;
-  return [sqrtX96ToD18(BigInt(entry.revertArgs.minPrice)), sqrtX96ToD18(BigInt(entry.revertArgs.maxPrice))];
+  return [priceD18FromSqrtX96Nearest(BigInt(entry.revertArgs.minPrice)), priceD18FromSqrtX96Nearest(BigInt(entry.revertArgs.maxPrice))];
 }
 
 /** What stopped the position from being larger (the answer's limitedBy), in a trader's words. */

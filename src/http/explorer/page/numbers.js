@@ -1,12 +1,14 @@
 // The explorer's exact numbers: every price, size and amount the API sends is read into a BigInt (prices in
-// 10^-18 units) and shown with string arithmetic, never through a floating-point Number. The fixed-point rules
-// are the service's own (src/quote/fixedPoint.ts, served as a module), so the page reads numbers as the API does.
-import { D18, formatD18, parseDecimalD18, roundSignificant, sqrtX96ToD18 } from "./lib/fixedPoint.js";
+// 10^-18 units) and shown with string arithmetic, never through a floating-point Number. The fixed-point and price
+// rules are the service's own (src/quote/fixedPoint.ts and priceMath.ts, served as modules), so the page reads
+// numbers as the API does.
+import { D18, formatD18, parseDecimalD18, roundSignificant } from "./lib/fixedPoint.js";
+import { priceD18FromSqrtX96Nearest } from "./lib/priceMath.js";
 
 /** 10^18: one unit of a price. */
 export const E18 = D18;
 
-export { formatD18, roundSignificant, sqrtX96ToD18 };
+export { formatD18, priceD18FromSqrtX96Nearest, roundSignificant };
 
 /** A decimal text (`-1.5`, `1030`, `2.5e3`) as a BigInt of 10^-18 units, by the API's own rule; null when it is not one. */
 export function parseD18(text) {
