@@ -42,7 +42,7 @@ abstract contract BatchSearch is BisectionSearch, ExactSearch {
             Item memory item = items[started];
             Facts memory facts = all[started];
             facts.blockNumber = block.number;
-            Request memory q = Request(item.marketGroup, item.marketId, item.expectedPrice, item.collateralAvailable, item.maxIterations, _none());
+            Request memory q = Request(item.marketGroup, item.marketId, item.expectedPrice, item.collateralAvailable, item.maxIterations, 0, 0, 0);
             if (item.exact) {
                 ExactResume memory none;
                 encodedBytes = _exactQuote(facts, q, false, none, encodedBytes + 32, memo);

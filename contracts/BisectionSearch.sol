@@ -24,7 +24,7 @@ abstract contract BisectionSearch is SearcherBase {
         if (!resuming) {
             (bool searching, bool isLong, uint256 price) = _start(facts, q.marketGroup, q.marketId, q.expectedPrice);
             if (searching) _hold(q, facts.market.data, isLong);
-            resume = BisectionResume(isLong, 0, searching ? _rangeTop(q.collateralAvailable, price, q.held, isLong) : 0, 0);
+            resume = BisectionResume(isLong, 0, searching ? _rangeTop(q, price, isLong) : 0, 0);
         }
         Search memory s = _newSearch(q, resume.isLong, before + _encodedBytes(facts), memo);
         if (resume.high != 0) facts.candidates = _bisect(s, resume);
@@ -34,9 +34,9 @@ abstract contract BisectionSearch is SearcherBase {
     /// @notice The bisection of semantics section 4 from where `r` stands, one quote per candidate, while gas
     /// lasts. Short of priceLimit or feasible raise the low bound; every other outcome lowers the high bound.
     function _bisect(Search memory s, BisectionResume memory r) private returns (Candidate[] memory candidates) {
-        candidates = new Candidate[](s.maxIterations > r.iteration ? s.maxIterations - r.iteration : 0);
+        candidates = new Candidate[](s.q.maxIterations > r.iteration ? s.q.maxIterations - r.iteration : 0);
         uint256 count;
-        for (; r.iteration < s.maxIterations && r.high - r.low > 1; r.iteration++) {
+        for (; r.iteration < s.q.maxIterations && r.high - r.low > 1; r.iteration++) {
             uint256 mid = (r.low + r.high) / 2;
             (bool recorded, Candidate memory candidate) = _quote(s, s.isLong ? int256(mid) : -int256(mid));
             if (!recorded) break;

@@ -26,7 +26,7 @@ contract ExactQuoteSearcher is ExactSearch {
         Facts memory facts;
         Memo memory none;
         facts.blockNumber = block.number;
-        _exactQuote(facts, Request(marketGroup, marketId, expectedPrice, collateralAvailable, maxCandidates, _none()), resuming, resume, 0, none);
+        _exactQuote(facts, Request(marketGroup, marketId, expectedPrice, collateralAvailable, maxCandidates, 0, 0, 0), resuming, resume, 0, none);
         revert SearchFacts(facts);
     }
 }

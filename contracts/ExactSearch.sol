@@ -76,9 +76,9 @@ abstract contract ExactSearch is SearcherBase {
         ExactSearchRule.State memory st = resume.state;
         ExactSearchRule.Input memory input = ExactSearchRule.Input({
             isLong: s.isLong,
-            cap: _rangeTop(s.collateralAvailable, resume.currentPrice, s.held, s.isLong),
+            cap: _rangeTop(s.q, resume.currentPrice, s.isLong),
             currentPrice: resume.currentPrice,
-            expectedPrice: s.expectedPrice,
+            expectedPrice: s.q.expectedPrice,
             collateralAvailable: _budget(s),
             worstPrice: resume.worstPrice,
             feeRate: resume.feeRate,
@@ -90,9 +90,9 @@ abstract contract ExactSearch is SearcherBase {
             currentRoot: 0
         });
         ExactSearchRule.prepare(input);
-        candidates = new Candidate[](s.maxIterations > st.quoted ? s.maxIterations - st.quoted : 0);
+        candidates = new Candidate[](s.q.maxIterations > st.quoted ? s.q.maxIterations - st.quoted : 0);
         uint256 count;
-        while (st.quoted < s.maxIterations && !ExactSearchRule.closed(st)) {
+        while (st.quoted < s.q.maxIterations && !ExactSearchRule.closed(st)) {
             (bool readEdge, uint256 size, bool guided) = ExactSearchRule.next(input, st);
             if (readEdge) {
                 if (!_readEdge(facts, s, st, resume)) break;

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.30;
 
-import {BisectionSearch} from "./BisectionSearch.sol";
-import {ExactSearch} from "./ExactSearch.sol";
+import {HeldPositionSearch} from "./HeldPositionSearch.sol";
 import {IMarketGroup} from "./interfaces/IMarketGroup.sol";
 import {wordAt} from "./libraries/MarketWords.sol";
 
@@ -13,7 +12,7 @@ import {wordAt} from "./libraries/MarketWords.sol";
 /// one-quote searchers on the modification by each candidate trade, and reverts with {PositionSearchFacts}: the
 /// position's reads and the same facts as theirs. It searches only as the owner: at another address (an owner the
 /// service guessed wrong, or a position that changed hands) it answers the reads alone, which name the owner.
-contract PositionSearcher is BisectionSearch, ExactSearch {
+contract PositionSearcher is HeldPositionSearch {
     /// @notice The position's reads: `ownerOf`, `getPosition` and `getPositionSize`, as each answered (a read not made
     /// has neither success nor data).
     struct PositionFacts {
@@ -69,7 +68,10 @@ contract PositionSearcher is BisectionSearch, ExactSearch {
         returns (PositionFacts memory position, Facts memory facts, Request memory q, bool searching)
     {
         facts.blockNumber = block.number;
-        q = Request(ask.marketGroup, held.marketId, ask.expectedPrice, ask.collateralAvailable, ask.maxCandidates, Held(true, ask.positionId, held.current, held.offset));
+        // A held position's offset is never 0 (a new position's is): a first call's is the group's rounding until the
+        // market is read ({_hold}); a resumed call is given the first call's.
+        uint256 offset = resuming ? held.offset : COLLATERAL_ROUNDING;
+        q = Request(ask.marketGroup, held.marketId, ask.expectedPrice, ask.collateralAvailable, ask.maxCandidates, ask.positionId, held.current, offset);
         if (resuming) return (position, facts, q, true);
         position.owner = _call(ask.marketGroup, abi.encodeWithSignature("ownerOf(uint256)", ask.positionId));
         (bool hasOwner, uint256 owner) = wordAt(position.owner.data, 0);
@@ -81,7 +83,7 @@ contract PositionSearcher is BisectionSearch, ExactSearch {
         position.size = _call(ask.marketGroup, abi.encodeCall(IMarketGroup.getPositionSize, (ask.positionId)));
         (bool hasSize, uint256 size) = wordAt(position.size.data, 0);
         if (!position.size.success || !hasSize) return (position, facts, q, false);
-        (q.marketId, q.held.current) = (marketId, int256(size));
+        (q.marketId, q.current) = (marketId, int256(size));
         return (position, facts, q, true);
     }
 

@@ -31,7 +31,7 @@ contract QuoteSearcher is BisectionSearch {
         Facts memory facts;
         Memo memory none;
         facts.blockNumber = block.number;
-        _bisectionQuote(facts, Request(marketGroup, marketId, expectedPrice, collateralAvailable, maxIterations, _none()), resuming, resume, 0, none);
+        _bisectionQuote(facts, Request(marketGroup, marketId, expectedPrice, collateralAvailable, maxIterations, 0, 0, 0), resuming, resume, 0, none);
         revert SearchFacts(facts);
     }
 }

@@ -3,7 +3,7 @@ pragma solidity ^0.8.30;
 
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {IMarketGroup} from "./interfaces/IMarketGroup.sol";
-import {MARKET_DATA_HEAD_WORDS, MAX_PRICE_WORD, MIN_PRICE_WORD, SETTLED_WORD, wordAt} from "./libraries/MarketWords.sol";
+import {MARKET_DATA_HEAD_WORDS, SETTLED_WORD, wordAt} from "./libraries/MarketWords.sol";
 
 /// @title SearcherBase: what both searchers share
 /// @notice The reads of a quote (market, price, collateral), one candidate's gas-bounded quote, and the facts every
@@ -33,40 +33,31 @@ abstract contract SearcherBase {
         uint256 gasUsed;
     }
 
-    /// @notice The trader position a search modifies (semantics section 13), or none (`active` false): a new position.
-    /// @dev A candidate is the signed trade; the position is quoted at `current` plus it. `offset` is added to the budget
-    /// and to each candidate's signed collateral delta before they are compared and before the exact rule reads them
-    /// (see {_hold}): the comparison is the same, and the rule sees the requirement of a new position of the trade.
-    struct Held {
-        bool active;
-        uint256 positionId;
-        int256 current;
-        uint256 offset;
-    }
-
     /// @notice One quote asked of a searcher: the market, the price and budget, the most candidates it quotes, and
-    /// the position it modifies (none for a new one).
+    /// the trader position it modifies (semantics section 13), if any: a new position's request has the last three 0.
+    /// @dev For a held position a candidate is the signed trade, quoted at `current` plus it; `offset` (never 0 for a
+    /// held position: at least the group's rounding) is added to the budget and to each candidate's signed collateral
+    /// delta before they are compared and before the exact rule reads them (see HeldPositionSearch): the comparison is
+    /// the same, and the rule sees the requirement of a new position of the trade. Flat and without a flag: each field
+    /// is code in every searcher, and a deployless call pays for each byte of its code.
     struct Request {
         address marketGroup;
         uint256 marketId;
         uint256 expectedPrice;
         uint256 collateralAvailable;
         uint256 maxIterations;
-        Held held;
+        uint256 positionId;
+        int256 current;
+        uint256 offset;
     }
 
     /// @notice What one call of a search works with: the request, its direction, the encoded size of the facts so
     /// far (for the gas kept back to return them), and the quotes already made of its market in this call.
     struct Search {
-        address marketGroup;
-        uint256 marketId;
-        uint256 expectedPrice;
-        uint256 collateralAvailable;
-        uint256 maxIterations;
+        Request q;
         bool isLong;
         uint256 encodedBytes;
         Memo memo;
-        Held held;
     }
 
     /// @notice The candidates recorded for one market in this call, by size: a quote depends only on the market and
@@ -110,14 +101,8 @@ abstract contract SearcherBase {
     uint256 internal constant D18 = 1e18;
     /// @dev The largest size a quote takes (int256 max), the cap of the search range.
     uint256 internal constant MAX_SIZE = uint256(type(int256).max);
-    /// @dev A successful quote returns three words; a quote of a position's modification four.
+    /// @dev A successful quote returns three words.
     uint256 internal constant QUOTE_RETURN_LENGTH = 96;
-    uint256 internal constant MODIFY_RETURN_LENGTH = 128;
-    /// @dev A position's offset never exceeds this (so that a shifted delta fits 256 bits), nor a target int256's.
-    uint256 internal constant MAX_OFFSET = 2 ** 254;
-    int256 internal constant MAX_TARGET = type(int256).max;
-    /// @dev What a new position's requirement adds to its loss (the group's rounding), already held by an open one.
-    uint256 internal constant COLLATERAL_ROUNDING = 2;
 
     /// @dev Gas kept back to encode and return the facts: a fixed part, a part per word of encoded facts, and
     /// the memory expansion of the encoded copy. Generous on purpose: too little would lose every fact.
@@ -181,69 +166,48 @@ abstract contract SearcherBase {
         facts.collateralDecimals = _call(address(uint160(asset)), abi.encodeWithSignature("decimals()"));
     }
 
-    /// @notice No position: the request of a new position.
-    function _none() internal pure returns (Held memory none) {}
-
     /// @notice The search of `q` in `direction`, its facts so far encoded in `encodedBytes`, sharing `memo`.
     function _newSearch(Request memory q, bool isLong, uint256 encodedBytes, Memo memory memo) internal pure returns (Search memory) {
-        return Search(q.marketGroup, q.marketId, q.expectedPrice, q.collateralAvailable, q.maxIterations, isLong, encodedBytes, memo, q.held);
+        return Search(q, isLong, encodedBytes, memo);
     }
 
-    /// @notice A position's offset, once its market's answer is read (semantics section 13): the group's rounding,
-    /// plus, for a trade against the position, the credit of closing it, floor(|current| * (max - min) / 1e18), capped
-    /// at MAX_OFFSET. Past the close (and all along when adding) the shifted delta is then the requirement of a new
-    /// position of the trade on the reference group, which the exact rule's loss model guesses from; elsewhere it is
-    /// only a guide. Nothing for a new position.
-    function _hold(Request memory q, bytes memory market, bool isLong) internal pure {
-        if (!q.held.active) return;
-        q.held.offset = COLLATERAL_ROUNDING;
-        if (!_against(q.held.current, isLong)) return;
-        (, uint256 first) = wordAt(market, 0);
-        (, uint256 minPrice) = wordAt(market, first / 32 + MIN_PRICE_WORD);
-        (, uint256 maxPrice) = wordAt(market, first / 32 + MAX_PRICE_WORD);
-        uint256 held = _magnitude(q.held.current);
-        uint256 width = maxPrice > minPrice ? maxPrice - minPrice : 0;
-        (uint256 high,) = Math.mul512(held, width);
-        uint256 credit = high >= D18 ? MAX_OFFSET : Math.min(Math.mulDiv(held, width, D18), MAX_OFFSET);
-        q.held.offset += credit;
+    /// @notice What a search of a held position needs once its market's answer is read (see HeldPositionSearch);
+    /// nothing for a new position. The hooks below are a new position's: a held position's searcher overrides them,
+    /// so that the new-position searchers carry none of its code (each byte of a deployless call's code is gas).
+    function _hold(Request memory q, bytes memory market, bool isLong) internal pure virtual {}
+
+    /// @notice The top of the bisection's range (and the exact rule's cap): collateral / price.
+    function _rangeTop(Request memory q, uint256 price, bool) internal pure virtual returns (uint256) {
+        return _cap(q.collateralAvailable, price);
     }
 
-    /// @notice Whether a trade in the direction reduces (or turns around) a position of size `current`.
-    function _against(int256 current, bool isLong) internal pure returns (bool) {
-        return isLong ? current < 0 : current > 0;
+    /// @notice The budget the candidates are compared with.
+    function _budget(Search memory s) internal pure virtual returns (uint256) {
+        return s.q.collateralAvailable;
     }
 
-    function _magnitude(int256 value) internal pure returns (uint256) {
-        return value >= 0 ? uint256(value) : uint256(-(value + 1)) + 1;
+    /// @notice The quote of a candidate trade of `size`, or none (`quotable` false) for a trade that cannot be quoted.
+    function _quoteCall(Search memory s, int256 size) internal pure virtual returns (bool quotable, bytes memory quote) {
+        return (true, abi.encodeCall(IMarketGroup.quoteCreateTraderPosition, (s.q.marketId, size)));
     }
 
-    /// @notice The top of the bisection's range (and the exact rule's cap): collateral / price, plus |current| for a
-    /// trade against a position (reducing returns collateral before a flip needs any), capped at int256 max.
-    function _rangeTop(uint256 collateralAvailable, uint256 price, Held memory held, bool isLong) internal pure returns (uint256 top) {
-        top = _cap(collateralAvailable, price);
-        if (held.active && _against(held.current, isLong)) top = Math.min(top + _magnitude(held.current), MAX_SIZE);
+    /// @notice A successful quote's requirement and price after, when its data holds them (`complete`).
+    function _figures(Search memory, bytes memory data) internal pure virtual returns (bool complete, uint256 requiredCollateral, uint256 priceAfter) {
+        if (data.length < QUOTE_RETURN_LENGTH) return (false, 0, 0);
+        (requiredCollateral,, priceAfter) = abi.decode(data, (uint256, uint256, uint256));
+        return (true, requiredCollateral, priceAfter);
     }
 
-    /// @notice The budget the candidates are compared with: a position's shifted by its offset, saturated.
-    function _budget(Search memory s) internal pure returns (uint256) {
-        if (!s.held.active) return s.collateralAvailable;
-        (bool fits, uint256 sum) = Math.tryAdd(s.collateralAvailable, s.held.offset);
-        return fits ? sum : type(uint256).max;
-    }
-
-    /// @notice A position's signed collateral delta shifted by its offset, 0 where it would be negative (then it is
-    /// within any budget, as the delta itself is).
-    function _shifted(int256 delta, uint256 offset) internal pure returns (uint256) {
-        if (delta >= 0) return uint256(delta) + offset;
-        uint256 back = _magnitude(delta);
-        return back < offset ? offset - back : 0;
+    /// @notice A quoted candidate's fill price: a quote's second word (the caller has checked the words are there).
+    function _fillPrice(Search memory, bytes memory data) internal pure virtual returns (uint256 fillPrice) {
+        (, fillPrice) = wordAt(data, 1);
     }
 
     /// @notice The candidate of `size`: the memo's when this market quoted it already in this call, else quoted
     /// now (and remembered).
     function _quote(Search memory s, int256 size) internal returns (bool recorded, Candidate memory candidate) {
         Memo memory memo = s.memo;
-        bool sameMarket = memo.marketGroup == s.marketGroup && memo.marketId == s.marketId;
+        bool sameMarket = memo.marketGroup == s.q.marketGroup && memo.marketId == s.q.marketId;
         if (sameMarket) {
             for (uint256 i; i < memo.count; i++) {
                 if (memo.sizes[i] != size) continue;
@@ -253,7 +217,7 @@ abstract contract SearcherBase {
         }
         (recorded, candidate) = _quoteNow(s, size);
         if (!recorded || memo.sizes.length == 0) return (recorded, candidate);
-        if (!sameMarket) (memo.marketGroup, memo.marketId, memo.count) = (s.marketGroup, s.marketId, 0);
+        if (!sameMarket) (memo.marketGroup, memo.marketId, memo.count) = (s.q.marketGroup, s.q.marketId, 0);
         if (memo.count < memo.sizes.length) {
             memo.sizes[memo.count] = size;
             memo.candidates[memo.count++] = candidate;
@@ -265,16 +229,10 @@ abstract contract SearcherBase {
     function _quoteNow(Search memory s, int256 size) private returns (bool recorded, Candidate memory candidate) {
         uint256 forwarded = _spareGas(s.encodedBytes + CANDIDATE_HEAD_BYTES + CANDIDATE_DATA_GUESS);
         if (forwarded < MIN_CANDIDATE_GAS) return (false, candidate);
-        bytes memory quote;
-        if (s.held.active) {
-            // A new size past int256 (either way) is not quoted: recorded as a revert without data, as the service does.
-            int256 current = s.held.current;
-            if (size > 0 ? current > MAX_TARGET - size : current < -MAX_TARGET - size) return (true, Candidate(size, false, "", 0));
-            quote = abi.encodeCall(IMarketGroup.quoteModifyTraderPosition, (s.held.positionId, current + size));
-        } else {
-            quote = abi.encodeCall(IMarketGroup.quoteCreateTraderPosition, (s.marketId, size));
-        }
-        (bool success, uint256 used) = _measuredCall(s.marketGroup, quote, forwarded);
+        (bool quotable, bytes memory quote) = _quoteCall(s, size);
+        // A trade that cannot be quoted is recorded as a revert without data, as the service does.
+        if (!quotable) return (true, Candidate(size, false, "", 0));
+        (bool success, uint256 used) = _measuredCall(s.q.marketGroup, quote, forwarded);
         if (!success && used > forwarded - forwarded / STARVED_FRACTION) return (false, candidate);
         uint256 length;
         assembly ("memory-safe") {
@@ -379,29 +337,18 @@ abstract contract SearcherBase {
     /// budget or beyond expectedPrice), with its figures. Classification order: reverted, over budget, beyond
     /// expectedPrice, then short of priceLimit or feasible (both raise the low bound, so priceLimit, which only
     /// tells them apart, is not needed on chain; the service classifies each candidate again from its data).
-    /// A position's quote (delta, closePnL, fillPrice, priceAfter) is read with its delta shifted ({_shifted}), as
-    /// `requiredCollateral`, against the shifted budget ({_budget}).
+    /// The quote's figures are read by {_figures} and compared with {_budget}.
     function _outcome(Search memory s, Candidate memory candidate)
         internal
         pure
         returns (bool quoted, bool tooLarge, uint256 requiredCollateral, uint256 priceAfter)
     {
-        if (!candidate.success || candidate.data.length < (s.held.active ? MODIFY_RETURN_LENGTH : QUOTE_RETURN_LENGTH)) return (false, true, 0, 0);
-        if (s.held.active) {
-            int256 delta;
-            (delta,,, priceAfter) = abi.decode(candidate.data, (int256, int256, uint256, uint256));
-            requiredCollateral = _shifted(delta, s.held.offset);
-        } else {
-            (requiredCollateral,, priceAfter) = abi.decode(candidate.data, (uint256, uint256, uint256));
-        }
-        tooLarge = requiredCollateral > _budget(s) || (s.isLong ? priceAfter > s.expectedPrice : priceAfter < s.expectedPrice);
+        if (!candidate.success) return (false, true, 0, 0);
+        bool complete;
+        (complete, requiredCollateral, priceAfter) = _figures(s, candidate.data);
+        if (!complete) return (false, true, 0, 0);
+        tooLarge = requiredCollateral > _budget(s) || (s.isLong ? priceAfter > s.q.expectedPrice : priceAfter < s.q.expectedPrice);
         return (true, tooLarge, requiredCollateral, priceAfter);
-    }
-
-    /// @notice A quoted candidate's fill price: the second word of a quote, the third of a modification's (the caller
-    /// has checked the words are there).
-    function _fillPrice(Search memory s, bytes memory data) internal pure returns (uint256 fillPrice) {
-        (, fillPrice) = wordAt(data, s.held.active ? 2 : 1);
     }
 
     /// @notice Sets the length of `candidates` to the `count` recorded.

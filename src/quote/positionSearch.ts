@@ -1,7 +1,7 @@
 // Semantics §13: a held position's modification searched as a new position is: a candidate is the trade t (signed by
 // direction), the position quoted at current + t. Its range adds |current| when the trade is against the position;
 // its collateral is the signed delta, compared with the budget after both are shifted by the position's offset, the
-// same integers contracts/SearcherBase.sol compares (_hold, _budget, _shifted), so that the searcher on chain and the
+// same integers contracts/HeldPositionSearch.sol compares (_hold, _budget, _shifted), so that the searcher on chain and the
 // service choose the same candidates. Pure.
 import { maxInt256, maxUint256 } from "viem";
 import { D18 } from "./fixedPoint.ts";
