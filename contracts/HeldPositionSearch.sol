@@ -60,14 +60,21 @@ abstract contract HeldPositionSearch is BisectionSearch, ExactSearch {
         return (true, abi.encodeCall(IMarketGroup.quoteModifyTraderPosition, (s.q.positionId, current + size)));
     }
 
-    /// @notice A modification's quote (delta, closePnL, fillPrice, priceAfter) is read with its delta shifted
-    /// ({_shifted}) as the requirement.
-    function _figures(Search memory s, bytes memory data) internal pure override returns (bool complete, uint256 requiredCollateral, uint256 priceAfter) {
-        if (!_held(s.q)) return super._figures(s, data);
-        if (data.length < MODIFY_RETURN_LENGTH) return (false, 0, 0);
+    /// @notice A modification's quote (delta, closePnL, fillPrice, priceAfter), classified as a new position's with its
+    /// delta shifted ({_shifted}) as the requirement, against the shifted budget ({_budget}).
+    function _outcome(Search memory s, Candidate memory candidate)
+        internal
+        pure
+        override
+        returns (bool quoted, bool tooLarge, uint256 requiredCollateral, uint256 priceAfter)
+    {
+        if (!_held(s.q)) return super._outcome(s, candidate);
+        if (!candidate.success || candidate.data.length < MODIFY_RETURN_LENGTH) return (false, true, 0, 0);
         int256 delta;
-        (delta,,, priceAfter) = abi.decode(data, (int256, int256, uint256, uint256));
-        return (true, _shifted(delta, s.q.offset), priceAfter);
+        (delta,,, priceAfter) = abi.decode(candidate.data, (int256, int256, uint256, uint256));
+        requiredCollateral = _shifted(delta, s.q.offset);
+        tooLarge = requiredCollateral > _budget(s) || (s.isLong ? priceAfter > s.q.expectedPrice : priceAfter < s.q.expectedPrice);
+        return (true, tooLarge, requiredCollateral, priceAfter);
     }
 
     /// @notice A modification's fill price is its third word.

@@ -191,13 +191,6 @@ abstract contract SearcherBase {
         return (true, abi.encodeCall(IMarketGroup.quoteCreateTraderPosition, (s.q.marketId, size)));
     }
 
-    /// @notice A successful quote's requirement and price after, when its data holds them (`complete`).
-    function _figures(Search memory, bytes memory data) internal pure virtual returns (bool complete, uint256 requiredCollateral, uint256 priceAfter) {
-        if (data.length < QUOTE_RETURN_LENGTH) return (false, 0, 0);
-        (requiredCollateral,, priceAfter) = abi.decode(data, (uint256, uint256, uint256));
-        return (true, requiredCollateral, priceAfter);
-    }
-
     /// @notice A quoted candidate's fill price: a quote's second word (the caller has checked the words are there).
     function _fillPrice(Search memory, bytes memory data) internal pure virtual returns (uint256 fillPrice) {
         (, fillPrice) = wordAt(data, 1);
@@ -337,17 +330,16 @@ abstract contract SearcherBase {
     /// budget or beyond expectedPrice), with its figures. Classification order: reverted, over budget, beyond
     /// expectedPrice, then short of priceLimit or feasible (both raise the low bound, so priceLimit, which only
     /// tells them apart, is not needed on chain; the service classifies each candidate again from its data).
-    /// The quote's figures are read by {_figures} and compared with {_budget}.
+    /// A held position's searcher overrides it (its quote has four words, and its delta is shifted).
     function _outcome(Search memory s, Candidate memory candidate)
         internal
         pure
+        virtual
         returns (bool quoted, bool tooLarge, uint256 requiredCollateral, uint256 priceAfter)
     {
-        if (!candidate.success) return (false, true, 0, 0);
-        bool complete;
-        (complete, requiredCollateral, priceAfter) = _figures(s, candidate.data);
-        if (!complete) return (false, true, 0, 0);
-        tooLarge = requiredCollateral > _budget(s) || (s.isLong ? priceAfter > s.q.expectedPrice : priceAfter < s.q.expectedPrice);
+        if (!candidate.success || candidate.data.length < QUOTE_RETURN_LENGTH) return (false, true, 0, 0);
+        (requiredCollateral,, priceAfter) = abi.decode(candidate.data, (uint256, uint256, uint256));
+        tooLarge = requiredCollateral > s.q.collateralAvailable || (s.isLong ? priceAfter > s.q.expectedPrice : priceAfter < s.q.expectedPrice);
         return (true, tooLarge, requiredCollateral, priceAfter);
     }
 
