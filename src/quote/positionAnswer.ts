@@ -2,12 +2,11 @@
 // same, and in place of requiredCollateral and maxCollateral the position's: its id, owner, market, sizes, the signed
 // collateral delta and close PnL of the trade, and the delta's limit in token units.
 import type { Address } from "viem";
-import { formatD18 } from "./fixedPoint.ts";
 import type { ExactSearchResult } from "./exactSearch.ts";
 import type { PositionRequest } from "./positionRequest.ts";
 import { unshiftedTrace, type HeldPosition, type HeldQuote, type ModifyQuote } from "./positionSearch.ts";
-import { buildAnswer, toTokenUnits, type AnswerBlock, type Checked, type QuoteResponseBody, type TraceEntryJson } from "./quoteAnswer.ts";
-import type { Direction, SearchResult, TraceEntry } from "./search.ts";
+import { buildAnswer, serializeTrace, toTokenUnits, type AnswerBlock, type Checked, type QuoteResponseBody, type TraceEntryJson } from "./quoteAnswer.ts";
+import type { CandidateQuote, Direction, SearchResult, TraceEntry } from "./search.ts";
 
 /** A trace entry of §7 with the modification's signed delta and close PnL in place of requiredCollateral. */
 export type PositionTraceEntryJson = Omit<TraceEntryJson, "requiredCollateral"> & { collateralDelta?: string; closePnL?: string };
@@ -31,19 +30,11 @@ export type PositionResponseBody = Omit<QuoteResponseBody, "requiredCollateral" 
 
 /** §7 for a position: each candidate's trade, its signed delta and close PnL, its prices or its revert. */
 export function serializePositionTrace(trace: readonly TraceEntry[]): PositionTraceEntryJson[] {
-  return trace.map((entry) => {
-    const json: PositionTraceEntryJson = { size: entry.size.toString(), outcome: entry.outcome };
-    const quote = entry.quote as (ModifyQuote & { requiredCollateral: bigint }) | undefined;
-    if (quote !== undefined) {
-      json.collateralDelta = quote.collateralDelta.toString();
-      json.closePnL = quote.closePnL.toString();
-      json.fillPrice = formatD18(quote.fillPrice);
-      json.priceAfter = formatD18(quote.priceAfter);
-    }
-    if (entry.revert !== undefined) json.revert = entry.revert;
-    if (entry.revertArgs !== undefined) json.revertArgs = entry.revertArgs;
-    return json;
-  });
+  const modifyCollateral = (quote: CandidateQuote) => {
+    const { collateralDelta, closePnL } = quote as CandidateQuote & ModifyQuote;
+    return { collateralDelta: collateralDelta.toString(), closePnL: closePnL.toString() };
+  };
+  return serializeTrace(trace, modifyCollateral) as PositionTraceEntryJson[];
 }
 
 /** The held position's answer (or its error, worded as a new position's, in the position's own numbers). */

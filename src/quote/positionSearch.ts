@@ -4,6 +4,7 @@
 // same integers contracts/HeldPositionSearch.sol compares (_hold, _budget, _shifted), so that the searcher on chain and the
 // service choose the same candidates. Pure.
 import { maxInt256, maxUint256 } from "viem";
+import { abs } from "./exactMath.ts";
 import { D18 } from "./fixedPoint.ts";
 import { checkExpectedDiffersFromCurrent, defaultPriceLimit, type Checked } from "./quoteAnswer.ts";
 import type { PositionRequest } from "./positionRequest.ts";
@@ -23,8 +24,6 @@ const COLLATERAL_ROUNDING = 2n;
 /** The largest offset (so that a shifted delta fits 256 bits on chain). */
 const MAX_OFFSET = 2n ** 254n;
 
-const magnitude = (value: bigint) => (value < 0n ? -value : value);
-
 /** Whether a trade in `direction` reduces (or turns around) a position of size `current`. */
 export function isAgainst(current: bigint, direction: Direction): boolean {
   return direction === "LONG" ? current < 0n : current > 0n;
@@ -39,7 +38,7 @@ export function isAgainst(current: bigint, direction: Direction): boolean {
 export function positionOffset(current: bigint, direction: Direction, minPrice: bigint, maxPrice: bigint): bigint {
   if (!isAgainst(current, direction)) return COLLATERAL_ROUNDING;
   const width = maxPrice > minPrice ? maxPrice - minPrice : 0n;
-  const credit = (magnitude(current) * width) / D18;
+  const credit = (abs(current) * width) / D18;
   return COLLATERAL_ROUNDING + (credit > MAX_OFFSET ? MAX_OFFSET : credit);
 }
 
@@ -58,7 +57,7 @@ export function shiftedDelta(collateralDelta: bigint, offset: bigint): bigint {
 /** The new size of a trade; none past int256 either way (then not quoted: it counts as a revert without data). */
 export function targetOf(current: bigint, signedTrade: bigint): bigint | undefined {
   const target = current + signedTrade;
-  return magnitude(target) > maxInt256 ? undefined : target;
+  return abs(target) > maxInt256 ? undefined : target;
 }
 
 /** The direction of a request at `currentPrice` (§3.8), known before the position's offset. */
@@ -74,7 +73,7 @@ export function planPositionSearch(request: PositionRequest, currentPrice: bigin
   const unequal = checkExpectedDiffersFromCurrent(request.expectedPrice, currentPrice);
   if (unequal !== undefined) return { ok: false, error: unequal };
   const direction = positionDirection(request, currentPrice);
-  const top = computeCap(request.collateralAvailable, currentPrice) + (isAgainst(held.current, direction) ? magnitude(held.current) : 0n);
+  const top = computeCap(request.collateralAvailable, currentPrice) + (isAgainst(held.current, direction) ? abs(held.current) : 0n);
   return {
     ok: true,
     value: {

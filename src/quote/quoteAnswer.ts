@@ -19,6 +19,7 @@ import type { TradeBody } from "./trade.ts";
 import {
   computeCap,
   inferDirection,
+  type CandidateQuote,
   type Direction,
   type Outcome,
   type SearchInput,
@@ -94,12 +95,16 @@ export function planSearch(request: QuoteRequest, currentPrice: bigint): Checked
   };
 }
 
+/** A quote's collateral fields in a trace entry, after its size and outcome (a new position's: requiredCollateral). */
+export type TraceCollateral = (quote: CandidateQuote) => Readonly<Record<string, string>>;
+const requiredCollateralOf: TraceCollateral = (quote) => ({ requiredCollateral: quote.requiredCollateral.toString() });
+
 /** §7: sizes and wei as decimal integer strings, prices in canonical D18 form. */
-export function serializeTrace(trace: readonly TraceEntry[]): TraceEntryJson[] {
+export function serializeTrace(trace: readonly TraceEntry[], collateral: TraceCollateral = requiredCollateralOf): TraceEntryJson[] {
   return trace.map((entry) => {
     const json: TraceEntryJson = { size: entry.size.toString(), outcome: entry.outcome };
     if (entry.quote !== undefined) {
-      json.requiredCollateral = entry.quote.requiredCollateral.toString();
+      Object.assign(json, collateral(entry.quote));
       json.fillPrice = formatD18(entry.quote.fillPrice);
       json.priceAfter = formatD18(entry.quote.priceAfter);
     }

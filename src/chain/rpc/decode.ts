@@ -19,6 +19,13 @@ export function bytesOf(data: Hex, skipBytes = 0): Uint8Array {
   return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length);
 }
 
+/** Word `index` (32 bytes, unsigned) of hex data, when the data holds it. */
+export function wordAt(data: Hex, index: number): bigint | undefined {
+  const start = 2 + 64 * index;
+  if (data.length < start + 64) return undefined;
+  return BigInt(`0x${data.slice(start, start + 64)}`);
+}
+
 /** The 4-byte selector of an ABI error, lower-case hex. */
 export const errorSelector = (error: AbiError): Hex => toFunctionSelector(formatAbiItem(error));
 

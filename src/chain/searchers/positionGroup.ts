@@ -5,7 +5,7 @@
 import { decodeAbiParameters, encodeFunctionData, getAbiItem, getAddress, parseAbi, type Address, type Hex } from "viem";
 import type { ModifyQuote } from "../../quote/positionSearch.ts";
 import type { RawCall } from "../rpc/call.ts";
-import { bytesOf } from "../rpc/decode.ts";
+import { bytesOf, wordAt } from "../rpc/decode.ts";
 import { decodeRevert, marketGroupAbi } from "./marketGroup.ts";
 import type { Evaluation } from "../../quote/search.ts";
 
@@ -14,7 +14,6 @@ const modifyOutputs = getAbiItem({ abi: marketGroupAbi, name: "quoteModifyTrader
 
 /** getPosition's kind of a trader position (1 is liquidity). */
 const TRADE_KIND = 2n;
-const WORD = 64;
 const TWO_255 = 1n << 255n;
 
 export const encodeOwnerOf = (positionId: bigint): Hex => encodeFunctionData({ abi: ownerAbi, functionName: "ownerOf", args: [positionId] });
@@ -25,10 +24,7 @@ export const encodeQuoteModify = (positionId: bigint, size: bigint): Hex =>
   encodeFunctionData({ abi: marketGroupAbi, functionName: "quoteModifyTraderPosition", args: [positionId, size] });
 
 /** Word `index` of a successful answer, when it has it. */
-function wordOf(raw: RawCall, index: number): bigint | undefined {
-  if (!raw.success || raw.data.length < 2 + WORD * (index + 1)) return undefined;
-  return BigInt(`0x${raw.data.slice(2 + WORD * index, 2 + WORD * (index + 1))}`);
-}
+const wordOf = (raw: RawCall, index: number): bigint | undefined => (raw.success ? wordAt(raw.data, index) : undefined);
 
 /** The owner `ownerOf` names: its first word, when it is an address; none when it reverted (no such position). */
 export function interpretOwner(raw: RawCall): Address | undefined {

@@ -8,6 +8,7 @@ import { D18 } from "../../quote/fixedPoint.ts";
 import { highestSqrtX96PricedAtMost, MIN_SQRT_RATIO, sqrtX96FromPriceD18Up } from "../../quote/priceMath.ts";
 import type { Direction } from "../../quote/search.ts";
 import type { RawCall } from "../rpc/call.ts";
+import { wordAt } from "../rpc/decode.ts";
 
 /** The QuoterV2 call that measures the edge: its target and call data. */
 export type EdgeCall = { readonly to: Address; readonly data: Hex };
@@ -29,13 +30,6 @@ const MIN_LIMIT = MIN_SQRT_RATIO + 1n;
 /** Swapped as if without end: the price limit stops the swap first. */
 const UNLIMITED = maxInt256;
 
-/** Word `index` of hex data, if it holds it. */
-function word(data: Hex, index: number): bigint | undefined {
-  const start = 2 + 64 * index;
-  if (data.length < start + 64) return undefined;
-  return BigInt(`0x${data.slice(start, start + 64)}`);
-}
-
 /**
  * The sqrt price the swap may reach: for a LONG the largest whose price, rounded down as the group rounds it, does not
  * pass `target`; for a SHORT the smallest whose price reaches it, and above v3's least price limit.
@@ -51,7 +45,7 @@ export function priceLimit(isLong: boolean, target: bigint): bigint {
  * token0, a malformed word, or a target price out of bounds. The target is expectedPrice, within the market's range.
  */
 export function planEdge(market: RawCall, direction: Direction, expectedPrice: bigint): EdgeCall | undefined {
-  const at = (index: number) => word(market.data, index) ?? 0n;
+  const at = (index: number) => wordAt(market.data, index) ?? 0n;
   const offset = at(0);
   const bytes = BigInt((market.data.length - 2) / 2);
   const first = offset / 32n;
@@ -74,7 +68,7 @@ export function planEdge(market: RawCall, direction: Direction, expectedPrice: b
 
 /** The edge a QuoterV2 answer gives: its first word (the base moved), at most 2^255-1; none for a revert or less. */
 export function interpretEdge(answer: RawCall): bigint | undefined {
-  const amount = answer.success ? word(answer.data, 0) : undefined;
+  const amount = answer.success ? wordAt(answer.data, 0) : undefined;
   if (amount === undefined) return undefined;
   return amount > maxInt256 ? maxInt256 : amount;
 }
