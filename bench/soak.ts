@@ -22,7 +22,7 @@ import { parseArgs } from "node:util";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, request, type Dispatcher } from "undici";
 import type { Address } from "viem";
-import { DEVCHAIN_ID } from "../src/devchain/chainId.ts";
+import { DEVCHAIN_ID } from "../src/devchain/devchainId.ts";
 import { DEMO_MARKET_GROUP_ADDRESS } from "../src/devchain/demo.ts";
 import { startDevchain } from "../src/devchain/devchain.ts";
 import { onWireEvents } from "../test/support/eventStream.ts";

@@ -1,6 +1,6 @@
 // What `npm start` prints once it listens: where to go first (the docs and the explorer), the operations
 // endpoints, the chains served and, on the embedded demo chain, a ready-to-run quote of each demo market.
-import { DEVCHAIN_ID } from "./devchain/chainId.ts";
+import { DEVCHAIN_ID } from "./devchain/devchainId.ts";
 import type { DemoMarket } from "./devchain/demo.ts";
 import { QUOTE_PATH_TEMPLATE } from "./http/indexRoute.ts";
 import { BASE_PATH, DOCS_PATH, EXPLORER_PATH, HEALTH_PATH, METRICS_PATH, READY_PATH } from "./http/paths.ts";

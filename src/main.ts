@@ -1,7 +1,7 @@
 // `npm start`: the quoter over HTTP. With no RPC_URL_<chainId> set, it brings up the embedded demo chain.
 import { bannerLines } from "./banner.ts";
 import { forEmbeddedChain, loadConfig, loadOrExit, redactUrl } from "./config.ts";
-import { DEVCHAIN_ID } from "./devchain/chainId.ts";
+import { DEVCHAIN_ID } from "./devchain/devchainId.ts";
 import type { Devchain } from "./devchain/devchain.ts";
 import { buildApp } from "./http/app.ts";
 import { createLogger } from "./observability/logger.ts";

@@ -2,7 +2,7 @@
 // quoter on the chain asked (an embedded demo chain started for chain 31337 when no endpoint is configured), and
 // how an answer's error is printed.
 import { ConfigError, forEmbeddedChain, loadConfig, parseRpcUrlList, type Config } from "../config.ts";
-import { DEVCHAIN_ID } from "../devchain/chainId.ts";
+import { DEVCHAIN_ID } from "../devchain/devchainId.ts";
 import type { Devchain } from "../devchain/devchain.ts";
 import { statusOf } from "../http/httpErrors.ts";
 import { createLogger } from "../observability/logger.ts";

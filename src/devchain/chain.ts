@@ -21,7 +21,7 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 
-import { DEVCHAIN_ID } from "./chainId.ts";
+import { DEVCHAIN_ID } from "./devchainId.ts";
 
 export { DEVCHAIN_ID };
 

@@ -2,7 +2,7 @@
 // would answer every quote as if it were this chain's, so a mismatch stops the service with one line naming the
 // variable and both chain ids. An endpoint that does not answer is named too, and checked again before its first
 // quote.
-import { ensureChainId } from "../chain/rpc/chainId.ts";
+import { ensureChainId } from "../chain/rpc/chainIdCheck.ts";
 import type { ChainRegistry } from "../chain/rpc/client.ts";
 import { ChainUnavailableError, WrongChainError, configuredIn } from "../chain/rpc/chainErrors.ts";
 

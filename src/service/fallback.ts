@@ -1,7 +1,7 @@
 // A chain's endpoints in the order of RPC_URL_<chainId>: a failure moves the whole quote to the next one, so that
 // every read of an answer comes from one endpoint. An endpoint is asked its chain id before it serves a quote (and
 // again after it failed); one resting after a rate limit is skipped. When none answers, the failures say why.
-import { ensureChainId } from "../chain/rpc/chainId.ts";
+import { ensureChainId } from "../chain/rpc/chainIdCheck.ts";
 import type { ChainEndpoint } from "../chain/rpc/client.ts";
 import { BlockUnknownError, ChainUnavailableError, EndpointRestingError, EndpointsFailedError, type EndpointFailure } from "../chain/rpc/chainErrors.ts";
 import type { Warn } from "./warnings.ts";

@@ -4,7 +4,7 @@
 // and searched together by the ladder searcher, the price read in the same call. Searching together only saves
 // calls: when it fails, each quote searches alone, in the usual way, and fails or fails over there.
 import type { ReadContext } from "../chain/rpc/call.ts";
-import { ensureChainId } from "../chain/rpc/chainId.ts";
+import { ensureChainId } from "../chain/rpc/chainIdCheck.ts";
 import { ChainUnavailableError } from "../chain/rpc/chainErrors.ts";
 import type { ChainClient, ChainEndpoint } from "../chain/rpc/client.ts";
 import { ChainOverloadedError } from "../chain/rpc/limiter.ts";

@@ -5,7 +5,7 @@ import type { BlockHeader } from "../chain/head/follower.ts";
 import type { ChainClient, ChainEndpoint } from "../chain/rpc/client.ts";
 import type { HeadFollower } from "../chain/head/follower.ts";
 import { isPositionRequest, type AnyQuoteRequest } from "../quote/positionRequest.ts";
-import { positionAnswerAtEndpoint } from "./positionAnswer.ts";
+import { positionAnswerAtEndpoint } from "./positionAtBlock.ts";
 import { answerAtEndpoint, type Searched } from "./answerAtBlock.ts";
 import type { QuoteRecord } from "./api.ts";
 import { waitOutLag } from "./atHead.ts";

@@ -5,7 +5,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { request } from "undici";
-import { DEVCHAIN_ID } from "../../src/devchain/chainId.ts";
+import { DEVCHAIN_ID } from "../../src/devchain/devchainId.ts";
 import { marketGroupAbi } from "../../src/generated/contracts.ts";
 import { closedPort } from "../support/closedPort.ts";
 import { chainBehindProxy, trade, type ChainBehindProxy, type LiveService } from "../support/liveService.ts";

@@ -4,7 +4,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { request } from "undici";
-import { DEVCHAIN_ID } from "../../src/devchain/chainId.ts";
+import { DEVCHAIN_ID } from "../../src/devchain/devchainId.ts";
 import { DEMO_DEPLOYER, DEMO_TRADER } from "../../src/devchain/demoMarkets.ts";
 import { marketGroupAbi } from "../../src/generated/contracts.ts";
 import { chainBehindProxy, type ChainBehindProxy, type LiveService } from "../support/liveService.ts";

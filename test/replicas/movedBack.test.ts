@@ -3,7 +3,7 @@
 // once blocks are mined again at the same heights.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { DEVCHAIN_ID } from "../../src/devchain/chainId.ts";
+import { DEVCHAIN_ID } from "../../src/devchain/devchainId.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { trade } from "../support/liveService.ts";
 import { startRedisServer, type RedisServer } from "../support/redisServer.ts";

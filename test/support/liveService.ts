@@ -5,7 +5,7 @@ import { after, before } from "node:test";
 import type { FastifyInstance } from "fastify";
 import { request } from "undici";
 import { parseUnits, type Hex } from "viem";
-import { DEVCHAIN_ID } from "../../src/devchain/chainId.ts";
+import { DEVCHAIN_ID } from "../../src/devchain/devchainId.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import { quoterApp, type QuoterAppOptions } from "./quoterHarness.ts";
 import { startRpcProxy, type RpcProxy, type RpcProxyOptions } from "./rpcProxy.ts";

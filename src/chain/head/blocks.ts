@@ -4,7 +4,7 @@ import { isHash, numberToHex, type Hex } from "viem";
 import { notAnExecution, quantity, send, unavailable } from "../rpc/call.ts";
 import type { ChainEndpoint, RpcMethod } from "../rpc/client.ts";
 import { classifyRpcError } from "../rpc/chainErrors.ts";
-import { ensureChainId } from "../rpc/chainId.ts";
+import { ensureChainId } from "../rpc/chainIdCheck.ts";
 import { RpcTransportError } from "../rpc/transport.ts";
 
 export interface BlockHeader {

@@ -3,7 +3,7 @@
 // pure HeadRetreat says when it ends: lag (an endpoint has the head there, or a newer block), or a head that moved
 // back, whose blocks above are then replaced in the chain's record. By height, not by hash: a node keeps a block a
 // reorg replaced, and answers for it by hash, but it is no longer the chain's.
-import { ensureChainId } from "../rpc/chainId.ts";
+import { ensureChainId } from "../rpc/chainIdCheck.ts";
 import { headerByNumber, latestHeader, type BlockHeader } from "./blocks.ts";
 import type { ChainRecord } from "./chainRecord.ts";
 import type { ChainEndpoint } from "../rpc/client.ts";

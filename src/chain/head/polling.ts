@@ -1,7 +1,7 @@
 // A chain's latest block polled through its HTTP endpoints, while quotes ask about the chain and no WebSocket
 // pushes its heads: at half the chain's block time, at most HEAD_POLL_MS and at least MIN_POLL_MS apart, and not
 // at all once nobody has asked for a while. Reads that quotes ask for at the same time share one request.
-import { ensureChainId } from "../rpc/chainId.ts";
+import { ensureChainId } from "../rpc/chainIdCheck.ts";
 import { latestHeader, type BlockHeader } from "./blocks.ts";
 import { ChainUnavailableError, EndpointsFailedError, type EndpointFailure } from "../rpc/chainErrors.ts";
 import type { ChainClient } from "../rpc/client.ts";
