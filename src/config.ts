@@ -62,6 +62,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     redisTimeoutMs: read(env, "REDIS_TIMEOUT_MS"),
     redisClaimMs: read(env, "REDIS_CLAIM_MS"),
     redisAnswerTtlMs: read(env, "REDIS_ANSWER_TTL_MS"),
+    /** With no RPC_URL_<chainId>: whether the embedded chain loads the build's demo or deploys it. */
+    demoChain: read(env, "DEMO_CHAIN"),
   } as const;
 }
 
@@ -129,10 +131,11 @@ export function loadOrExit<T>(program: string, load: () => T): T {
 export interface DevchainConfig {
   readonly host: string;
   readonly port: number;
+  readonly demoChain: "load" | "deploy";
 }
 
 export function loadDevchainConfig(env: NodeJS.ProcessEnv = process.env): DevchainConfig {
-  return { host: read(env, "DEVCHAIN_HOST"), port: read(env, "DEVCHAIN_PORT") };
+  return { host: read(env, "DEVCHAIN_HOST"), port: read(env, "DEVCHAIN_PORT"), demoChain: read(env, "DEMO_CHAIN") };
 }
 
 /** A comma-separated list of http(s) URLs, in fallback order; `name` is what an error names (a variable or a flag). */

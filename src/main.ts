@@ -1,25 +1,42 @@
 // `npm start`: the quoter over HTTP. With no RPC_URL_<chainId> set, it brings up the embedded demo chain.
-import { bannerLines } from "./banner.ts";
-import { forEmbeddedChain, loadConfig, loadOrExit, redactUrl } from "./config.ts";
-import { DEVCHAIN_ID } from "./devchain/devchainId.ts";
+import * as nodeModule from "node:module";
 import type { Devchain } from "./devchain/devchain.ts";
-import { buildApp } from "./http/app.ts";
-import { createLogger } from "./observability/logger.ts";
-import { createMetrics } from "./observability/metrics.ts";
-import { checkEndpoints, wrongChainLine } from "./service/endpointCheck.ts";
-import { createQuoterFromConfig } from "./service/fromConfig.ts";
-import { startReplica } from "./service/replicas/replicas.ts";
 
+// The compiled code of every module kept on disk (Node 22.1+; in the system's temp dir, or NODE_COMPILE_CACHE): the
+// next start loads it instead of compiling the service's code again.
+(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+
+const { forEmbeddedChain, loadConfig, loadOrExit, redactUrl } = await import("./config.ts");
 const config = loadOrExit("quoter", () => loadConfig());
 
-let devchain: Devchain | undefined;
-let rpcUrls = config.rpcUrls;
-if (rpcUrls.size === 0) {
+// The embedded chain (a child process) starts first, and loads its state while this process loads the service's code.
+const starting = config.rpcUrls.size === 0 ? startEmbeddedDemo(config.demoChain === "deploy") : undefined;
+const [{ bannerLines }, { DEVCHAIN_ID }, { buildApp }, { createLogger }, { createMetrics }, { checkEndpoints, wrongChainLine }, { createQuoterFromConfig }, { startReplica }] =
+  await Promise.all([
+    import("./banner.ts"),
+    import("./devchain/devchainId.ts"),
+    import("./http/app.ts"),
+    import("./observability/logger.ts"),
+    import("./observability/metrics.ts"),
+    import("./service/endpointCheck.ts"),
+    import("./service/fromConfig.ts"),
+    import("./service/replicas/replicas.ts"),
+  ]);
+
+/** The demo chain, or the process's end with one line saying why (a saved state that is missing or stale). */
+async function startEmbeddedDemo(deploy: boolean): Promise<Devchain> {
   // Loaded only when used: a service on real RPCs has no use for the chain's code or its child process.
-  const { startDevchain } = await import("./devchain/devchain.ts");
-  devchain = await startDevchain();
-  rpcUrls = new Map([[DEVCHAIN_ID, [devchain.endpoint.url]]]);
+  const [{ startDevchain }, { DemoStateError }] = await Promise.all([import("./devchain/devchain.ts"), import("./devchain/demoState.ts")]);
+  return startDevchain({ deploy }).catch((error: unknown) => {
+    if (!(error instanceof DemoStateError)) throw error;
+    console.error(`quoter: ${error.message}`);
+    process.exit(1);
+  });
 }
+
+const devchain = await starting;
+let rpcUrls = config.rpcUrls;
+if (devchain) rpcUrls = new Map([[DEVCHAIN_ID, [devchain.endpoint.url]]]);
 
 const metrics = createMetrics({ processMetrics: true });
 const logger = createLogger({ level: config.logLevel, format: config.logFormat });

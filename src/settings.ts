@@ -166,6 +166,11 @@ export const SETTINGS = {
     ["auto", "json", "pretty"],
     "`auto`: human-readable (pino-pretty) when stdout is a terminal, JSON lines otherwise; `json`; `pretty`",
   ),
+  DEMO_CHAIN: oneOf(
+    "load",
+    ["load", "deploy"],
+    "how the embedded demo chain starts (no `RPC_URL_<chainId>` set, and `npm run devchain`): `load` the state the build saved (`npm run build` makes it again when src/devchain/ or the contracts change; a stale one is refused), `deploy` every contract, market and position from scratch as the build does (slower; `npm run devchain -- --deploy` too)",
+  ),
   DEVCHAIN_PORT: integer(8545, 0, 65535, "port of `npm run devchain` (its `--port N` wins)"),
   DEVCHAIN_HOST: host("127.0.0.1", "address `npm run devchain` binds (its `--host H` wins)"),
 };

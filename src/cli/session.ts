@@ -59,7 +59,7 @@ export async function withQuoter(
   let urls = rpcUrls ?? config.rpcUrls.get(chainId);
   if (urls === undefined && chainId === DEVCHAIN_ID) {
     const { startDevchain } = await import("../devchain/devchain.ts");
-    devchain = await startDevchain();
+    devchain = await startDevchain({ deploy: config.demoChain === "deploy" });
     urls = [devchain.endpoint.url];
   }
   const pushed = devchain ? new Map([[chainId, devchain.endpoint.webSocketUrl]]) : config.rpcWsUrls;

@@ -80,6 +80,8 @@ export interface EmbeddedChainOptions {
   readonly host?: string;
   /** Port to listen on; 0 (default) lets the kernel pick a free one. */
   readonly port?: number;
+  /** A state dumped by anvil to start from (its accounts, blocks and head) instead of the genesis block. */
+  readonly loadState?: { readonly file: string; readonly headTimestamp: bigint };
 }
 
 /** The anvil binary inside {@link ANVIL_PACKAGE}; a clear error on a platform it does not serve. */
@@ -106,7 +108,8 @@ function anvilBinary(): string {
 
 /**
  * Starts a fresh anvil: chain id 31337, automining, Hardhat's first two default accounts funded (anvil's
- * default mnemonic derives exactly those), a 60M block gas limit (which is also its eth_call cap), Prague.
+ * default mnemonic derives exactly those), a 60M block gas limit (which is also its eth_call cap), Prague; or
+ * the same node from a state it dumped before (`loadState`).
  */
 export async function startEmbeddedChain(options: EmbeddedChainOptions = {}): Promise<EmbeddedChain> {
   const binary = anvilBinary();
@@ -119,7 +122,9 @@ export async function startEmbeddedChain(options: EmbeddedChainOptions = {}): Pr
     "--balance", String(GENESIS_BALANCE_ETHER),
     "--gas-limit", String(BLOCK_GAS_LIMIT),
     "--hardfork", "prague",
-    "--timestamp", String(GENESIS_TIMESTAMP),
+    // anvil's clock starts at --timestamp whatever state it loads: a loaded chain's next block follows its head.
+    "--timestamp", String(options.loadState ? options.loadState.headTimestamp + 1n : GENESIS_TIMESTAMP),
+    ...(options.loadState ? ["--load-state", options.loadState.file] : []),
     "--silent",
   ];
   // Its own process group: a Ctrl-C meant for the service must not stop the chain under in-flight quotes;

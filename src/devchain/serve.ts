@@ -7,21 +7,24 @@ import { DOCS_PATH, EXPLORER_PATH } from "../http/paths.ts";
 import { DEVCHAIN_ID } from "./chain.ts";
 import { DEMO_MARKET_GROUPS, DEMO_MARKETS, DEMO_UNISWAP_FACTORY_ADDRESS, type DemoMarket } from "./demo.ts";
 import { startDevchain } from "./devchain.ts";
+import { DemoStateError } from "./demoState.ts";
 
 const { values } = parseArgs({
   options: {
     port: { type: "string", short: "p" },
     host: { type: "string" },
+    deploy: { type: "boolean" },
     help: { type: "boolean", short: "h" },
   },
 });
 
 if (values.help) {
-  console.log(`Usage: npm run devchain -- [--port N] [--host H]   (or: quoter devchain [--port N] [--host H])
+  console.log(`Usage: npm run devchain -- [--port N] [--host H] [--deploy]   (or: quoter devchain [--port N] [--host H] [--deploy])
 
 Serves a local EVM node (anvil, chain id ${DEVCHAIN_ID}) with the demo market group over JSON-RPC.
   --port N   port to listen on (default: DEVCHAIN_PORT or ${SETTINGS.DEVCHAIN_PORT.default})
-  --host H   address to bind (default: DEVCHAIN_HOST or ${SETTINGS.DEVCHAIN_HOST.default})`);
+  --host H   address to bind (default: DEVCHAIN_HOST or ${SETTINGS.DEVCHAIN_HOST.default})
+  --deploy   deploy the demo from scratch instead of loading the state the build saved (default: DEMO_CHAIN=${SETTINGS.DEMO_CHAIN.default})`);
   process.exit(0);
 }
 
@@ -38,7 +41,12 @@ function liquidityText(market: DemoMarket): string {
   return market.ranges.map((r) => `${r.liquidity} in [${formatUnits(r.minPriceD18, 18)}, ${formatUnits(r.maxPriceD18, 18)}]`).join(" + ");
 }
 
-const devchain = await startDevchain({ host, port });
+const deploy = values.deploy === true || config.demoChain === "deploy";
+const devchain = await startDevchain({ host, port, deploy }).catch((error: unknown) => {
+  if (!(error instanceof DemoStateError)) throw error;
+  console.error(`devchain: ${error.message}`);
+  process.exit(1);
+});
 console.log(`Devchain (chain id ${DEVCHAIN_ID}) listening on ${devchain.endpoint.url}`);
 for (const group of DEMO_MARKET_GROUPS) {
   console.log(`Market group: ${group.address}, ${group.role}`);
