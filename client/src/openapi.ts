@@ -405,7 +405,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No market at that address and id (or no RPC configured for the chain), or no reference price. Other paths answer 404 `Not found` in the same shape. */
+            /** @description No market at that address and id (or no RPC configured for the chain), or no reference price. A market not found is not found at the newest block: the endpoints' latest block is read first, and where it is newer the answer is about it (a market created a moment ago is found); the detail names the block, by number and hash. Other paths answer 404 `Not found` in the same shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -996,7 +996,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No market at that address and id (or no RPC configured for the chain), or no reference price. Other paths answer 404 `Not found` in the same shape. For a position: no such position in the group */
+            /** @description No market at that address and id (or no RPC configured for the chain), or no reference price. A market not found is not found at the newest block: the endpoints' latest block is read first, and where it is newer the answer is about it (a market created a moment ago is found); the detail names the block, by number and hash. Other paths answer 404 `Not found` in the same shape. For a position: no such position in the group at the newest block (one minted since the head the service had seen is found) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1795,7 +1795,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No market at that address and id (or no RPC configured for the chain), or no reference price. Other paths answer 404 `Not found` in the same shape. */
+            /** @description No market at that address and id (or no RPC configured for the chain), or no reference price. A market not found is not found at the newest block: the endpoints' latest block is read first, and where it is newer the answer is about it (a market created a moment ago is found); the detail names the block, by number and hash. Other paths answer 404 `Not found` in the same shape. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2512,7 +2512,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description No market at that address and id (or no RPC configured for the chain), or no reference price. Other paths answer 404 `Not found` in the same shape. */
+            /** @description No market at that address and id (or no RPC configured for the chain), or no reference price. A market not found is not found at the newest block: the endpoints' latest block is read first, and where it is newer the answer is about it (a market created a moment ago is found); the detail names the block, by number and hash. Other paths answer 404 `Not found` in the same shape. */
             404: {
                 headers: {
                     [name: string]: unknown;

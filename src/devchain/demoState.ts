@@ -9,6 +9,7 @@ import { dirname, extname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import type { Hash } from "viem";
+import { QuoterError } from "../quote/quoterError.ts";
 import type { EmbeddedChain } from "./chain.ts";
 
 /** Where the build keeps the state, the same file whether this module runs from src/ (tsx) or from dist/. */
@@ -28,9 +29,11 @@ export interface DemoStateRecord {
   readonly head: { readonly number: string; readonly hash: Hash; readonly timestamp: string };
 }
 
-/** The loadable state, or why not: absent, unfinished, or made from other sources than `fingerprint`'s. */
-export class DemoStateError extends Error {
-  override name = "DemoStateError";
+/** The saved state cannot be loaded: absent, unfinished, or made from other sources than the running code's. */
+export class DemoStateError extends QuoterError {
+  constructor(message: string) {
+    super("demo-state", message, { details: [{ param: "DEMO_CHAIN", message: `run \`${DEMO_STATE_COMMAND}\`, or set DEMO_CHAIN=deploy` }] });
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 // What the documents' examples have in common: each names a request on the embedded demo chain, whose answer
 // there is the example's value (a test replays every one).
 import { DEMO_MARKET_GROUP } from "../quote/params.ts";
+import { atBlock } from "../quote/quoteErrors.ts";
 import { BASE_PATH } from "./paths.ts";
 
 /** One token and a thousand, in wei (18 decimals): the examples' amounts, which the tests quote with too. */
@@ -15,3 +16,5 @@ export function demoRequest(marketId: number, query: Record<string, string>): st
 /** The demo chain's head, block 9, where its answers are until something trades: the same on every embedded chain. */
 export const DEMO_BLOCK_NUMBER = "9";
 export const DEMO_BLOCK_HASH = "0x8c00fdde6c7ef85ae06727bb92c94bf2de9eb617ba89ce0eb3025d00993d90ab";
+/** That block as a "not found" names it (semantics §11). */
+export const DEMO_AT_BLOCK = atBlock({ number: BigInt(DEMO_BLOCK_NUMBER), hash: DEMO_BLOCK_HASH });

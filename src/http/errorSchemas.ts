@@ -4,7 +4,7 @@
 import { MESSAGES, currentPriceNotFound, expectedPriceNotPositive, internalError, marketSettled, rpcUnavailable, type ErrorBody } from "../quote/quoteErrors.ts";
 import { ADDRESS_CHECKSUM_RULE, ADDRESS_FORMAT_RULE, DEMO_MARKET_GROUP } from "../quote/params.ts";
 import { MAX_ITERATIONS_RULE, WEI_RULE } from "../quote/decimal.ts";
-import { ONE, THOUSAND, demoRequest } from "./docExamples.ts";
+import { DEMO_AT_BLOCK, ONE, THOUSAND, demoRequest } from "./docExamples.ts";
 import { SETTINGS } from "../config.ts";
 import { HTTP_MESSAGES, bodyNotAccepted, headersTooLarge, methodNotAllowed, routeNotFound, tooManyRequests, uriTooLong } from "./httpErrors.ts";
 import { BASE_PATH } from "./paths.ts";
@@ -174,13 +174,15 @@ const quoteOwnErrorResponses = {
     },
   ),
   404: errorResponse(
-    "No market at that address and id (or no RPC configured for the chain), or no reference price. " +
+    "No market at that address and id (or no RPC configured for the chain), or no reference price. A market not found is " +
+      "not found at the newest block: the endpoints' latest block is read first, and where it is newer the answer is about " +
+      "it (a market created a moment ago is found); the detail names the block, by number and hash. " +
       "Other paths answer 404 `Not found` in the same shape.",
     {
       marketNotFound: {
         summary: MESSAGES.marketNotFound,
         description: demoRequest(99, { expectedPrice: "0.6", collateralAvailable: ONE }),
-        value: { error: MESSAGES.marketNotFound, details: [{ param: "marketId", message: "market 99 does not exist in this market group (getMarket answered for market 0): check the market id" }] },
+        value: { error: MESSAGES.marketNotFound, details: [{ param: "marketId", message: `market 99 does not exist in this market group ${DEMO_AT_BLOCK} (getMarket answered for market 0): check the market id` }] },
       },
       chainNotConfigured: {
         summary: `${MESSAGES.marketNotFound}: a chain with no RPC configured`,

@@ -3,7 +3,7 @@
 // (but the order of the properties, which is the order the route writes them in).
 import { DEMO_MARKET_GROUP } from "../quote/params.ts";
 import { notTraderPosition, positionNotFound, takerNotOwner } from "../quote/quoteErrors.ts";
-import { DEMO_BLOCK_HASH, DEMO_BLOCK_NUMBER, ONE } from "./docExamples.ts";
+import { DEMO_AT_BLOCK, DEMO_BLOCK_HASH, DEMO_BLOCK_NUMBER, ONE } from "./docExamples.ts";
 import { errorResponse, example, quoteErrorResponses } from "./errorSchemas.ts";
 import { BASE_PATH } from "./paths.ts";
 import { quoteResponseSchema, traceSchema } from "./responseSchemas.ts";
@@ -144,10 +144,10 @@ export const positionErrorResponses = {
     ),
     takerNotOwner: example(takerNotOwner(1n, DEMO_TAKER).toBody(), demoPositionRequest(1, { ...ASK, taker: DEMO_DEPLOYER })),
   })),
-  404: errorResponse(`${quoteErrorResponses[404].description} For a position: no such position in the group`, {
+  404: errorResponse(`${quoteErrorResponses[404].description} For a position: no such position in the group at the newest block (one minted since the head the service had seen is found)`, {
     ...quoteErrorResponses[404]["x-examples"],
     positionNotFound: example(
-      positionNotFound([{ param: "positionId", message: "position 99 does not exist in this market group (ownerOf reverted): check the position id and the group's address" }]).toBody(),
+      positionNotFound([{ param: "positionId", message: `position 99 does not exist in this market group ${DEMO_AT_BLOCK} (ownerOf reverted): check the position id and the group's address` }]).toBody(),
       demoPositionRequest(99, ASK),
     ),
   }),

@@ -161,6 +161,24 @@ export function positionNotFound(details?: ErrorDetail[]): QuoteError {
   return new QuoteError("positionNotFound", { details });
 }
 
+/**
+ * Semantics §11: a market or a position not found is not found at one block (a newer one may hold it, as a position
+ * minted a moment ago): its detail names that block, by number and hash, in these words.
+ */
+export function atBlock(block: { readonly number: bigint; readonly hash: string }): string {
+  return `at block ${block.number} (${block.hash})`;
+}
+
+/** A detail's words without the block they name: a "not found" at another block says the same. */
+export function withoutBlock(message: string): string {
+  return message.replace(/ at block \d+ \(0x[0-9a-fA-F]{64}\)/g, "");
+}
+
+/** A market or a position not found at a block: before it is answered, a newer block is looked for (semantics §11). */
+export function isNotFound(error: QuoteError): boolean {
+  return error.kind === "marketNotFound" || error.kind === "positionNotFound";
+}
+
 export function notTraderPosition(details?: ErrorDetail[]): QuoteError {
   return new QuoteError("notTraderPosition", { details });
 }

@@ -79,7 +79,7 @@ export async function searchMarket(
 ): Promise<Searched> {
   const blockNumber = reader.block.number;
   const marketAnswer = await reader.market();
-  const market = interpretMarket(marketAnswer, how.marketId);
+  const market = interpretMarket(marketAnswer, how.marketId, reader.block);
   if (market.kind === "missing") return { answer: err(marketNotFound([{ param: market.param, message: market.reason }])), facts: { blockNumber } };
   if (market.settled) return { answer: err(marketSettled()), facts: { blockNumber } };
 

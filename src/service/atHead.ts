@@ -1,12 +1,15 @@
-// Reads at the chain's head: which head a quote is answered at, how a read there waits out an endpoint that does
-// not have that block yet, and a market's reference price read alone (a depth ladder spaced from it, where the
-// endpoint does not run the ladder searcher, which reads the price in its own call).
+// Reads at the chain's head: which head a quote is answered at, a newer one looked for before a "not found", how a
+// read there waits out an endpoint that does not have that block yet, and a market's reference price read alone (a
+// depth ladder spaced from it, where the endpoint does not run the ladder searcher, which reads the price in its own
+// call).
 import type { BlockHeader } from "../chain/head/follower.ts";
 import type { ChainClient } from "../chain/rpc/client.ts";
 import { EndpointsFailedError } from "../chain/rpc/chainErrors.ts";
 import type { HeadFollower } from "../chain/head/follower.ts";
 import { interpretReferencePrice } from "../chain/searchers/marketGroup.ts";
 import { sequentialReader } from "../chain/searchers/sequential.ts";
+import { isNotFound, type QuoteError } from "../quote/quoteErrors.ts";
+import type { Result } from "../quote/result.ts";
 import type { MarketAt } from "./api.ts";
 import { firstAnswer } from "./fallback.ts";
 import type { Progress } from "./unavailable.ts";
@@ -27,6 +30,27 @@ export async function headFor(
   });
   progress.head = head;
   return head;
+}
+
+/**
+ * Semantics §11: "not found" is about the newest block. Before one of `answers` is answered as a market or a position
+ * not found at `head`, the endpoints' latest block is read, once a request (`progress` keeps it): true when it is
+ * newer than `head` (or `head` was replaced), so that the request is answered again at the follower's head, that
+ * block or a newer one. A failure to read it leaves the answers about `head`.
+ */
+export async function newerThanNotFound(
+  follower: HeadFollower,
+  head: BlockHeader,
+  answers: readonly Result<unknown, QuoteError>[],
+  signal: AbortSignal,
+  progress: Progress,
+): Promise<boolean> {
+  if (progress.newestRead === true || !answers.some((answer) => !answer.ok && isNotFound(answer.error))) return false;
+  progress.newestRead = true;
+  progress.stage = "head";
+  const latest = await follower.refresh(signal).catch(() => undefined);
+  signal.throwIfAborted();
+  return follower.isReplaced(head.hash) || (latest !== undefined && latest.number > head.number);
 }
 
 /**

@@ -1,7 +1,7 @@
 // What a live quote tells its watchers (liveQuotes.ts): the events, and each answer as a watch keeps it, with what it
 // says but its block (two answers that say the same are told once) and whether it ends the watch.
 import type { Hex } from "viem";
-import { QuoteError } from "../quote/quoteErrors.ts";
+import { QuoteError, withoutBlock } from "../quote/quoteErrors.ts";
 import { err, ok, type Result } from "../quote/result.ts";
 import type { AnswerBody } from "./answerAtBlock.ts";
 import type { BatchAnswer, QuoteRecord } from "./api.ts";
@@ -35,10 +35,13 @@ const EXPIRED_REVERTS = new Set(["ExpiredMarket", "ExpiredMarketNotSettled"]);
 
 /**
  * What an answer says but its block: two answers that differ only there are the same to a watcher (a body without
- * `blockNumber` and `blockHash`; an error, its kind and body).
+ * `blockNumber` and `blockHash`; an error, its kind and body, without the block a "not found" names).
  */
 function sayingOf(answer: Result<AnswerBody, QuoteError>): unknown {
-  if (!answer.ok) return [answer.error.kind, answer.error.toBody()];
+  if (!answer.ok) {
+    const { details, ...body } = answer.error.toBody();
+    return [answer.error.kind, { ...body, details: details.map(({ param, message }) => ({ param, message: withoutBlock(message) })) }];
+  }
   const { blockNumber: _number, blockHash: _hash, ...rest } = answer.value;
   return rest;
 }

@@ -10,7 +10,7 @@ import { SearcherMismatchError } from "../chain/searchers/singleCall.ts";
 import { buildPositionAnswer } from "../quote/positionAnswer.ts";
 import type { PositionRequest } from "../quote/positionRequest.ts";
 import { heldQuote, planPositionSearch, positionDirection, positionOffset } from "../quote/positionSearch.ts";
-import { notTraderPosition, positionNotFound, type QuoteError } from "../quote/quoteErrors.ts";
+import { atBlock, notTraderPosition, positionNotFound, type QuoteError } from "../quote/quoteErrors.ts";
 import { err } from "../quote/result.ts";
 import type { Evaluation } from "../quote/search.ts";
 import { searchMarket, type Searched } from "./answerAtBlock.ts";
@@ -21,9 +21,11 @@ export async function positionAnswerFrom(reader: PositionReader, request: Positi
   const blockNumber = reader.block.number;
   const { positionId } = request;
   const stop = (error: QuoteError): Searched => ({ answer: err(error), facts: { blockNumber } });
+  // Not found at this block, which the detail names (semantics §11: a newer one may hold a position minted since).
+  const at = atBlock(reader.block);
   const owner = interpretOwner(await reader.owner());
   if (owner === undefined) {
-    return stop(positionNotFound([{ param: "positionId", message: `position ${positionId} does not exist in this market group (ownerOf reverted): check the position id and the group's address` }]));
+    return stop(positionNotFound([{ param: "positionId", message: `position ${positionId} does not exist in this market group ${at} (ownerOf reverted): check the position id and the group's address` }]));
   }
   const position = interpretPosition(await reader.position());
   if (position.kind === "other") {
@@ -31,7 +33,7 @@ export async function positionAnswerFrom(reader: PositionReader, request: Positi
   }
   const current = position.kind === "trade" ? interpretPositionSize(await reader.positionSize()) : undefined;
   if (position.kind === "unreadable" || current === undefined) {
-    return stop(positionNotFound([{ param: "positionId", message: `getPosition or getPositionSize of position ${positionId} answered nothing readable: is this address a market group?` }]));
+    return stop(positionNotFound([{ param: "positionId", message: `getPosition or getPositionSize of position ${positionId} answered nothing readable ${at}: is this address a market group?` }]));
   }
   const held = { positionId, marketId: position.marketId, current };
   const market = reader.heldBy(held, owner);

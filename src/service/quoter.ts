@@ -28,7 +28,7 @@ import { withDeadline } from "./deadline.ts";
 import { toQuoteError, type Progress } from "./unavailable.ts";
 import { createEndpointStrategy, type EndpointStrategy } from "./endpointStrategy.ts";
 import { searchLadder, searchTogether, type Presearched } from "./searchTogether.ts";
-import { headFor, readPriceAt } from "./atHead.ts";
+import { headFor, newerThanNotFound, readPriceAt } from "./atHead.ts";
 import { recordCacheLookup, recordSearch } from "./quoteRecording.ts";
 import { warningsTo, type Warn } from "./warnings.ts";
 import { Searches, type ChainQuote } from "./searches.ts";
@@ -127,8 +127,8 @@ class Quoter implements QuoterService {
     for (let attempt = 0; ; attempt++) {
       const head = await headFor(quote, quote.request.minBlock, options.noCache === true && attempt === 0, signal, progress);
       const answer = await this.answerAtHead(quote, head, options, signal, attempt, progress);
-      // Not answered at this head (the endpoint lagged, or the chain replaced the block while it was searched).
-      if (answer === undefined) continue;
+      // Not answered at this head (the endpoint lagged, the chain replaced the block), or not found where a newer one may have it.
+      if (answer === undefined || (await newerThanNotFound(quote.follower, head, [answer], signal, progress))) continue;
       if (!answer.ok) throw answer.error;
       const traded = await this.trades.withTrade(quote, head, answer.value, signal, attempt, progress);
       if (traded !== undefined) return traded;
@@ -170,7 +170,7 @@ class Quoter implements QuoterService {
       for (let attempt = 0; ; attempt++) {
         const head = await headFor(on, minBlock, options.noCache === true && attempt === 0, signal, progress);
         const settled = await this.settleAll(on, requests, head, options, signal, progress);
-        if (settled !== undefined) return { head, ...settled };
+        if (settled !== undefined && !(await newerThanNotFound(on.follower, head, settled.answers, signal, progress))) return { head, ...settled };
       }
     });
   }
@@ -191,7 +191,7 @@ class Quoter implements QuoterService {
         const read = together ?? (await readPriceAt(on, market, head, signal, attempt, progress));
         const settled = read && (await this.settleAll(on, plannedRequests(plan, read.price), head, options, signal, progress, together && { searched: together.searched, tally }));
         // A ladder's levels are new positions' quotes.
-        if (settled !== undefined) return { head, price: read!.price, ...settled } as PricedAnswer;
+        if (settled !== undefined && !(await newerThanNotFound(on.follower, head, settled.answers, signal, progress))) return { head, price: read!.price, ...settled } as PricedAnswer;
       }
     });
   }

@@ -7,8 +7,11 @@ import { DEFAULT_RETRY_AFTER_SECONDS, rpcUnavailable, type ErrorDetail } from ".
 import { QuoteDeadlineError } from "./deadline.ts";
 import type { Warn } from "./warnings.ts";
 
-/** Where a quote stands, for the details of the 503 it ends in when its deadline passes. */
-export type Progress = { stage: "head" | "minBlock" | "search" | "lagging"; head?: BlockHeader; failure?: EndpointsFailedError };
+/**
+ * Where a quote stands, for the details of the 503 it ends in when its deadline passes; `newestRead`: the latest block
+ * was read before a "not found" (once a request, semantics §11).
+ */
+export type Progress = { stage: "head" | "minBlock" | "search" | "lagging"; head?: BlockHeader; failure?: EndpointsFailedError; newestRead?: boolean };
 
 /**
  * The chain did not answer in time, its request queue is full, or no endpoint answered: 503, never a partial

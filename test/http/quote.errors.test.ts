@@ -135,17 +135,22 @@ describe("400 Market is settled (semantics §3.5)", () => {
   });
 });
 
-describe("404 Market not found (semantics §3.3, §3.5)", () => {
+describe("404 Market not found (semantics §3.3, §3.5, §11: at the newest block, which the detail names)", () => {
+  /** The chain's latest block as a "not found" names it. */
+  const latest = async () => {
+    const { number, hash } = await h.devchain.chain.publicClient.getBlock();
+    return `at block ${number} (${hash})`;
+  };
   test("an address with no code", async () => {
     const body = await expectError(`/quoter/31337/0x000000000000000000000000000000000000dEaD/1?expectedPrice=0.6&collateralAvailable=${ONE}`, 404, "Market not found");
-    assert.deepEqual(body.details, [{ param: "marketAddress", message: "no contract at this address on this chain: check the market group's address and the chain id" }]);
+    assert.deepEqual(body.details, [{ param: "marketAddress", message: `no contract at this address on this chain ${await latest()}: check the market group's address and the chain id` }]);
   });
   test("the zero address", async () => {
     await expectError(`/quoter/31337/${zeroAddress}/1?expectedPrice=0.6&collateralAvailable=${ONE}`, 404, "Market not found");
   });
   test("a market id never created (getMarket answers a zero struct)", async () => {
     const body = await expectError(h.quotePath(99, { expectedPrice: "0.6", collateralAvailable: ONE }), 404, "Market not found");
-    assert.deepEqual(body.details, [{ param: "marketId", message: "market 99 does not exist in this market group (getMarket answered for market 0): check the market id" }]);
+    assert.deepEqual(body.details, [{ param: "marketId", message: `market 99 does not exist in this market group ${await latest()} (getMarket answered for market 0): check the market id` }]);
     await expectError(h.quotePath(0, { expectedPrice: "0.6", collateralAvailable: ONE }), 404, "Market not found");
   });
   test("a chain with no configured RPC: details name the chain", async () => {

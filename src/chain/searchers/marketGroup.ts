@@ -2,8 +2,9 @@
 // Both search strategies go through these pure functions, so they read the same bytes the same way.
 import { decodeAbiParameters, encodeFunctionData, getAbiItem, parseAbi, type Address, type Hex } from "viem";
 import { marketGroupAbi } from "../../generated/contracts.ts";
+import { atBlock } from "../../quote/quoteErrors.ts";
 import type { Evaluation } from "../../quote/search.ts";
-import type { RawCall } from "../rpc/call.ts";
+import type { BlockPin, RawCall } from "../rpc/call.ts";
 import { bytesOf, decodeError, errorsBySelector } from "../rpc/decode.ts";
 
 export { marketGroupAbi };
@@ -125,19 +126,21 @@ function decodeErrorName(data: Hex): string | undefined {
 
 /**
  * Semantics §3.5: no code at the address, `getMarket` reverting (or undecodable), a `marketId` field other
- * than the one asked for, or a zero `startTime` (never created) mean the market does not exist.
+ * than the one asked for, or a zero `startTime` (never created) mean the market does not exist: at `block`, which
+ * the reason names (§11: a newer block may have it).
  */
-export function interpretMarket(raw: RawCall, marketId: bigint): MarketCheck {
+export function interpretMarket(raw: RawCall, marketId: bigint, block: BlockPin): MarketCheck {
+  const at = atBlock(block);
   const decoded = decodeSuccess(raw, (data) => decodeAbiParameters(getMarketOutputs, data));
   if (decoded === undefined) {
     if (raw.success && raw.data === "0x") {
-      return { kind: "missing", param: "marketAddress", reason: "no contract at this address on this chain: check the market group's address and the chain id" };
+      return { kind: "missing", param: "marketAddress", reason: `no contract at this address on this chain ${at}: check the market group's address and the chain id` };
     }
     const name = raw.success ? undefined : decodeErrorName(raw.data);
     return {
       kind: "missing",
       param: "marketAddress",
-      reason: `getMarket(${marketId}) reverted${name ? ` with ${name}()` : ""} or answered something else: is this address a market group?`,
+      reason: `getMarket(${marketId}) reverted${name ? ` with ${name}()` : ""} ${at} or answered something else: is this address a market group?`,
     };
   }
   const [market, params] = decoded;
@@ -145,11 +148,11 @@ export function interpretMarket(raw: RawCall, marketId: bigint): MarketCheck {
     return {
       kind: "missing",
       param: "marketId",
-      reason: `market ${marketId} does not exist in this market group (getMarket answered for market ${market.marketId}): check the market id`,
+      reason: `market ${marketId} does not exist in this market group ${at} (getMarket answered for market ${market.marketId}): check the market id`,
     };
   }
   if (market.startTime === 0n) {
-    return { kind: "missing", param: "marketId", reason: `market ${marketId} was never created in this market group: check the market id` };
+    return { kind: "missing", param: "marketId", reason: `market ${marketId} was never created in this market group ${at}: check the market id` };
   }
   return { kind: "found", settled: market.settled, minPrice: market.minPriceD18, maxPrice: market.maxPriceD18, feeRate: BigInt(params.feeRate), pool: market.pool };
 }

@@ -92,7 +92,7 @@ export function replayingPositionReader(
     heldBy(held, owner) {
       if (owner !== ranAs) throw new SearcherMismatchError(`the position searcher ran as ${ranAs}, but ${owner} owns the position`);
       const resume = async (at: Resume) => {
-        const data = encodePositionSearch(request, search.exactMaxCandidates, { held: { ...held, offset: offsetAt(held, facts, at.isLong) }, at });
+        const data = encodePositionSearch(request, search.exactMaxCandidates, { held: { ...held, offset: offsetAt(held, facts, at.isLong, context.block) }, at });
         return (await runPositionSearcher(endpoint, owner, data, search.gasCap, context)).facts;
       };
       const alone = (signedTrade: bigint) => quoteFromOwner(endpoint, request.marketAddress, held, owner, signedTrade, context);
@@ -102,8 +102,8 @@ export function replayingPositionReader(
 }
 
 /** The position's offset as the first call computed it, from the market it read (a resumed call is given it). */
-function offsetAt(held: HeldAt, facts: Facts, isLong: boolean): bigint {
-  const market = interpretMarket(facts.market, held.marketId);
+function offsetAt(held: HeldAt, facts: Facts, isLong: boolean, block: BlockPin): bigint {
+  const market = interpretMarket(facts.market, held.marketId, block);
   if (market.kind === "missing") throw new SearcherMismatchError("a position's search resumes without the market the searcher read");
   return positionOffset(held.current, isLong ? "LONG" : "SHORT", market.minPrice, market.maxPrice);
 }
