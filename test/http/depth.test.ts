@@ -132,11 +132,14 @@ describe("a depth ladder", () => {
   test("to and levels on a market that cannot be quoted: the GET's error at `to`, in one eth_call; one level; `to` at the price", async () => {
     const budget = THOUSAND.toString();
     const { address: priceless, blockNumber } = await deployPricelessMarketGroup(devchain.chain);
+    // Each at the priceless group's block or later: a "not found" at an older head would be asked again at the newer
+    // one (semantics §11), a second call.
+    const atBlock = { minBlock: blockNumber.toString() };
     const cases: [string, string, string, Record<string, string>][] = [
-      ["not found", devchain.marketGroup, "99", {}],
-      ["settled", devchain.marketGroup, "3", {}],
-      ["no contract", "0x000000000000000000000000000000000000dead", "1", {}],
-      ["no price", priceless, "1", { minBlock: blockNumber.toString() }],
+      ["not found", devchain.marketGroup, "99", atBlock],
+      ["settled", devchain.marketGroup, "3", atBlock],
+      ["no contract", "0x000000000000000000000000000000000000dead", "1", atBlock],
+      ["no price", priceless, "1", atBlock],
     ];
     const errors: string[] = [];
     for (const [name, group, marketId, extra] of cases) {

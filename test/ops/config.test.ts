@@ -26,7 +26,9 @@ test("defaults with an empty environment", () => {
   assert.equal(config.logLevel, "info");
   assert.equal(config.rpcUrls.size, 0);
   assert.equal(config.exactMaxCandidates, 32);
-  assert.deepEqual(loadDevchainConfig({}), { host: "127.0.0.1", port: 8545 });
+  assert.equal(config.demoChain, "load");
+  assert.deepEqual(loadDevchainConfig({}), { host: "127.0.0.1", port: 8545, demoChain: "load" });
+  assert.equal(loadDevchainConfig({ DEMO_CHAIN: "deploy" }).demoChain, "deploy");
 });
 
 test("each variable's rule, named in the error", () => {

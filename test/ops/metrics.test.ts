@@ -61,7 +61,10 @@ test("sequential: 3 quotes (200, 400, 404) give 3 in the latency histogram, requ
     // RPC requests: by method exactly what crossed the wire; reverts are the thin market's candidates (getMarket(9)
     // answers a zero struct, as the real market group does, and is no revert).
     const seen = countBy(proxy.methods);
-    assert.deepEqual([...seen.keys()].sort(), ["eth_call", "eth_chainId"], "the head is pushed: no block is read over HTTP");
+    // The head is pushed: the one block read over HTTP is the latest, read once before the unknown market's 404
+    // (semantics §11: not found is about the newest block).
+    assert.deepEqual([...seen.keys()].sort(), ["eth_call", "eth_chainId", "eth_getBlockByNumber"]);
+    assert.equal(seen.get("eth_getBlockByNumber"), 1, "the latest block, read once, before the 404");
     assert.equal(seen.get("eth_chainId"), 1, "the endpoint's chain id, once, before its first quote");
     const calls = seen.get("eth_call")!;
     assert.equal(total(samples, METRIC_NAMES.rpcRequests, { method: "eth_call" }), calls, "eth_call as the proxy saw");
