@@ -2,12 +2,14 @@
 // first 200 on a demo quote, polled every 10 ms, and the resident memory of its whole process tree then: the demo
 // chain loaded from the state the build saved (the default), beside the same start deploying it from scratch
 // (DEMO_CHAIN=deploy, what every start did before the saved state). Prints each run, then each way's best and median
-// and how many times faster the loaded start is, the two ways interleaved; a measurement, not a test.
+// and how many times faster the loaded start is, the two ways interleaved; then the chain's own part alone, in this
+// process: the embedded chain up with the demo, loaded or deployed. A measurement, not a test.
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { parseArgs } from "node:util";
 import { DEMO_MARKETS } from "../src/devchain/demo.ts";
+import { startDevchain } from "../src/devchain/devchain.ts";
 import { quotePath } from "./workload.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -110,3 +112,19 @@ for (const [name, list] of results) {
 }
 const [loaded, deployed] = PATHS.map((start) => best.get(start.name)!);
 console.log(`the loaded start is ${(deployed! / loaded!).toFixed(2)}x as fast as the deploying start (best of ${runs} each, Node ${process.version})`);
+
+// The chain's part alone: from spawning anvil to a chain that holds the demo, each way, interleaved.
+const chainTimes = { load: [] as number[], deploy: [] as number[] };
+for (let run = 1; run <= runs; run++) {
+  for (const way of ["load", "deploy"] as const) {
+    const started = performance.now();
+    const devchain = await startDevchain({ deploy: way === "deploy" });
+    chainTimes[way].push(performance.now() - started);
+    await devchain.close();
+  }
+}
+const [load, deploy] = [Math.min(...chainTimes.load), Math.min(...chainTimes.deploy)];
+console.log(
+  `the chain alone (anvil up with the demo, best of ${runs}): loaded ${load.toFixed(0)} ms (median ${median(chainTimes.load).toFixed(0)}), ` +
+    `deployed ${deploy.toFixed(0)} ms (median ${median(chainTimes.deploy).toFixed(0)}): ${(deploy / load).toFixed(1)}x`,
+);
