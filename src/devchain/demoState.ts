@@ -58,43 +58,42 @@ export function demoFingerprint(devchainDir: string, generatedFile: string, exte
   return hash.digest("hex");
 }
 
-/** This module's own form (`.ts` or `.js`), the fingerprint of the code it runs in, and where that code is. */
-function runningCode(): { extension: string; devchainDir: string; generatedFile: string } {
+/** The fingerprint of the running code: this module's own form (`.ts` or `.js`) and the files beside it. */
+export function runningFingerprint(): string {
   const self = fileURLToPath(import.meta.url);
   const extension = extname(self);
-  const devchainDir = dirname(self);
-  return { extension, devchainDir, generatedFile: join(devchainDir, "..", "generated", `contracts${extension}`) };
-}
-
-/** The fingerprint of the running code. */
-export function runningFingerprint(): string {
-  const { extension, devchainDir, generatedFile } = runningCode();
-  return demoFingerprint(devchainDir, generatedFile, extension);
+  return demoFingerprint(dirname(self), join(dirname(self), "..", "generated", `contracts${extension}`), extension);
 }
 
 /**
- * The saved state's record, checked against the running code; throws {@link DemoStateError} naming
- * {@link DEMO_STATE_COMMAND} when there is none or it was made from other sources.
+ * The saved state's record, checked against `fingerprint` (the running code's); throws {@link DemoStateError}
+ * naming {@link DEMO_STATE_COMMAND} when there is none, it is unreadable, or it was made from other sources.
  */
 export function readDemoState(files: { state: string; record: string } = { state: DEMO_STATE_FILE, record: DEMO_STATE_RECORD_FILE }, fingerprint = runningFingerprint()): DemoStateRecord {
   const remedy = `run \`${DEMO_STATE_COMMAND}\` to make it, or set DEMO_CHAIN=deploy to deploy the demo at every start`;
   if (!existsSync(files.state) || !existsSync(files.record)) {
     throw new DemoStateError(`the embedded chain's saved demo (${files.state}) is missing: ${remedy}`);
   }
-  const record = JSON.parse(readFileSync(files.record, "utf8")) as DemoStateRecord;
+  let record: DemoStateRecord;
+  try {
+    record = JSON.parse(readFileSync(files.record, "utf8")) as DemoStateRecord;
+  } catch {
+    throw new DemoStateError(`the embedded chain's saved demo has an unreadable record (${files.record}): ${remedy}`);
+  }
   if (!Object.values(record.fingerprints ?? {}).includes(fingerprint)) {
     throw new DemoStateError(`the embedded chain's saved demo (${files.state}) was made from other sources than this code's (src/devchain/ or the contracts changed since): ${remedy}`);
   }
   return record;
 }
 
-/** Whether the saved state is the running code's (the build makes it only when not). */
+/** Whether the saved state was made from code of each of `fingerprints` (the build makes it again when not). */
 export function demoStateIsCurrent(fingerprints: readonly string[]): boolean {
   try {
-    const record = JSON.parse(readFileSync(DEMO_STATE_RECORD_FILE, "utf8")) as DemoStateRecord;
-    return existsSync(DEMO_STATE_FILE) && fingerprints.every((fingerprint) => Object.values(record.fingerprints).includes(fingerprint));
-  } catch {
-    return false;
+    for (const fingerprint of fingerprints) readDemoState(undefined, fingerprint);
+    return true;
+  } catch (error) {
+    if (error instanceof DemoStateError) return false;
+    throw error;
   }
 }
 

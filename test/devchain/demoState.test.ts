@@ -101,6 +101,8 @@ test("a saved state made from other sources, or none, is refused with the comman
     );
     writeFileSync(files.record, JSON.stringify({ fingerprints: { ".ts": "stale" }, head: { number: "9", hash: "0x", timestamp: "0" } }));
     assert.throws(() => readDemoState(files), DemoStateError);
+    writeFileSync(files.record, "{");
+    assert.throws(() => readDemoState(files), (error: unknown) => error instanceof DemoStateError && /unreadable/.test(error.message));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
