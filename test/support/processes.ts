@@ -34,11 +34,21 @@ function launch(command: string, args: string[], env: Env) {
   return { child, printed, exited };
 }
 
-/** Runs `command <args>` to its end. */
-export async function runProcess(command: string, args: string[], env: Env = {}): Promise<Exited> {
-  const { printed, exited } = launch(command, args, env);
+/**
+ * Runs `command <args>` to its end, or for `timeoutMs` at most: then its process group is killed and the run
+ * answers code null, its stderr saying so (a hung `npm install` must fail its test, not hold the whole run).
+ */
+export async function runProcess(command: string, args: string[], env: Env = {}, timeoutMs = 180_000): Promise<Exited> {
+  const { child, printed, exited } = launch(command, args, env);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    process.kill(-child.pid!, "SIGKILL");
+  }, timeoutMs);
   const code = await exited;
-  return { code, stdout: printed.stdout, stderr: printed.stderr };
+  clearTimeout(timer);
+  const stderr = timedOut ? `${printed.stderr}\n${command} ${args.join(" ")}: killed after ${timeoutMs} ms` : printed.stderr;
+  return { code, stdout: printed.stdout, stderr };
 }
 
 /** Spawns `npm <args>` and waits until a line matches `ready` (or fails). */
