@@ -1,19 +1,25 @@
 // The image as operators run it, built and run by a real engine: podman (Debian's, with runc) builds the Dockerfile
-// with `npm run image`, then runs it with no settings. The official Node 24 base cannot be pulled here, so the test
+// with `npm run image`, runs it with no settings, and runs compose.yaml with podman-compose (three replicas, Redis,
+// the devchain service). The official Node 24 base cannot be pulled here, so the test
 // assembles a stand-in once: Debian bookworm (debootstrap, minbase) with the Node 24 binary npm installs and npm,
-// passed by QUOTER_BASE_IMAGE; the Dockerfile is the one users build.
+// passed by QUOTER_BASE_IMAGE; the Dockerfile is the one users build. Redis's official image likewise: compose names it by
+// REDIS_IMAGE, and the test stands in an image of the same Debian base with Debian's redis-server.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { createServer } from "node:net";
 import { DEMO_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
+import { METRIC_NAMES } from "../../src/observability/metrics.ts";
 import { runProcess } from "../support/processes.ts";
 
 const BASE = "localhost/quoter-test-base:24";
 const IMAGE = "localhost/quoter-test:latest";
+const REDIS = "localhost/quoter-test-redis:bookworm";
 const CONTAINER = `quoter-test-${process.pid}`;
+const PROJECT = `quotertest${process.pid}`;
 const QUOTE = `/quoter/31337/${DEMO_MARKET_GROUP_ADDRESS}/2?expectedPrice=1030&collateralAvailable=1000000000000000000000`;
 const ROOT = new URL("../..", import.meta.url).pathname;
 
@@ -71,7 +77,7 @@ before(async () => {
 after(async () => {
   if (env) {
     await runProcess("podman", ["rm", "-f", CONTAINER], env);
-    await runProcess("podman", ["rmi", "-f", IMAGE, BASE], env);
+    await runProcess("podman", ["rmi", "-f", IMAGE, REDIS, BASE], env);
     await runProcess("podman", ["image", "prune", "-f"], env);
   }
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -142,4 +148,88 @@ test("podman run with no settings serves the demo; podman stop ends an open stre
   assert.equal(await podman(["inspect", "--format", "{{.State.ExitCode}}", CONTAINER]), "0");
   assert.ok(stoppedMs < 10_000, `stopped in ${stoppedMs.toFixed(0)} ms, within the 10 s grace period (no SIGKILL)`);
   t.diagnostic(`podman stop: ${stoppedMs.toFixed(0)} ms`);
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A demo quote of its own: each expected price a distinct search. */
+const quoteAt = (expectedPrice: number) => `/quoter/31337/${DEMO_MARKET_GROUP_ADDRESS}/2?expectedPrice=${expectedPrice}&collateralAvailable=1000000000000000000000`;
+
+async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const value = await check().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (performance.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** The eth_calls a replica made, by its own /metrics. */
+async function ethCalls(base: string): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const lines = text.split("\n").filter((line) => line.startsWith(`${METRIC_NAMES.rpcRequests}{`) && line.includes('method="eth_call"'));
+  return lines.reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(" ") + 1)), 0);
+}
+
+test("compose: three replicas share one Redis and quote the devchain service; alike, one search per quote, through a replica stopped and Redis stopped and back", { timeout: 900_000 }, async (t) => {
+  const redisDir = join(dir, "redis");
+  mkdirSync(redisDir);
+  writeFileSync(join(redisDir, "Containerfile"), `FROM ${BASE}\nRUN apt-get update && apt-get install -y --no-install-recommends redis-server && rm -rf /var/lib/apt/lists/*\nUSER redis\n`);
+  await podman(["build", "-t", REDIS, redisDir], 300_000);
+  const ports = await Promise.all([freePort(), freePort(), freePort()]);
+  const composeEnv = { ...env, QUOTER_IMAGE: IMAGE, REDIS_IMAGE: REDIS, ...Object.fromEntries(ports.map((port, i) => [`QUOTER_PORT_${i + 1}`, String(port)])) };
+  const compose = async (args: string[]) => {
+    const run = await runProcess("podman-compose", ["-f", join(ROOT, "compose.yaml"), "-p", PROJECT, ...args], composeEnv, 300_000);
+    assert.equal(run.code, 0, `podman-compose ${args.join(" ")}: ${run.stderr.slice(-3000)}`);
+  };
+  const bases = ports.map((port) => `http://127.0.0.1:${port}`);
+  const answer = async (base: string, path: string) => {
+    const response = await fetch(`${base}${path}`);
+    assert.equal(response.status, 200, `${base}${path}: ${await response.clone().text()}`);
+    return response.text();
+  };
+  /** Each of `paths` asked of every replica in `at` at once; the eth_calls that took, over all replicas. */
+  const askAll = async (at: string[], paths: string[]) => {
+    const before = (await Promise.all(bases.map(ethCalls))).reduce((a, b) => a + b, 0);
+    await Promise.all(at.flatMap((base) => paths.map((path) => answer(base, path))));
+    return (await Promise.all(bases.map(ethCalls))).reduce((a, b) => a + b, 0) - before;
+  };
+  await compose(["up", "-d"]);
+  try {
+    await Promise.all(bases.map((base) => until(`${base} answering`, async () => ((await fetch(`${base}${QUOTE}`)).status === 200 ? true : undefined))));
+    const [first, ...rest] = await Promise.all(bases.map((base) => answer(base, QUOTE)));
+    for (const other of rest) assert.equal(other, first, "the same answer from every replica at one block");
+    await Promise.all(bases.map((base) => until(`${base}: Redis up`, async () => ((await (await fetch(`${base}/health`)).json()) as { redis?: { state: string } }).redis?.state === "up" || undefined)));
+
+    const K = 6;
+    const shared = await askAll(bases, Array.from({ length: K }, (_, i) => quoteAt(1001 + i)));
+    t.diagnostic(`${K} distinct quotes asked of 3 replicas at one block: ${shared} eth_calls (alone each would make ${3 * K})`);
+    assert.ok(shared >= K && shared <= K + 2, `${shared} eth_calls for ${K} distinct quotes`);
+
+    await compose(["stop", "quoter-2"]);
+    await Promise.all([bases[0]!, bases[2]!].map((base) => answer(base, quoteAt(1011))));
+    await compose(["start", "quoter-2"]);
+    await until("quoter-2 back", async () => ((await fetch(`${bases[1]}${QUOTE}`)).status === 200 ? true : undefined));
+
+    await compose(["stop", "redis"]);
+    const alone = await askAll(bases, Array.from({ length: K }, (_, i) => quoteAt(1021 + i)));
+    t.diagnostic(`Redis stopped: ${K} distinct quotes asked of 3 replicas: all 200, ${alone} eth_calls`);
+    await compose(["start", "redis"]);
+    await Promise.all(bases.map((base) => until(`${base}: Redis up again`, async () => ((await (await fetch(`${base}/health`)).json()) as { redis?: { state: string } }).redis?.state === "up" || undefined)));
+    const again = await askAll(bases, Array.from({ length: K }, (_, i) => quoteAt(1031 + i)));
+    t.diagnostic(`Redis back: ${K} distinct quotes asked of 3 replicas: ${again} eth_calls`);
+    assert.ok(again >= K && again <= K + 2, `${again} eth_calls for ${K} distinct quotes once Redis is back`);
+  } finally {
+    await runProcess("podman-compose", ["-f", join(ROOT, "compose.yaml"), "-p", PROJECT, "down", "-t", "5"], composeEnv, 300_000);
+  }
 });
