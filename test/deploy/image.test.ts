@@ -1,6 +1,6 @@
 // The image as operators run it, built and run by a real engine: podman (Debian's, with runc) builds the Dockerfile
-// with `npm run image`, runs it with no settings, and runs compose.yaml with podman-compose (three replicas, Redis,
-// the devchain service). The official Node 24 base cannot be pulled here, so the test
+// with `npm run image`, runs it with no settings, runs compose.yaml with podman-compose (three replicas, Redis,
+// the devchain service), and the Kubernetes Deployment with podman kube play. The official Node 24 base cannot be pulled here, so the test
 // assembles a stand-in once: Debian bookworm (debootstrap, minbase) with the Node 24 binary npm installs and npm,
 // passed by QUOTER_BASE_IMAGE; the Dockerfile is the one users build. Redis's official image likewise: compose names it by
 // REDIS_IMAGE, and the test stands in an image of the same Debian base with Debian's redis-server.
@@ -13,6 +13,7 @@ import { dirname, join } from "node:path";
 import { createServer } from "node:net";
 import { DEMO_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
 import { METRIC_NAMES } from "../../src/observability/metrics.ts";
+import { parseAllDocuments } from "yaml";
 import { runProcess } from "../support/processes.ts";
 
 const BASE = "localhost/quoter-test-base:24";
@@ -231,5 +232,39 @@ test("compose: three replicas share one Redis and quote the devchain service; al
     assert.ok(again >= K && again <= K + 2, `${again} eth_calls for ${K} distinct quotes once Redis is back`);
   } finally {
     await runProcess("podman-compose", ["-f", join(ROOT, "compose.yaml"), "-p", PROJECT, "down", "-t", "5"], composeEnv, 300_000);
+  }
+});
+
+test("podman kube play runs the quoter's Deployment with its ConfigMap: a quote, /ready and /health answer 200", { timeout: 300_000 }, async () => {
+  const kube = (name: string) => parseAllDocuments(readFileSync(join(ROOT, "deploy", "kubernetes", name), "utf8")).map((document) => document.toJS()) as any[];
+  const [deployment] = kube("deployment.yaml");
+  const [settings] = kube("configmap.yaml");
+  const port = await freePort();
+  // On the host's network (podman kube play publishes no containerPort there): one replica, on a free port, with no
+  // Redis to reach; the probes on that port; the image the test built.
+  delete settings.data.REDIS_URL;
+  settings.data.PORT = String(port);
+  deployment.spec.replicas = 1;
+  const [container] = deployment.spec.template.spec.containers;
+  container.image = IMAGE;
+  delete container.ports;
+  container.readinessProbe.httpGet.port = port;
+  container.livenessProbe.httpGet.port = port;
+  const files = { deployment: join(dir, "deployment.json"), configmap: join(dir, "configmap.json") };
+  writeFileSync(files.deployment, JSON.stringify(deployment));
+  writeFileSync(files.configmap, JSON.stringify(settings));
+  await podman(["kube", "play", "--network", "host", "--configmap", files.configmap, files.deployment], 120_000);
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    const quote = await until("the pod's quote", async () => {
+      const response = await fetch(`${base}${QUOTE}`);
+      return response.status === 200 ? ((await response.json()) as { direction: string }) : undefined;
+    });
+    assert.equal(quote.direction, "LONG");
+    for (const path of [container.readinessProbe.httpGet.path, container.livenessProbe.httpGet.path]) {
+      assert.equal((await fetch(`${base}${path}`)).status, 200, path);
+    }
+  } finally {
+    await runProcess("podman", ["kube", "down", files.deployment], env, 120_000);
   }
 });
