@@ -10,10 +10,10 @@ import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { createServer } from "node:net";
 import { DEMO_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
 import { METRIC_NAMES } from "../../src/observability/metrics.ts";
 import { parseAllDocuments } from "yaml";
+import { closedPort as freePort } from "../support/closedPort.ts";
 import { runProcess } from "../support/processes.ts";
 
 const BASE = "localhost/quoter-test-base:24";
@@ -150,17 +150,6 @@ test("podman run with no settings serves the demo; podman stop ends an open stre
   assert.ok(stoppedMs < 10_000, `stopped in ${stoppedMs.toFixed(0)} ms, within the 10 s grace period (no SIGKILL)`);
   t.diagnostic(`podman stop: ${stoppedMs.toFixed(0)} ms`);
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A demo quote of its own: each expected price a distinct search. */
 const quoteAt = (expectedPrice: number) => `/quoter/31337/${DEMO_MARKET_GROUP_ADDRESS}/2?expectedPrice=${expectedPrice}&collateralAvailable=1000000000000000000000`;
