@@ -6,10 +6,10 @@
 // process: the embedded chain up with the demo, loaded or deployed. A measurement, not a test.
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { parseArgs } from "node:util";
 import { DEMO_MARKETS } from "../src/devchain/demo.ts";
 import { startDevchain } from "../src/devchain/devchain.ts";
+import { closedPort } from "../test/support/closedPort.ts";
 import { quotePath } from "./workload.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -22,17 +22,6 @@ if (!(Number.isInteger(runs) && runs > 0 && runs <= 50)) {
 
 const market2 = DEMO_MARKETS[1]!;
 const path = quotePath({ marketId: 2, note: "", ...market2.example });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The resident memory of every process in the group `pgid` (the spawned command and all it started), in bytes. */
 function groupResidentBytes(pgid: number): { bytes: number; processes: number } {
@@ -60,7 +49,7 @@ const PATHS: readonly StartPath[] = [
 ];
 
 async function once(start: StartPath): Promise<{ ms: number; bytes: number; processes: number }> {
-  const port = await freePort();
+  const port = await closedPort();
   const started = performance.now();
   const child = spawn(start.command, [...start.args], {
     cwd: ROOT,

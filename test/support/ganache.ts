@@ -3,12 +3,12 @@
 // contracts at the same addresses, blocks mined at the same times. ganache has neither evm_setAutomine nor
 // evm_setNextBlockTimestamp, so the deployment's requests for them are said in ganache's words (miner_stop,
 // miner_start, evm_mine with a timestamp).
-import { createServer } from "node:net";
 import { createRequire } from "node:module";
 import { createPublicClient, createWalletClient, defineChain, http, type Address, type EIP1193RequestFn } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { GENESIS_TIMESTAMP, TRADER_PRIVATE_KEY, type EmbeddedChain } from "../../src/devchain/chain.ts";
 import { deployDemo } from "../../src/devchain/demo.ts";
+import { closedPort } from "./closedPort.ts";
 import { startProcess } from "./processes.ts";
 
 /** ganache's own default chain id. */
@@ -24,16 +24,8 @@ export interface GanacheChain {
   close(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 export async function startGanacheWithDemo(): Promise<GanacheChain> {
-  const port = await freePort();
+  const port = await closedPort();
   const cli = createRequire(import.meta.url).resolve("ganache/dist/node/cli.js");
   const args = [
     cli,
