@@ -35,8 +35,7 @@ async function startEmbeddedDemo(deploy: boolean): Promise<Devchain> {
 }
 
 const devchain = await starting;
-let rpcUrls = config.rpcUrls;
-if (devchain) rpcUrls = new Map([[DEVCHAIN_ID, [devchain.endpoint.url]]]);
+const rpcUrls = devchain ? new Map([[DEVCHAIN_ID, [devchain.endpoint.url]]]) : config.rpcUrls;
 
 const metrics = createMetrics({ processMetrics: true });
 const logger = createLogger({ level: config.logLevel, format: config.logFormat });
