@@ -15,6 +15,7 @@ import { METRIC_NAMES } from "../../src/observability/metrics.ts";
 import { parseAllDocuments } from "yaml";
 import { closedPort as freePort } from "../support/closedPort.ts";
 import { runProcess } from "../support/processes.ts";
+import { waitFor } from "../support/waitFor.ts";
 
 const BASE = "localhost/quoter-test-base:24";
 const IMAGE = "localhost/quoter-test:latest";
@@ -154,15 +155,14 @@ test("podman run with no settings serves the demo; podman stop ends an open stre
 /** A demo quote of its own: each expected price a distinct search. */
 const quoteAt = (expectedPrice: number) => `/quoter/31337/${DEMO_MARKET_GROUP_ADDRESS}/2?expectedPrice=${expectedPrice}&collateralAvailable=1000000000000000000000`;
 
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (performance.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+/** Whether `base` answers the demo quote 200 (not yet listening: no). */
+const answers = async (base: string) => (await fetch(`${base}${QUOTE}`).catch(() => undefined))?.status === 200;
+
+/** Whether `base` shares work through Redis, by its /health. */
+const redisUp = async (base: string) => {
+  const health = (await (await fetch(`${base}/health`).catch(() => undefined))?.json()) as { redis?: { state: string } } | undefined;
+  return health?.redis?.state === "up";
+};
 
 /** The eth_calls a replica made, by its own /metrics. */
 async function ethCalls(base: string): Promise<number> {
@@ -196,10 +196,10 @@ test("compose: three replicas share one Redis and quote the devchain service; al
   };
   await compose(["up", "-d"]);
   try {
-    await Promise.all(bases.map((base) => until(`${base} answering`, async () => ((await fetch(`${base}${QUOTE}`)).status === 200 ? true : undefined))));
+    await Promise.all(bases.map((base) => waitFor(() => answers(base), 90_000, `${base} answering`)));
     const [first, ...rest] = await Promise.all(bases.map((base) => answer(base, QUOTE)));
     for (const other of rest) assert.equal(other, first, "the same answer from every replica at one block");
-    await Promise.all(bases.map((base) => until(`${base}: Redis up`, async () => ((await (await fetch(`${base}/health`)).json()) as { redis?: { state: string } }).redis?.state === "up" || undefined)));
+    await Promise.all(bases.map((base) => waitFor(() => redisUp(base), 90_000, `${base}: Redis up`)));
 
     const K = 6;
     const shared = await askAll(bases, Array.from({ length: K }, (_, i) => quoteAt(1001 + i)));
@@ -209,13 +209,13 @@ test("compose: three replicas share one Redis and quote the devchain service; al
     await compose(["stop", "quoter-2"]);
     await Promise.all([bases[0]!, bases[2]!].map((base) => answer(base, quoteAt(1011))));
     await compose(["start", "quoter-2"]);
-    await until("quoter-2 back", async () => ((await fetch(`${bases[1]}${QUOTE}`)).status === 200 ? true : undefined));
+    await waitFor(() => answers(bases[1]!), 90_000, "quoter-2 back");
 
     await compose(["stop", "redis"]);
     const alone = await askAll(bases, Array.from({ length: K }, (_, i) => quoteAt(1021 + i)));
     t.diagnostic(`Redis stopped: ${K} distinct quotes asked of 3 replicas: all 200, ${alone} eth_calls`);
     await compose(["start", "redis"]);
-    await Promise.all(bases.map((base) => until(`${base}: Redis up again`, async () => ((await (await fetch(`${base}/health`)).json()) as { redis?: { state: string } }).redis?.state === "up" || undefined)));
+    await Promise.all(bases.map((base) => waitFor(() => redisUp(base), 90_000, `${base}: Redis up again`)));
     const again = await askAll(bases, Array.from({ length: K }, (_, i) => quoteAt(1031 + i)));
     t.diagnostic(`Redis back: ${K} distinct quotes asked of 3 replicas: ${again} eth_calls`);
     assert.ok(again >= K && again <= K + 2, `${again} eth_calls for ${K} distinct quotes once Redis is back`);
@@ -245,10 +245,8 @@ test("podman kube play runs the quoter's Deployment with its ConfigMap: a quote,
   await podman(["kube", "play", "--network", "host", "--configmap", files.configmap, files.deployment], 120_000);
   try {
     const base = `http://127.0.0.1:${port}`;
-    const quote = await until("the pod's quote", async () => {
-      const response = await fetch(`${base}${QUOTE}`);
-      return response.status === 200 ? ((await response.json()) as { direction: string }) : undefined;
-    });
+    await waitFor(() => answers(base), 90_000, "the pod's quote");
+    const quote = (await (await fetch(`${base}${QUOTE}`)).json()) as { direction: string };
     assert.equal(quote.direction, "LONG");
     for (const path of [container.readinessProbe.httpGet.path, container.livenessProbe.httpGet.path]) {
       assert.equal((await fetch(`${base}${path}`)).status, 200, path);
