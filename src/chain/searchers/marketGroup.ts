@@ -101,6 +101,11 @@ export function interpretPoolLiquidity(raw: RawCall): bigint {
   return word >> 128n === 0n ? word : 0n;
 }
 
+/** Every error decodeRevert knows, by selector, with its arguments' names and types: what the explorer decodes a wallet's revert with. */
+export function knownErrorList(): { selector: string; name: string; inputs: { name: string; type: string }[] }[] {
+  return [...knownErrors].map(([selector, error]) => ({ selector, name: error.name, inputs: error.inputs.map((input, index) => ({ name: input.name || `arg${index}`, type: input.type })) }));
+}
+
 /** A decoded revert: the error's name and its arguments by name (decimal strings for numbers). */
 export type DecodedRevert = { name: string; args: Record<string, string> };
 

@@ -8,6 +8,7 @@ import type { FastifyPluginAsync } from "fastify";
 import { sendQuoteError } from "../errorHandling.ts";
 import { explorerUnavailable } from "../httpErrors.ts";
 import { CLIENT_BUILD_COMMAND, clientModules, importMapSource } from "./clientModules.ts";
+import { knownErrorList } from "../../chain/searchers/marketGroup.ts";
 import { EXPLORER_FIELDS } from "./fields.ts";
 
 // The page's files are served as they are (no build step): the compiled build copies the folder beside this module.
@@ -16,12 +17,18 @@ const asset = (name: string) => readFileSync(new URL(name, PAGE_DIR), "utf8");
 
 const PAGE = asset("./index.html");
 const TYPES: Record<string, string> = { ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8" };
-/** The page's scripts (modules that import one another), its style sheet, and its form's fields (fields.ts). */
+/**
+ * The page's scripts (modules that import one another), its style sheet, its form's fields (fields.ts), and the
+ * errors the service decodes reverts by, so that a wallet's revert reads on the page as a trace's does.
+ */
 const ASSETS = readdirSync(PAGE_DIR)
   .filter((name) => TYPES[extname(name)] !== undefined)
   .sort()
   .map((name) => ({ name, type: TYPES[extname(name)]!, body: asset(`./${name}`) }))
-  .concat([{ name: "fields.json", type: "application/json; charset=utf-8", body: JSON.stringify(EXPLORER_FIELDS) }]);
+  .concat([
+    { name: "fields.json", type: "application/json; charset=utf-8", body: JSON.stringify(EXPLORER_FIELDS) },
+    { name: "errors.json", type: "application/json; charset=utf-8", body: JSON.stringify(knownErrorList()) },
+  ]);
 
 /**
  * The project's own modules the page imports, served at /quoter/explorer/lib/: the fixed-point rules, the price

@@ -10,8 +10,9 @@ const LEVELS = 10;
 
 /** The ladder of an answer, for the client: its market (`request.quote`'s) and budget, levels to its expectedPrice. */
 function ladderOf(request, body) {
-  const { chainId, marketAddress, marketId } = request.quote;
-  return { chainId, marketAddress, marketId, collateralAvailable: body.collateralAvailable, to: body.expectedPrice, levels: String(LEVELS) };
+  const { chainId, marketAddress, marketId, taker } = request.quote;
+  const ladder = { chainId, marketAddress, marketId, collateralAvailable: body.collateralAvailable, to: body.expectedPrice, levels: String(LEVELS) };
+  return taker ? { ...ladder, taker } : ladder;
 }
 
 /**

@@ -16,7 +16,9 @@ import { buildForm, pageQuery, quoteRequest, readForm } from "./form.js";
 import { followLiveSwitch, startLive, stopLive } from "./live.js";
 import { runHeld } from "./position.js";
 import { drawSearch } from "./search.js";
+import { initSigning, offerSigning } from "./sign.js";
 import { showTrade } from "./trade.js";
+import { discoverWallets, onWalletChange, wallet } from "./wallet.js";
 
 async function run(event) {
   if (event) event.preventDefault();
@@ -29,6 +31,7 @@ async function run(event) {
   });
   const button = $("run");
   for (const id of ["error", "summary", "charts", "raw", "comparison", "verdict", "market", "depth", "trade", "position"]) $(id).hidden = true;
+  for (const id of ["trade", "position"]) offerSigning(id, undefined);
   $("request").hidden = false;
   $("curl-line").textContent = requests.map(({ url }) => curlLine(url, values.live)).join("\n");
   $("status").textContent = "…";
@@ -96,8 +99,19 @@ function showAnswers(values, answers, statusText) {
   showMarket(facts.status, values, { ...facts.body, trace: traces });
   // With a taker, the trade of the answer shown first (the exact one's when comparing).
   showTrade(facts.ok ? facts.body : undefined);
+  offerSigning("trade", facts.ok ? facts.body : undefined, values.chainId);
   drawSearch(values, answers, values.compare);
   document.body.dataset.state = found.length > 0 ? "done" : "failed";
+}
+
+/** A position just signed for: its live quote in the position tab, with the form's price and budget. */
+function openPosition(positionId) {
+  $("kind-held").checked = true;
+  $("kind-held").dispatchEvent(new Event("change"));
+  $("marketId").value = String(positionId);
+  $("live").checked = true;
+  $("live").dispatchEvent(new Event("change"));
+  run();
 }
 
 /** A bug of this page, not an answer: say so rather than leave it loading. */
@@ -114,6 +128,12 @@ async function init() {
     return;
   }
   followLiveSwitch();
+  discoverWallets();
+  initSigning(openPosition);
+  // A wallet connected, or its account changed: the page quotes again with that account as the taker.
+  onWalletChange((what) => {
+    if (what === "account" && wallet.account) run();
+  });
   $("quote-form").addEventListener("submit", run);
   $("copy-curl").addEventListener("click", copyCurl);
   document.body.dataset.state = "ready";

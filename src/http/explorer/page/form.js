@@ -8,7 +8,7 @@ import { E18, formatD18, parseD18, parseInteger } from "./numbers.js";
 const FIELDS = [];
 
 /** /quoter, wherever the page is mounted: the page lives at <base>/explorer. */
-function apiBase() {
+export function apiBase() {
   return window.location.pathname.replace(/\/explorer\/?$/, "");
 }
 

@@ -9,6 +9,7 @@ import { curlLine } from "./curl.js";
 import { $, clear } from "./dom.js";
 import { startLive } from "./live.js";
 import { abs, formatD18 } from "./numbers.js";
+import { offerSigning } from "./sign.js";
 
 /** The position's quote request from the form: the market id field holds the position's id. */
 export function positionRequest(values) {
@@ -57,6 +58,7 @@ function showHeld(answer, statusText) {
   showVerdict([answer], false);
   showErrors(ok ? [] : [answer], false);
   $("position").hidden = !ok;
+  offerSigning("position", ok ? body : undefined, answer.quote.chainId);
   document.body.dataset.state = ok ? "done" : "failed";
   if (!ok) return;
   const turned = BigInt(body.currentSize) !== 0n && BigInt(body.targetSize) !== 0n && BigInt(body.currentSize) > 0n !== BigInt(body.targetSize) > 0n;

@@ -1,7 +1,7 @@
 // The trade panel: what an answer asked with a taker gives to sign (semantics §12), shown as a trader checks it before
 // signing: the approval first (token, spender, amount, the allowance now), then the transaction (the market group,
 // the function and its arguments read back from the data itself, not from the answer's other fields), the balance
-// against what it may take, and the simulation's verdict in words. The page signs nothing: it has no keys.
+// against what it may take, and the simulation's verdict in words. The page has no keys: the wallet signs (sign.js).
 import { fillList as rows } from "./answers.js";
 import { $ } from "./dom.js";
 import { abs, formatD18 } from "./numbers.js";
