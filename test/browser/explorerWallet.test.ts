@@ -314,13 +314,25 @@ describe("the explorer signs through a browser wallet", () => {
     }
   });
 
-  test("Sign and send is disabled, with its reason, before a wallet connects", { timeout: 60_000 }, async () => {
+  test("Sign and send is disabled, with its reason: before a wallet connects, and when the API's simulation says the trade reverts", { timeout: 60_000 }, async () => {
+    // A taker without collateral: the API's simulation of its trade reverts.
+    const poor = "0x000000000000000000000000000000000000dead";
     const opened = await open(() => [], { ...NEW_LONG, taker: DEMO_TRADER });
     try {
-      const button = opened.page.getByRole("button", { name: "Sign and send" }).first();
+      const { h, page } = opened;
+      const button = page.getByRole("button", { name: "Sign and send" }).first();
+      const reason = async () => page.textContent(`#${await button.getAttribute("aria-describedby")}`);
       assert.equal(await button.isDisabled(), true);
-      assert.equal(await opened.page.textContent(`#${await button.getAttribute("aria-describedby")}`), "Connect a wallet to sign and send it.");
-      assert.match((await opened.page.textContent("#wallet-status")) ?? "", /No wallet found/);
+      assert.equal(await reason(), "Connect a wallet to sign and send it.");
+      assert.match((await page.textContent("#wallet-status")) ?? "", /No wallet found/);
+      const { marketId, ...asked } = NEW_LONG;
+      const api = (await h.get(h.quotePath(marketId, { ...asked, search: "exact", taker: poor }))).body;
+      assert.equal(api.trade.simulation.ok, false);
+      await page.fill("#taker", poor);
+      await page.getByRole("button", { name: "Quote" }).click();
+      await page.waitForSelector(`#trade-sign-why:has-text("${api.trade.simulation.revert}")`);
+      assert.equal(await button.isDisabled(), true);
+      assert.equal(await reason(), `Not sendable: the simulation says it would revert (${api.trade.simulation.revert}).`);
     } finally {
       await opened.close();
     }
