@@ -4,7 +4,8 @@
 // regenerates it in memory from the document a running service serves and fails when they differ.
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import openapiTS, { astToString, type OpenAPI3 } from "openapi-typescript";
+import openapiTS, { astToString, type OpenAPI3, type SchemaObject } from "openapi-typescript";
+import ts from "typescript";
 import { buildApp } from "../src/http/app.ts";
 import type { Quoter } from "../src/service/api.ts";
 
@@ -29,10 +30,24 @@ export async function serviceDocument(): Promise<OpenAPI3> {
   }
 }
 
+/**
+ * An answer's addresses and call data as viem types them (`0x${string}`), so that what the service answers (a
+ * trade's calls, its transactions) goes to viem as is; a request's stay plain strings, whatever the caller holds.
+ */
+function hexInAnswers(schema: SchemaObject, options: { path?: string }): ts.TypeNode | undefined {
+  const answered = options.path?.includes("/responses/") ?? false;
+  const pattern = (schema as { pattern?: unknown }).pattern;
+  if (!answered || schema.type !== "string" || typeof pattern !== "string" || !pattern.startsWith("^0x")) return undefined;
+  const { factory } = ts;
+  return factory.createTemplateLiteralType(factory.createTemplateHead("0x"), [
+    factory.createTemplateLiteralTypeSpan(factory.createKeywordTypeNode(ts.SyntaxKind.StringKeyword), factory.createTemplateTail("")),
+  ]);
+}
+
 /** The client's types module for `document`, byte for byte what the committed file must hold. */
 export async function clientTypes(document: OpenAPI3): Promise<string> {
   // A deep copy: the generator may annotate the object it is given.
-  const ast = await openapiTS(structuredClone(document), { alphabetize: false, exportType: false });
+  const ast = await openapiTS(structuredClone(document), { alphabetize: false, exportType: false, transform: hexInAnswers });
   return HEADER + astToString(ast);
 }
 

@@ -20,6 +20,7 @@ export type {
   QuoteRequest,
   RetryOptions,
   Trade,
+  TradeCall,
   TradeSimulation,
   WatchOptions,
 } from "./types.js";

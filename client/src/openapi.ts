@@ -226,7 +226,7 @@ export interface operations {
                         /** @description The block every chain read of this quote was made at: the newest block the service had seen when the request arrived, or later (at least minBlock). An answer is a statement about this one block */
                         blockNumber: string;
                         /** @description That block's hash (lower case): the block is named by it, so that an answer is never of a block the chain replaced (a reorg). Compare it with your receipt's or your node's block at blockNumber */
-                        blockHash: string;
+                        blockHash: `0x${string}`;
                         /** @description Candidates quoted: at most maxIterations for the bisection, EXACT_MAX_CANDIDATES for search=exact */
                         iterations: number;
                         /** @description Decimals of the market group's collateral token (getMarketGroup().collateralAsset's decimals(); 18 when either cannot be read) */
@@ -273,11 +273,11 @@ export interface operations {
                             /** @description createTraderPosition((marketId, maxSize, collateralLimit, deadline)) to the market group */
                             transaction: {
                                 /** @description The taker (EIP-55 checksummed): the transaction's sender */
-                                from: string;
+                                from: `0x${string}`;
                                 /** @description The contract it calls */
-                                to: string;
+                                to: `0x${string}`;
                                 /** @description The call's data, ABI-encoded */
-                                data: string;
+                                data: `0x${string}`;
                                 /**
                                  * @description No ether is sent
                                  * @enum {string}
@@ -287,19 +287,19 @@ export interface operations {
                             /** @description The ERC-20 approval to send first, when the taker's allowance of the collateral token to the market group, at the block, is below collateralLimit; null otherwise (or when the group names no collateral token) */
                             approval: {
                                 /** @description The collateral token */
-                                token: string;
+                                token: `0x${string}`;
                                 /** @description The market group */
-                                spender: string;
+                                spender: `0x${string}`;
                                 /** @description The taker's allowance to it now, token units */
                                 allowance: string;
                                 /** @description approve(marketAddress, collateralLimit) to the token */
                                 transaction: {
                                     /** @description The taker (EIP-55 checksummed): the transaction's sender */
-                                    from: string;
+                                    from: `0x${string}`;
                                     /** @description The contract it calls */
-                                    to: string;
+                                    to: `0x${string}`;
                                     /** @description The call's data, ABI-encoded */
-                                    data: string;
+                                    data: `0x${string}`;
                                     /**
                                      * @description No ether is sent
                                      * @enum {string}
@@ -310,12 +310,19 @@ export interface operations {
                             /** @description The taker's balance of the collateral token at the block, and what the transaction may take (null when the group names no token) */
                             balance: {
                                 /** @description The collateral token */
-                                token: string;
+                                token: `0x${string}`;
                                 /** @description The taker's balance, token units */
                                 available: string;
                                 /** @description collateralLimit: the most the transaction takes */
                                 needed: string;
                             } | null;
+                            /** @description What a wallet signs, in order: approval.transaction (when approval is not null), then transaction, each as { to, data } (no value). It is the calls member of EIP-5792's wallet_sendCalls (version 2.0.0: from the taker, chainId in hex, atomicRequired false) and what viem's sendCalls({ calls }) takes; to a wallet without EIP-5792, send them one by one with eth_sendTransaction, each after the previous one's receipt */
+                            calls: {
+                                /** @description The contract it calls: the collateral token (the approval) or the market group (the trade) */
+                                to: `0x${string}`;
+                                /** @description The call's data, ABI-encoded */
+                                data: `0x${string}`;
+                            }[];
                             /** @description The transaction run from the taker at the answer's block, in a block one above it timestamped when the next block would plausibly come (the block's timestamp plus the time since the service saw it as the head, at least 1 s), after the approval where one is needed: both in order in one eth_simulateV1 where the node has it; on a node without it, the transaction alone by eth_call (no gas then), and not run where an approval must come first. A revert is not an error of the quote: the answer is still 200 */
                             simulation: {
                                 /**
@@ -798,7 +805,7 @@ export interface operations {
                         /** @description The position's id (its ERC-721 token id) */
                         positionId: string;
                         /** @description The position's owner at blockNumber (EIP-55): the only account that can modify it */
-                        owner: string;
+                        owner: `0x${string}`;
                         /** @description The position's market */
                         marketId: string;
                         /** @description The position's size at blockNumber (getPositionSize), positive for a long */
@@ -823,7 +830,7 @@ export interface operations {
                         /** @description The block every chain read of this quote was made at: the newest block the service had seen when the request arrived, or later (at least minBlock). An answer is a statement about this one block */
                         blockNumber: string;
                         /** @description That block's hash (lower case): the block is named by it, so that an answer is never of a block the chain replaced (a reorg). Compare it with your receipt's or your node's block at blockNumber */
-                        blockHash: string;
+                        blockHash: `0x${string}`;
                         /** @description Candidates quoted: at most maxIterations for the bisection, EXACT_MAX_CANDIDATES for search=exact */
                         iterations: number;
                         /** @description Decimals of the market group's collateral token (getMarketGroup().collateralAsset's decimals(); 18 when either cannot be read) */
@@ -872,11 +879,11 @@ export interface operations {
                             /** @description createTraderPosition((marketId, maxSize, collateralLimit, deadline)) to the market group */
                             transaction: {
                                 /** @description The taker (EIP-55 checksummed): the transaction's sender */
-                                from: string;
+                                from: `0x${string}`;
                                 /** @description The contract it calls */
-                                to: string;
+                                to: `0x${string}`;
                                 /** @description The call's data, ABI-encoded */
-                                data: string;
+                                data: `0x${string}`;
                                 /**
                                  * @description No ether is sent
                                  * @enum {string}
@@ -886,19 +893,19 @@ export interface operations {
                             /** @description The ERC-20 approval to send first, when the taker's allowance of the collateral token to the market group, at the block, is below collateralLimit; null otherwise (or when the group names no collateral token) */
                             approval: {
                                 /** @description The collateral token */
-                                token: string;
+                                token: `0x${string}`;
                                 /** @description The market group */
-                                spender: string;
+                                spender: `0x${string}`;
                                 /** @description The taker's allowance to it now, token units */
                                 allowance: string;
                                 /** @description approve(marketAddress, collateralLimit) to the token */
                                 transaction: {
                                     /** @description The taker (EIP-55 checksummed): the transaction's sender */
-                                    from: string;
+                                    from: `0x${string}`;
                                     /** @description The contract it calls */
-                                    to: string;
+                                    to: `0x${string}`;
                                     /** @description The call's data, ABI-encoded */
-                                    data: string;
+                                    data: `0x${string}`;
                                     /**
                                      * @description No ether is sent
                                      * @enum {string}
@@ -909,12 +916,19 @@ export interface operations {
                             /** @description The taker's balance of the collateral token at the block, and what the transaction may take (null when the group names no token) */
                             balance: {
                                 /** @description The collateral token */
-                                token: string;
+                                token: `0x${string}`;
                                 /** @description The taker's balance, token units */
                                 available: string;
                                 /** @description collateralLimit: the most the transaction takes */
                                 needed: string;
                             } | null;
+                            /** @description What a wallet signs, in order: approval.transaction (when approval is not null), then transaction, each as { to, data } (no value). It is the calls member of EIP-5792's wallet_sendCalls (version 2.0.0: from the taker, chainId in hex, atomicRequired false) and what viem's sendCalls({ calls }) takes; to a wallet without EIP-5792, send them one by one with eth_sendTransaction, each after the previous one's receipt */
+                            calls: {
+                                /** @description The contract it calls: the collateral token (the approval) or the market group (the trade) */
+                                to: `0x${string}`;
+                                /** @description The call's data, ABI-encoded */
+                                data: `0x${string}`;
+                            }[];
                             /** @description The transaction run from the taker at the answer's block, in a block one above it timestamped when the next block would plausibly come (the block's timestamp plus the time since the service saw it as the head, at least 1 s), after the approval where one is needed: both in order in one eth_simulateV1 where the node has it; on a node without it, the transaction alone by eth_call (no gas then), and not run where an approval must come first. A revert is not an error of the quote: the answer is still 200 */
                             simulation: {
                                 /**
@@ -1423,7 +1437,7 @@ export interface operations {
                                 /** @description The block every chain read of this quote was made at: the newest block the service had seen when the request arrived, or later (at least minBlock). An answer is a statement about this one block */
                                 blockNumber: string;
                                 /** @description That block's hash (lower case): the block is named by it, so that an answer is never of a block the chain replaced (a reorg). Compare it with your receipt's or your node's block at blockNumber */
-                                blockHash: string;
+                                blockHash: `0x${string}`;
                                 /** @description Candidates quoted: at most maxIterations for the bisection, EXACT_MAX_CANDIDATES for search=exact */
                                 iterations: number;
                                 /** @description Decimals of the market group's collateral token (getMarketGroup().collateralAsset's decimals(); 18 when either cannot be read) */
@@ -1470,11 +1484,11 @@ export interface operations {
                                     /** @description createTraderPosition((marketId, maxSize, collateralLimit, deadline)) to the market group */
                                     transaction: {
                                         /** @description The taker (EIP-55 checksummed): the transaction's sender */
-                                        from: string;
+                                        from: `0x${string}`;
                                         /** @description The contract it calls */
-                                        to: string;
+                                        to: `0x${string}`;
                                         /** @description The call's data, ABI-encoded */
-                                        data: string;
+                                        data: `0x${string}`;
                                         /**
                                          * @description No ether is sent
                                          * @enum {string}
@@ -1484,19 +1498,19 @@ export interface operations {
                                     /** @description The ERC-20 approval to send first, when the taker's allowance of the collateral token to the market group, at the block, is below collateralLimit; null otherwise (or when the group names no collateral token) */
                                     approval: {
                                         /** @description The collateral token */
-                                        token: string;
+                                        token: `0x${string}`;
                                         /** @description The market group */
-                                        spender: string;
+                                        spender: `0x${string}`;
                                         /** @description The taker's allowance to it now, token units */
                                         allowance: string;
                                         /** @description approve(marketAddress, collateralLimit) to the token */
                                         transaction: {
                                             /** @description The taker (EIP-55 checksummed): the transaction's sender */
-                                            from: string;
+                                            from: `0x${string}`;
                                             /** @description The contract it calls */
-                                            to: string;
+                                            to: `0x${string}`;
                                             /** @description The call's data, ABI-encoded */
-                                            data: string;
+                                            data: `0x${string}`;
                                             /**
                                              * @description No ether is sent
                                              * @enum {string}
@@ -1507,12 +1521,19 @@ export interface operations {
                                     /** @description The taker's balance of the collateral token at the block, and what the transaction may take (null when the group names no token) */
                                     balance: {
                                         /** @description The collateral token */
-                                        token: string;
+                                        token: `0x${string}`;
                                         /** @description The taker's balance, token units */
                                         available: string;
                                         /** @description collateralLimit: the most the transaction takes */
                                         needed: string;
                                     } | null;
+                                    /** @description What a wallet signs, in order: approval.transaction (when approval is not null), then transaction, each as { to, data } (no value). It is the calls member of EIP-5792's wallet_sendCalls (version 2.0.0: from the taker, chainId in hex, atomicRequired false) and what viem's sendCalls({ calls }) takes; to a wallet without EIP-5792, send them one by one with eth_sendTransaction, each after the previous one's receipt */
+                                    calls: {
+                                        /** @description The contract it calls: the collateral token (the approval) or the market group (the trade) */
+                                        to: `0x${string}`;
+                                        /** @description The call's data, ABI-encoded */
+                                        data: `0x${string}`;
+                                    }[];
                                     /** @description The transaction run from the taker at the answer's block, in a block one above it timestamped when the next block would plausibly come (the block's timestamp plus the time since the service saw it as the head, at least 1 s), after the approval where one is needed: both in order in one eth_simulateV1 where the node has it; on a node without it, the transaction alone by eth_call (no gas then), and not run where an approval must come first. A revert is not an error of the quote: the answer is still 200 */
                                     simulation: {
                                         /**
@@ -1558,7 +1579,7 @@ export interface operations {
                                 /** @description The position's id (its ERC-721 token id) */
                                 positionId: string;
                                 /** @description The position's owner at blockNumber (EIP-55): the only account that can modify it */
-                                owner: string;
+                                owner: `0x${string}`;
                                 /** @description The position's market */
                                 marketId: string;
                                 /** @description The position's size at blockNumber (getPositionSize), positive for a long */
@@ -1583,7 +1604,7 @@ export interface operations {
                                 /** @description The block every chain read of this quote was made at: the newest block the service had seen when the request arrived, or later (at least minBlock). An answer is a statement about this one block */
                                 blockNumber: string;
                                 /** @description That block's hash (lower case): the block is named by it, so that an answer is never of a block the chain replaced (a reorg). Compare it with your receipt's or your node's block at blockNumber */
-                                blockHash: string;
+                                blockHash: `0x${string}`;
                                 /** @description Candidates quoted: at most maxIterations for the bisection, EXACT_MAX_CANDIDATES for search=exact */
                                 iterations: number;
                                 /** @description Decimals of the market group's collateral token (getMarketGroup().collateralAsset's decimals(); 18 when either cannot be read) */
@@ -1632,11 +1653,11 @@ export interface operations {
                                     /** @description createTraderPosition((marketId, maxSize, collateralLimit, deadline)) to the market group */
                                     transaction: {
                                         /** @description The taker (EIP-55 checksummed): the transaction's sender */
-                                        from: string;
+                                        from: `0x${string}`;
                                         /** @description The contract it calls */
-                                        to: string;
+                                        to: `0x${string}`;
                                         /** @description The call's data, ABI-encoded */
-                                        data: string;
+                                        data: `0x${string}`;
                                         /**
                                          * @description No ether is sent
                                          * @enum {string}
@@ -1646,19 +1667,19 @@ export interface operations {
                                     /** @description The ERC-20 approval to send first, when the taker's allowance of the collateral token to the market group, at the block, is below collateralLimit; null otherwise (or when the group names no collateral token) */
                                     approval: {
                                         /** @description The collateral token */
-                                        token: string;
+                                        token: `0x${string}`;
                                         /** @description The market group */
-                                        spender: string;
+                                        spender: `0x${string}`;
                                         /** @description The taker's allowance to it now, token units */
                                         allowance: string;
                                         /** @description approve(marketAddress, collateralLimit) to the token */
                                         transaction: {
                                             /** @description The taker (EIP-55 checksummed): the transaction's sender */
-                                            from: string;
+                                            from: `0x${string}`;
                                             /** @description The contract it calls */
-                                            to: string;
+                                            to: `0x${string}`;
                                             /** @description The call's data, ABI-encoded */
-                                            data: string;
+                                            data: `0x${string}`;
                                             /**
                                              * @description No ether is sent
                                              * @enum {string}
@@ -1669,12 +1690,19 @@ export interface operations {
                                     /** @description The taker's balance of the collateral token at the block, and what the transaction may take (null when the group names no token) */
                                     balance: {
                                         /** @description The collateral token */
-                                        token: string;
+                                        token: `0x${string}`;
                                         /** @description The taker's balance, token units */
                                         available: string;
                                         /** @description collateralLimit: the most the transaction takes */
                                         needed: string;
                                     } | null;
+                                    /** @description What a wallet signs, in order: approval.transaction (when approval is not null), then transaction, each as { to, data } (no value). It is the calls member of EIP-5792's wallet_sendCalls (version 2.0.0: from the taker, chainId in hex, atomicRequired false) and what viem's sendCalls({ calls }) takes; to a wallet without EIP-5792, send them one by one with eth_sendTransaction, each after the previous one's receipt */
+                                    calls: {
+                                        /** @description The contract it calls: the collateral token (the approval) or the market group (the trade) */
+                                        to: `0x${string}`;
+                                        /** @description The call's data, ABI-encoded */
+                                        data: `0x${string}`;
+                                    }[];
                                     /** @description The transaction run from the taker at the answer's block, in a block one above it timestamped when the next block would plausibly come (the block's timestamp plus the time since the service saw it as the head, at least 1 s), after the approval where one is needed: both in order in one eth_simulateV1 where the node has it; on a node without it, the transaction alone by eth_call (no gas then), and not run where an approval must come first. A revert is not an error of the quote: the answer is still 200 */
                                     simulation: {
                                         /**
@@ -2302,7 +2330,7 @@ export interface operations {
                             /** @description The block every chain read of this quote was made at: the newest block the service had seen when the request arrived, or later (at least minBlock). An answer is a statement about this one block */
                             blockNumber: string;
                             /** @description That block's hash (lower case): the block is named by it, so that an answer is never of a block the chain replaced (a reorg). Compare it with your receipt's or your node's block at blockNumber */
-                            blockHash: string;
+                            blockHash: `0x${string}`;
                             /** @description Candidates quoted: at most maxIterations for the bisection, EXACT_MAX_CANDIDATES for search=exact */
                             iterations: number;
                             /** @description Decimals of the market group's collateral token (getMarketGroup().collateralAsset's decimals(); 18 when either cannot be read) */
@@ -2349,11 +2377,11 @@ export interface operations {
                                 /** @description createTraderPosition((marketId, maxSize, collateralLimit, deadline)) to the market group */
                                 transaction: {
                                     /** @description The taker (EIP-55 checksummed): the transaction's sender */
-                                    from: string;
+                                    from: `0x${string}`;
                                     /** @description The contract it calls */
-                                    to: string;
+                                    to: `0x${string}`;
                                     /** @description The call's data, ABI-encoded */
-                                    data: string;
+                                    data: `0x${string}`;
                                     /**
                                      * @description No ether is sent
                                      * @enum {string}
@@ -2363,19 +2391,19 @@ export interface operations {
                                 /** @description The ERC-20 approval to send first, when the taker's allowance of the collateral token to the market group, at the block, is below collateralLimit; null otherwise (or when the group names no collateral token) */
                                 approval: {
                                     /** @description The collateral token */
-                                    token: string;
+                                    token: `0x${string}`;
                                     /** @description The market group */
-                                    spender: string;
+                                    spender: `0x${string}`;
                                     /** @description The taker's allowance to it now, token units */
                                     allowance: string;
                                     /** @description approve(marketAddress, collateralLimit) to the token */
                                     transaction: {
                                         /** @description The taker (EIP-55 checksummed): the transaction's sender */
-                                        from: string;
+                                        from: `0x${string}`;
                                         /** @description The contract it calls */
-                                        to: string;
+                                        to: `0x${string}`;
                                         /** @description The call's data, ABI-encoded */
-                                        data: string;
+                                        data: `0x${string}`;
                                         /**
                                          * @description No ether is sent
                                          * @enum {string}
@@ -2386,12 +2414,19 @@ export interface operations {
                                 /** @description The taker's balance of the collateral token at the block, and what the transaction may take (null when the group names no token) */
                                 balance: {
                                     /** @description The collateral token */
-                                    token: string;
+                                    token: `0x${string}`;
                                     /** @description The taker's balance, token units */
                                     available: string;
                                     /** @description collateralLimit: the most the transaction takes */
                                     needed: string;
                                 } | null;
+                                /** @description What a wallet signs, in order: approval.transaction (when approval is not null), then transaction, each as { to, data } (no value). It is the calls member of EIP-5792's wallet_sendCalls (version 2.0.0: from the taker, chainId in hex, atomicRequired false) and what viem's sendCalls({ calls }) takes; to a wallet without EIP-5792, send them one by one with eth_sendTransaction, each after the previous one's receipt */
+                                calls: {
+                                    /** @description The contract it calls: the collateral token (the approval) or the market group (the trade) */
+                                    to: `0x${string}`;
+                                    /** @description The call's data, ABI-encoded */
+                                    data: `0x${string}`;
+                                }[];
                                 /** @description The transaction run from the taker at the answer's block, in a block one above it timestamped when the next block would plausibly come (the block's timestamp plus the time since the service saw it as the head, at least 1 s), after the approval where one is needed: both in order in one eth_simulateV1 where the node has it; on a node without it, the transaction alone by eth_call (no gas then), and not run where an approval must come first. A revert is not an error of the quote: the answer is still 200 */
                                 simulation: {
                                     /**

@@ -33,6 +33,9 @@ export type PositionAnswer = Json<Op<"getPositionQuote">["responses"][200]>;
  */
 export type Trade = NonNullable<QuoteAnswer["trade"]>;
 
+/** One call a wallet signs, in order (`trade.calls`): EIP-5792's `wallet_sendCalls` item, as viem's sendCalls takes it. */
+export type TradeCall = Trade["calls"][number];
+
 /** The trade run from the taker at the answer's block: `ok: true` (with its gas), `false` (its revert), `null` (not run). */
 export type TradeSimulation = Trade["simulation"];
 

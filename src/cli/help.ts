@@ -41,8 +41,9 @@ status the API would answer. Values are read by the API's rules (docs/semantics.
   --min-block B        minBlock: answer at block B or later (after a trade: its receipt's block number)
   --taker ADDRESS      the account that will trade: the answer adds "trade", the createTraderPosition
                        transaction and the ERC-20 approval it needs first (or null), ready to sign, with the
-                       taker's balance and the trade simulated from it. This command holds no keys: it prints
-                       them, and sends neither (sign and send them with your wallet, the approval first)
+                       taker's balance, "calls" (both, in order, as a wallet's wallet_sendCalls takes them)
+                       and the trade simulated from it. This command holds no keys: it prints them, and sends
+                       neither (sign and send them with your wallet, the approval first)
   --slippage-bps S     with --taker: room for the price to move, 0 to 5000 basis points of maxCollateral (default 50)
   --deadline-seconds D with --taker: the trade's deadline after the answer's block, 1 to 86400 s (default 300)
   --rpc URL[,URL...]   the chain's JSON-RPC endpoint(s), in fallback order. Default: RPC_URL_<chainId>; for

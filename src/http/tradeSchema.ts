@@ -21,6 +21,26 @@ const transactionSchema = (what: string) =>
     },
   }) as const;
 
+const callsSchema = {
+  type: "array",
+  description:
+    "What a wallet signs, in order: approval.transaction (when approval is not null), then transaction, each as " +
+    "{ to, data } (no value). It is the calls member of EIP-5792's wallet_sendCalls (version 2.0.0: from the taker, " +
+    "chainId in hex, atomicRequired false) and what viem's sendCalls({ calls }) takes; to a wallet without EIP-5792, " +
+    "send them one by one with eth_sendTransaction, each after the previous one's receipt",
+  minItems: 1,
+  maxItems: 2,
+  items: {
+    type: "object",
+    required: ["to", "data"],
+    additionalProperties: false,
+    properties: {
+      to: { ...address, description: "The contract it calls: the collateral token (the approval) or the market group (the trade)" },
+      data: { type: "string", pattern: "^0x([0-9a-f]{2})*$", description: "The call's data, ABI-encoded" },
+    },
+  },
+} as const;
+
 const simulationSchema = {
   description:
     "The transaction run from the taker at the answer's block, in a block one above it timestamped when the next " +
@@ -73,7 +93,7 @@ export const tradeSchema = {
   description:
     "With taker (semantics §12): the createTraderPosition transaction that opens maxSize, ready to sign from the " +
     "taker, with what it needs first and the outcome of running it at the answer's block",
-  required: ["collateralLimit", "deadline", "transaction", "approval", "balance", "simulation"],
+  required: ["collateralLimit", "deadline", "transaction", "approval", "balance", "calls", "simulation"],
   additionalProperties: false,
   properties: {
     collateralLimit: {
@@ -110,6 +130,7 @@ export const tradeSchema = {
         needed: { ...wei, description: "collateralLimit: the most the transaction takes" },
       },
     },
+    calls: callsSchema,
     simulation: simulationSchema,
   },
 } as const;
@@ -136,5 +157,15 @@ export const TAKER_TRADE = {
     },
   },
   balance: { token: "0xa16E02E87b7454126E5E10d957A927A7F5B5d2be", available: "999999504884573117458526498", needed: "23859238983135882751" },
+  calls: [
+    {
+      to: "0xa16E02E87b7454126E5E10d957A927A7F5B5d2be",
+      data: "0x095ea7b30000000000000000000000005fbdb2315678afecb367f032d93f642f64180aa30000000000000000000000000000000000000000000000014b1d0b7188f76dff",
+    },
+    {
+      to: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+      data: "0x7656fbeb000000000000000000000000000000000000000000000000000000000000000200000000000000000000000000000000000000000000000000a31062beeed7000000000000000000000000000000000000000000000000014b1d0b7188f76dff000000000000000000000000000000000000000000000000000000006955ba35",
+    },
+  ],
   simulation: { ok: true, gas: "372498" },
 } as const;

@@ -102,12 +102,16 @@ export type TradeSimulation =
   | { ok: false; revert: string; revertArgs?: Record<string, string> }
   | { ok: null; reason: string };
 
+/** One call of EIP-5792's `wallet_sendCalls`: what a wallet signs, no value. */
+export type TradeCall = { to: Address; data: Hex };
+
 export type TradeBody = {
   collateralLimit: string;
   deadline: string;
   transaction: TradeTransaction;
   approval: { token: Address; spender: Address; allowance: string; transaction: TradeTransaction } | null;
   balance: { token: Address; available: string; needed: string } | null;
+  calls: TradeCall[];
   simulation: TradeSimulation;
 };
 
@@ -115,6 +119,7 @@ export type TradeBody = {
 export type TakerFacts = { readonly token: Address; readonly allowance: bigint; readonly balance: bigint } | undefined;
 
 const transaction = (from: Address, to: Address, data: Hex): TradeTransaction => ({ from, to, data, value: "0" });
+const call = ({ to, data }: TradeTransaction): TradeCall => ({ to, data });
 
 /** The answer's `trade`, its fields in the order of the document (semantics §12). */
 export function tradeBody(input: {
@@ -132,13 +137,16 @@ export function tradeBody(input: {
     facts !== undefined && needsApproval(facts.allowance, limit)
       ? { token: facts.token, spender: marketAddress, allowance: facts.allowance.toString(), transaction: transaction(taker, facts.token, input.approveData) }
       : null;
+  const trade = transaction(taker, marketAddress, input.tradeData);
   return {
     collateralLimit: limit.toString(),
     deadline: input.deadline.toString(),
-    transaction: transaction(taker, marketAddress, input.tradeData),
+    transaction: trade,
     approval,
     // A withdrawal needs none of the taker's tokens.
     balance: facts === undefined ? null : { token: facts.token, available: facts.balance.toString(), needed: (limit > 0n ? limit : 0n).toString() },
+    // In the order they must be mined: the approval (where one is needed) before the trade that spends it.
+    calls: approval === null ? [call(trade)] : [call(approval.transaction), call(trade)],
     simulation: input.simulation,
   };
 }

@@ -35,7 +35,7 @@ function splitTrade(withTaker: string, without: string): any {
 }
 
 describe("an answer with taker", () => {
-  test("is the answer without it, byte for byte, plus trade: the createTraderPosition of maxSize, the limit, the deadline, the approval, the balance", async () => {
+  test("is the answer without it, byte for byte, plus trade: the createTraderPosition of maxSize, the limit, the deadline, the approval, the balance, the calls", async () => {
     const head = await served.chain.devchain.chain.publicClient.getBlock();
     for (const [marketAddress, marketId, query] of [
       [group(), 2, { expectedPrice: "1030", collateralAvailable: THOUSAND }],
@@ -47,7 +47,7 @@ describe("an answer with taker", () => {
       assert.equal(without.status, 200, without.text);
       const body = JSON.parse(without.text);
       const tradeOf = splitTrade(withTaker.text, without.text);
-      assert.deepEqual(Object.keys(tradeOf), ["collateralLimit", "deadline", "transaction", "approval", "balance", "simulation"]);
+      assert.deepEqual(Object.keys(tradeOf), ["collateralLimit", "deadline", "transaction", "approval", "balance", "calls", "simulation"]);
       assert.equal(tradeOf.deadline, String(head.timestamp + 120n), "the answer block's timestamp + deadlineSeconds");
       assert.deepEqual(Object.keys(tradeOf.transaction), ["from", "to", "data", "value"]);
       assert.equal(tradeOf.transaction.from, getAddress(taker));
@@ -64,6 +64,11 @@ describe("an answer with taker", () => {
       assert.equal(tradeOf.approval.transaction.to, tradeOf.approval.token);
       assert.deepEqual(decodeFunctionData({ abi: tradingAbi, data: tradeOf.approval.transaction.data }).args, [marketAddress, BigInt(tradeOf.collateralLimit)]);
       assert.equal(tradeOf.balance.needed, tradeOf.collateralLimit);
+      // What a wallet signs (EIP-5792's calls): the approval, then the trade, each { to, data } alone.
+      assert.deepEqual(tradeOf.calls, [
+        { to: tradeOf.approval.token, data: tradeOf.approval.transaction.data },
+        { to: marketAddress, data: tradeOf.transaction.data },
+      ]);
       assert.ok(["ok", "revert", "reason"].some((key) => key in tradeOf.simulation));
     }
   });
