@@ -18,12 +18,8 @@ const UNSUPPORTED = new Set([4200, -32601, 5700, 5710]);
 /** A failure the trader reads: its words are the message. */
 export class SendFailure extends Error {}
 
-/** The calls a wallet signs: the answer's own, or (from a service before `calls`) the approval's then the trade's. */
-export function callsOf(trade) {
-  if (Array.isArray(trade.calls)) return trade.calls;
-  const transactions = trade.approval ? [trade.approval.transaction, trade.transaction] : [trade.transaction];
-  return transactions.map(({ to, data }) => ({ to, data }));
-}
+/** The calls a wallet signs, in order: the answer's own (the approval's, when there is one, then the trade's). */
+export const callsOf = (trade) => trade.calls;
 
 /**
  * Sends `calls` from the wallet's account on `chainId` (decimal); the receipts of the calls, in order, and how they
