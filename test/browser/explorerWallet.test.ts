@@ -69,6 +69,15 @@ class TestWallet {
     const hash = await this.rpc("eth_sendTransaction", [{ from: DEMO_TRADER, to: call.to, data: call.data, gas: `0x${DEMO_TRADE_GAS.toString(16)}` }]);
     return hash as string;
   }
+  /** The receipt of `hash`, asked for until the node has it: an automining node may answer null just after the send. */
+  private async receipt(hash: string): Promise<unknown> {
+    for (let asked = 0; asked < 600; asked++) {
+      const receipt = await this.rpc("eth_getTransactionReceipt", [hash]);
+      if (receipt) return receipt;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw walletError(-32603, `no receipt for ${hash}`);
+  }
   async handle(method: string, params: any[]): Promise<unknown> {
     this.seen.push({ method, params });
     const { batch, reject, refuseSwitch } = this.options;
@@ -89,7 +98,7 @@ class TestWallet {
         if (!batch) throw walletError(-32601, "Method not found");
         if (reject) throw walletError(4001, "User rejected the request.");
         const receipts = [];
-        for (const call of params[0].calls) receipts.push(await this.rpc("eth_getTransactionReceipt", [await this.send(call)]));
+        for (const call of params[0].calls) receipts.push(await this.receipt(await this.send(call)));
         const id = `0x${crypto.randomUUID().replace(/-/g, "")}`;
         this.batches.set(id, receipts);
         return { id };
@@ -195,7 +204,8 @@ async function signNewPosition(t: TestContext, opened: Opened, walletName: strin
   await page.locator("#trade").screenshot({ path: fileURLToPath(new URL(`${shots}-before.png`, SHOTS)) });
   await page.getByRole("button", { name: "Sign and send" }).first().click();
   await page.waitForSelector("#sent[data-outcome=done]", { timeout: 30_000 });
-  await page.locator("#sent").screenshot({ path: fileURLToPath(new URL(`${shots}-after.png`, SHOTS)) });
+  // After: the page as the trader sees it, what was sent and the position it opened (which replaces the trade panel).
+  await page.screenshot({ path: fileURLToPath(new URL(`${shots}-after.png`, SHOTS)), fullPage: true });
   t.diagnostic(`screenshots: ${fileURLToPath(new URL(`${shots}-{before,after}.png`, SHOTS))}`);
   const [positionId, ...more] = await mintedSince(h, head + 1n);
   assert.ok(positionId !== undefined && more.length === 0, "one position minted to the trader");
@@ -217,6 +227,7 @@ describe("the explorer signs through a browser wallet", () => {
     try {
       const api = await signNewPosition(t, opened, "Batch Wallet", "batch");
       const [wallet] = opened.wallets;
+      assert.deepEqual(wallet!.sent("wallet_getCapabilities").map(({ params }) => params), [[DEMO_TRADER, [CHAIN_HEX]]], "its capabilities asked for the quote's chain");
       assert.equal(wallet!.sent("wallet_sendCalls").length, 1);
       assert.equal(wallet!.sent("eth_sendTransaction").length, 0);
       const [request] = wallet!.sent("wallet_sendCalls")[0]!.params;

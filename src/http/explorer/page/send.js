@@ -29,9 +29,10 @@ export async function sendTrade(calls, chainId, progress) {
   const from = wallet.account;
   const chain = chainHex(chainId);
   await sameChain(chain);
+  const atomic = await atomicBatches(from, chain);
   let sent;
   try {
-    progress("Confirm the trade in your wallet: one confirmation for all its calls.");
+    progress(`Confirm the trade in your wallet: ${atomic || calls.length === 1 ? "one confirmation for all its calls" : "it may ask you to confirm each call"}.`);
     sent = await ask("wallet_sendCalls", [{ version: "2.0.0", from, chainId: chain, atomicRequired: false, calls }]);
   } catch (error) {
     if (!UNSUPPORTED.has(error && error.code)) throw await inWords(error, "the batch");
@@ -39,6 +40,21 @@ export async function sendTrade(calls, chainId, progress) {
   }
   progress("Sent: waiting for the wallet to report the calls mined.");
   return { how: "batch", receipts: await batchReceipts(typeof sent === "string" ? sent : sent.id, calls.length) };
+}
+
+/**
+ * Whether the wallet says (EIP-5792's wallet_getCapabilities) that it sends batches on `chain` atomically: then the
+ * trader confirms once. A wallet that does not answer may still take wallet_sendCalls (it is asked anyway, with
+ * atomicRequired false, and falls back to one transaction after the other only where it has no wallet_sendCalls).
+ */
+async function atomicBatches(from, chain) {
+  try {
+    const capabilities = await ask("wallet_getCapabilities", [from, [chain]]);
+    const status = capabilities && capabilities[chain] && capabilities[chain].atomic && capabilities[chain].atomic.status;
+    return status === "supported" || status === "ready";
+  } catch {
+    return false;
+  }
 }
 
 /** The wallet's chain is still the quote's: checked before each step, so that nothing goes to another chain. */
@@ -53,7 +69,7 @@ async function batchReceipts(id, count) {
     const status = await ask("wallet_getCallsStatus", [id]);
     const code = Number(status.status);
     if (code >= 200 && code < 300) {
-      const receipts = status.receipts ?? [];
+      const receipts = (status.receipts ?? []).filter(Boolean);
       failedReceipt(receipts);
       if (receipts.length < count) throw new SendFailure(`The wallet reports ${receipts.length} receipts for ${count} calls: check the account's transactions before trying again.`);
       return receipts;
