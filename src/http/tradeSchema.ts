@@ -136,5 +136,5 @@ export const TAKER_TRADE = {
     },
   },
   balance: { token: "0xa16E02E87b7454126E5E10d957A927A7F5B5d2be", available: "999999504884573117458526498", needed: "23859238983135882751" },
-  simulation: { ok: true, gas: "372498" },
+  simulation: { ok: true, gas: "372433" },
 } as const;
