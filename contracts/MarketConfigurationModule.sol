@@ -12,7 +12,7 @@ import {MarketGroupStorage} from "./MarketGroupStorage.sol";
 import {VirtualToken} from "./VirtualToken.sol";
 
 /// @title MarketConfigurationModule: the owner's side of the reference market group
-/// @notice Creates and settles the group's markets and mints liquidity positions over their liquidity. The group
+/// @notice Creates and settles the group's markets and places their initial liquidity, the group's own. The group
 /// (contracts/MarketGroup.sol) creates this module when it is deployed and delegatecalls it: the code runs on the
 /// group's storage, as the group (its address, its nonce for the tokens it deploys, its events), and `msg.sender` is
 /// the group's caller. It lives apart so that the group's own code stays under EIP-170's 24,576 bytes; the real
@@ -54,19 +54,6 @@ contract MarketConfigurationModule is IMarketConfiguration, MarketGroupStorage {
         market.settled = true;
         market.settlementPriceD18 = settlementPriceD18;
         emit MarketSettledAt(marketId, settlementPriceD18);
-    }
-
-    /// @inheritdoc IMarketConfiguration
-    /// @dev The liquidity is the group's since the market's creation: nothing moves, the pool is as it was. The
-    /// position's virtual amounts are zero (the group's books do not split the pool's tokens by range) and so is its
-    /// uniswapPositionId (no position manager holds the range). InvalidData for a range the market does not have or
-    /// one that already has its position.
-    function createLiquidityPosition(uint256 marketId, uint256 rangeIndex) external onlyOwner returns (uint256 positionId) {
-        if (rangeIndex >= _existing(marketId).ranges.length) revert IMarketGroup.InvalidData("no such liquidity range");
-        if (_liquidityPositions[marketId][rangeIndex] != 0) revert IMarketGroup.InvalidData("range already has its position");
-        (positionId,) = _newPosition(IMarketGroup.PositionKind.Liquidity, marketId);
-        _liquidityPositions[marketId][rangeIndex] = positionId;
-        _mintPosition(msg.sender, positionId);
     }
 
     /// @dev The market's tokens (base the lower address, so token0), and its pool, created and initialized.

@@ -9,9 +9,11 @@ import {SignedMath} from "@openzeppelin/contracts/utils/math/SignedMath.sol";
 import {IMarketConfiguration} from "./interfaces/IMarketConfiguration.sol";
 import {IMarketGroup} from "./interfaces/IMarketGroup.sol";
 import {IUniswapV3Factory} from "./interfaces/IUniswapV3.sol";
+import {LiquidityMath} from "./libraries/LiquidityMath.sol";
 import {PoolPrices} from "./libraries/PoolPrices.sol";
 import {PositionLoss} from "./libraries/PositionLoss.sol";
 import {CollateralToken} from "./CollateralToken.sol";
+import {LiquidityModule} from "./LiquidityModule.sol";
 import {MarketConfigurationModule} from "./MarketConfigurationModule.sol";
 import {MarketGroupStorage} from "./MarketGroupStorage.sol";
 
@@ -21,7 +23,8 @@ import {MarketGroupStorage} from "./MarketGroupStorage.sol";
 /// deployment, between two virtual tokens the group deploys: base (token0) and quote (token1). The group alone
 /// provides the pool's liquidity, over one or more tick ranges, and mints the virtual tokens it owes the pool in the
 /// v3 mint and swap callbacks. Its markets are created and settled by its configuration module
-/// (MarketConfigurationModule.sol), which it delegatecalls.
+/// (MarketConfigurationModule.sol), and liquidity positions created by its liquidity module (LiquidityModule.sol):
+/// it delegatecalls both. A liquidity position's liquidity joins the market's ranges.
 ///
 /// A LONG of size s buys s base tokens from the pool (an exact-output swap: the quote tokens paid include the
 /// pool's fee); a SHORT of s sells them (an exact-input swap: the fee is taken from the base tokens sold, the quote
@@ -114,6 +117,8 @@ contract MarketGroup is IMarketGroup, IMarketConfiguration, MarketGroupStorage {
     address public immutable collateralAsset;
     /// @notice The module the owner's functions (IMarketConfiguration) run in, by delegatecall.
     address public immutable configurationModule;
+    /// @notice The module createLiquidityPosition runs in, by delegatecall.
+    address public immutable liquidityModule;
     /// @notice 10^(18 - decimals): one token unit in 18-decimal units.
     uint256 private immutable _collateralScale;
     /// @dev The smallest |size| a trade may open or leave, and the smallest |change| it may make (18 decimals). As on
@@ -122,7 +127,7 @@ contract MarketGroup is IMarketGroup, IMarketConfiguration, MarketGroupStorage {
 
     /// @notice Deploys the group's collateral token with `collateralDecimals` decimals (its first creation), of which
     /// `initialCollateralSupply` token units go to the deployer (the owner): the demo's traders are paid from it, as
-    /// nothing else mints. Then its configuration module (its second creation). `factory` is the v3-core factory (it
+    /// nothing else mints. Then its configuration module (its second creation) and its liquidity module (its third). `factory` is the v3-core factory (it
     /// may be deployed after the group, before the first market), `quoter` a QuoterV2 over it (it may be deployed
     /// later; zero for none), `minTradeSize` the smallest trade (18 decimals).
     constructor(
@@ -133,28 +138,70 @@ contract MarketGroup is IMarketGroup, IMarketConfiguration, MarketGroupStorage {
         uint256 initialCollateralSupply
     ) MarketGroupStorage(factory) {
         if (collateralDecimals > MAX_COLLATERAL_DECIMALS) revert InvalidData("collateral decimals above 18");
-        collateralAsset = address(
+        address collateral = address(
             new CollateralToken("Market group collateral", "COLLATERAL", collateralDecimals, msg.sender, initialCollateralSupply)
         );
+        uint256 scale = 10 ** (MAX_COLLATERAL_DECIMALS - collateralDecimals);
+        collateralAsset = collateral;
         configurationModule = address(new MarketConfigurationModule(factory));
-        _collateralScale = 10 ** (MAX_COLLATERAL_DECIMALS - collateralDecimals);
+        liquidityModule = address(new LiquidityModule(factory, collateral, scale));
+        _collateralScale = scale;
         uniswapQuoter = quoter;
         _minTradeSize = minTradeSize;
     }
 
     /// @inheritdoc IMarketConfiguration
     function createMarket(MarketConfig calldata) external returns (uint256 /* marketId */) {
-        _configure();
+        _delegate(configurationModule);
     }
 
     /// @inheritdoc IMarketConfiguration
     function settleMarket(uint256, uint256) external {
-        _configure();
+        _delegate(configurationModule);
     }
 
-    /// @inheritdoc IMarketConfiguration
-    function createLiquidityPosition(uint256, uint256) external returns (uint256 /* positionId */) {
-        _configure();
+    /// @inheritdoc IMarketGroup
+    /// @dev Runs in the liquidity module (LiquidityModule.sol), whose notice gives its reverts.
+    function createLiquidityPosition(LiquidityMintParams calldata)
+        external
+        returns (uint256, uint256, uint256, uint256, uint128, uint256, uint256)
+    {
+        _delegate(liquidityModule);
+    }
+
+    /// @inheritdoc IMarketGroup
+    /// @dev As the real group's: the unit position is the liquidity of 1e18 of each token, its requirement
+    /// LiquidityMath.requiredCollateral of its own amounts as loans; the ratio floor(budget * E / requirement)
+    /// scales its amounts and liquidity, each rounded down (the liquidity truncated to 128 bits). Rounded twice, the
+    /// amounts may need a little more than the budget or leave some unused. The market is not checked: an id never
+    /// created has prices 0. A requirement of 0 reverts with no data.
+    function quoteLiquidityPositionTokens(
+        uint256 marketId,
+        uint256 depositedCollateralAmount,
+        uint160 sqrtPriceX96,
+        uint160 sqrtPriceAX96,
+        uint160 sqrtPriceBX96
+    ) external view returns (uint256 amount0, uint256 amount1, uint128 liquidity) {
+        Market storage market = _markets[marketId];
+        uint128 unit = LiquidityMath.liquidityForAmounts(sqrtPriceX96, sqrtPriceAX96, sqrtPriceBX96, 1e18, 1e18);
+        (uint256 unit0, uint256 unit1) = LiquidityMath.amountsForLiquidity(sqrtPriceX96, sqrtPriceAX96, sqrtPriceBX96, unit);
+        uint256 required = LiquidityMath.requiredCollateral(
+            unit, unit0, unit1, sqrtPriceAX96, sqrtPriceBX96, market.minPriceD18, market.maxPriceD18
+        );
+        if (required == 0) revert();
+        uint256 ratio = Math.mulDiv(depositedCollateralAmount, 1e18, required);
+        amount0 = Math.mulDiv(unit0, ratio, 1e18);
+        amount1 = Math.mulDiv(unit1, ratio, 1e18);
+        liquidity = uint128((uint256(unit) * ratio) / 1e18);
+    }
+
+    /// @inheritdoc IMarketGroup
+    function getTokensFromLiquidity(uint128 liquidity, uint160 sqrtPriceX96, uint160 sqrtPriceAX96, uint160 sqrtPriceBX96)
+        external
+        pure
+        returns (uint256 amount0, uint256 amount1)
+    {
+        return LiquidityMath.amountsForLiquidity(sqrtPriceX96, sqrtPriceAX96, sqrtPriceBX96, liquidity);
     }
 
     /// @inheritdoc IMarketGroup
@@ -516,10 +563,9 @@ contract MarketGroup is IMarketGroup, IMarketConfiguration, MarketGroupStorage {
         return limit > 0 ? int256(normalised) : -int256(normalised);
     }
 
-    /// @dev Runs the call as it came in the configuration module, on the group's storage, and answers or reverts
-    /// with what it answered.
-    function _configure() private {
-        address module = configurationModule;
+    /// @dev Runs the call as it came in `module`, on the group's storage, and answers or reverts with what it
+    /// answered.
+    function _delegate(address module) private {
         assembly ("memory-safe") {
             let data := mload(0x40)
             calldatacopy(data, 0, calldatasize())

@@ -10,8 +10,9 @@ import {PositionLoss} from "./libraries/PositionLoss.sol";
 import {VirtualToken} from "./VirtualToken.sol";
 
 /// @title MarketGroupStorage: the state of the reference market group, shared with its module
-/// @notice MarketGroup (the router, which holds the state) delegatecalls its configuration module, which runs on the
-/// group's storage: both inherit this contract and declare no state of their own, so that their layouts are one
+/// @notice MarketGroup (the router, which holds the state) delegatecalls its configuration and liquidity modules,
+/// which run on the group's storage: all three inherit this contract and declare no state of their own, so that
+/// their layouts are one
 /// (the build checks that they are). Immutables are each contract's own code and are set by each constructor.
 /// The group is the ERC-721 of its positions: a position's token id is its id, minted to its owner and never burned.
 abstract contract MarketGroupStorage is Ownable, ERC721 {
@@ -45,8 +46,6 @@ abstract contract MarketGroupStorage is Ownable, ERC721 {
     /// @dev Positions minted so far: the total supply (a position's token is never burned) and the last id.
     uint256 internal _positionCount;
     mapping(uint256 positionId => IMarketGroup.Position) internal _positions;
-    /// @dev The liquidity position minted over a range of a market's liquidity; 0 for none.
-    mapping(uint256 marketId => mapping(uint256 rangeIndex => uint256 positionId)) internal _liquidityPositions;
 
     event MarketCreated(uint256 indexed marketId);
     event MarketSettledAt(uint256 indexed marketId, uint256 settlementPriceD18);

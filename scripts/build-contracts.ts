@@ -75,20 +75,21 @@ const MAX_CODE_BYTES = 24_576;
 const MAX_INITCODE_BYTES = 49_152;
 
 /**
- * The market group delegatecalls its configuration module, which runs on the group's storage: both inherit
- * MarketGroupStorage and must declare nothing else. Checked here, so that a variable added to one of them fails the
+ * The market group delegatecalls its configuration and liquidity modules, which run on the group's storage: all
+ * three inherit MarketGroupStorage and must declare nothing else. Checked here, so that a variable added to one of them fails the
  * build rather than corrupting the other's state.
  */
 const SHARED_STORAGE = [
   { unit: `${CONTRACTS_DIR}/MarketGroup.sol`, name: "MarketGroup" },
   { unit: `${CONTRACTS_DIR}/MarketConfigurationModule.sol`, name: "MarketConfigurationModule" },
+  { unit: `${CONTRACTS_DIR}/LiquidityModule.sol`, name: "LiquidityModule" },
 ] as const;
 
 /** Throws unless every contract of SHARED_STORAGE has the same storage layout (slots, offsets, types, names). */
 export function checkSharedStorage(layouts: readonly (readonly StorageSlot[] | undefined)[]): void {
   const described = layouts.map((layout) => JSON.stringify((layout ?? []).map(({ label, slot, offset, type }) => ({ label, slot, offset, type }))));
   const differing = described.findIndex((layout) => layout !== described[0]);
-  if (layouts.some((layout) => layout === undefined || layout.length === 0)) throw new Error("no storage layout for the market group or its module");
+  if (layouts.some((layout) => layout === undefined || layout.length === 0)) throw new Error("no storage layout for the market group or one of its modules");
   if (differing >= 0) {
     throw new Error(`${SHARED_STORAGE[differing]!.name} does not have ${SHARED_STORAGE[0].name}'s storage layout: both must declare their state in MarketGroupStorage only`);
   }

@@ -34,8 +34,4 @@ interface IMarketConfiguration {
 
     /// @notice Settles a market at any price >= 0. Only the owner.
     function settleMarket(uint256 marketId, uint256 settlementPriceD18) external;
-
-    /// @notice Mints to the owner a liquidity position (kind Liquidity) over range `rangeIndex` of the market's
-    /// liquidity, which the group placed when it created the market. Only the owner; once per range.
-    function createLiquidityPosition(uint256 marketId, uint256 rangeIndex) external returns (uint256 positionId);
 }

@@ -3,7 +3,7 @@ pragma solidity ^0.8.30;
 
 /// @title The market group interface the quoter reads and trades through
 /// @notice The functions of the Sapience market group interface (market-era naming) that the quoter calls or
-/// builds transactions for (semantics sections 1, 9, 12 and 13), with their structs, and the custom errors a
+/// builds transactions for (semantics sections 1, 9, 12, 13 and 14), with their structs, and the custom errors a
 /// market group reverts with. The signatures are the real protocol's, so that a call encodes and a revert decodes
 /// alike on the stand-in and on a real group.
 interface IMarketGroup {
@@ -79,6 +79,22 @@ interface IMarketGroup {
         uint256 deadline;
     }
 
+    /// @notice What createLiquidityPosition takes: the base (token0) and quote (token1) tokens the sender wants to
+    /// put in the range [lowerTick, upperTick] (the pool takes what the liquidity they pay for costs), the collateral
+    /// it deposits in the token's own units, the least of each token the mint must take (slippage), and the last
+    /// block timestamp it may run at.
+    struct LiquidityMintParams {
+        uint256 marketId;
+        uint256 amountBaseToken;
+        uint256 amountQuoteToken;
+        uint256 collateralAmount;
+        int24 lowerTick;
+        int24 upperTick;
+        uint256 minAmountBaseToken;
+        uint256 minAmountQuoteToken;
+        uint256 deadline;
+    }
+
     /// @notice A size of zero, or a market configuration outside the supported bounds.
     error InvalidData(string reason);
     /// @notice The market id was never created.
@@ -87,7 +103,8 @@ interface IMarketGroup {
     error MarketSettled();
     /// @notice The block timestamp is before the market's start time (the stand-in's own check).
     error MarketNotStarted();
-    /// @notice A trade on a market whose end time has passed.
+    /// @notice A trade on a market whose end time has passed; a new liquidity position on a market settled or at or
+    /// past its end time.
     error ExpiredMarket();
     /// @notice A quote on a market whose end time `marketEndTime` has passed and that was never settled.
     error ExpiredMarketNotSettled(uint256 marketEndTime);
@@ -99,8 +116,9 @@ interface IMarketGroup {
     error TradePriceOutOfBounds(uint256 tradeRatioD18, uint256 minTradeRatioD18, uint256 maxTradeRatioD18);
     /// @notice The pool exchanged no quote token for the trade (a SHORT of a few wei).
     error InvalidInternalTradeSize(uint256 tradeSize);
-    /// @notice The real group's: a position needs `amountRequired` collateral (18 decimals) but holds only
-    /// `collateralAvailable`. Declared so that it decodes; the reference group's limits revert CollateralLimitReached.
+    /// @notice A liquidity position needs `amountRequired` collateral (18 decimals) but is given only
+    /// `collateralAvailable` (its collateralAmount normalised to 18 decimals). A trader's limits revert
+    /// CollateralLimitReached instead.
     error InsufficientCollateral(uint256 amountRequired, uint256 collateralAvailable);
 
     /// @notice The block's timestamp `blockTime` is past the trade's `deadline`.
@@ -120,6 +138,9 @@ interface IMarketGroup {
     error InvalidTransferRecipient(address recipient);
     /// @notice Position `tokenId` was never created.
     error TokenDoesNotExist(uint256 tokenId);
+    /// @notice A liquidity range's tick `requestedTick` is past the market's bound `boundedTick`
+    /// (baseAssetMinPriceTick for the lower tick, baseAssetMaxPriceTick for the upper).
+    error InvalidRange(int24 requestedTick, int24 boundedTick);
 
     /// @notice The market group's owner, collateral token, fee collector NFT and parameters.
     function getMarketGroup()
@@ -162,4 +183,34 @@ interface IMarketGroup {
 
     /// @notice The position's size: vBaseAmount - borrowedVBase (positive: LONG).
     function getPositionSize(uint256 positionId) external view returns (int256);
+
+    /// @notice Adds liquidity to the market's pool in [lowerTick, upperTick], as a liquidity position minted to the
+    /// sender (an ERC-721 token, id = total supply + 1) that owes the pool's tokens it paid for and holds
+    /// `collateralAmount` of collateral, taken from the sender (ERC-20 transferFrom) once the position is found to
+    /// need no more (InsufficientCollateral otherwise). Returns the position's id, the collateral it needs and holds
+    /// (18 decimals), its pool position's id, its liquidity and the tokens the pool took.
+    function createLiquidityPosition(LiquidityMintParams calldata params)
+        external
+        returns (
+            uint256 id,
+            uint256 requiredCollateralAmount,
+            uint256 totalDepositedCollateralAmount,
+            uint256 uniswapNftId,
+            uint128 liquidity,
+            uint256 addedAmount0,
+            uint256 addedAmount1
+        );
+
+    /// @notice The group's own quote of a liquidity position: the position of the range [sqrtPriceAX96,
+    /// sqrtPriceBX96] that one token of each side pays for at `sqrtPriceX96`, scaled by the ratio of
+    /// `depositedCollateralAmount` (18 decimals) to that position's requirement. Its tokens and liquidity.
+    function quoteLiquidityPositionTokens(uint256 marketId, uint256 depositedCollateralAmount, uint160 sqrtPriceX96,
+        uint160 sqrtPriceAX96, uint160 sqrtPriceBX96) external view returns (uint256 amount0, uint256 amount1, uint128 liquidity);
+
+    /// @notice The base and quote tokens `liquidity` holds in the range [sqrtPriceAX96, sqrtPriceBX96] at sqrt
+    /// price `sqrtPriceX96`, rounded down.
+    function getTokensFromLiquidity(uint128 liquidity, uint160 sqrtPriceX96, uint160 sqrtPriceAX96, uint160 sqrtPriceBX96)
+        external
+        view
+        returns (uint256 amount0, uint256 amount1);
 }

@@ -149,35 +149,31 @@ function call(from: Wallet, address: Address, functionName: string, args: readon
 }
 
 /**
- * The transactions that open `position` from `wallet`: a liquidity position is the owner's call; a trade is quoted
- * at the chain's head, its collateral (the requirement rounded up to token units) approved exactly, and sent with that
- * as its limit and its block's time as its deadline.
+ * The transactions that open `position` from `wallet`, each with its collateral approved exactly and its block's time
+ * as its deadline: a liquidity position deposits its collateral, whole tokens, with no minimum amounts; a trade is
+ * quoted at the chain's head and limited to its requirement rounded up to token units.
  */
 async function openPosition(chain: EmbeddedChain, wallet: Wallet, position: DemoPosition, collateral: ReadonlyMap<Address, Address>): Promise<Step[]> {
   const { group, marketId } = position;
-  if ("liquidityRange" in position.kind) {
-    return [call(wallet, group, "createLiquidityPosition", [marketId, BigInt(position.kind.liquidityRange)], CALL_GAS)];
+  const decimals = DEMO_MARKET_GROUPS.find((g) => g.address === group)!.collateralDecimals;
+  const send = (functionName: string, params: Record<string, bigint | number>): Step => ({
+    from: wallet,
+    send: (nonce, blockTime) =>
+      wallet.writeContract({ address: group, abi: marketGroupAbi, functionName, args: [{ marketId, ...params, deadline: blockTime }], gas: DEMO_TRADE_GAS, nonce } as never),
+  });
+  if ("liquidity" in position.kind) {
+    const { lowerTick, upperTick, amountBaseToken, amountQuoteToken, collateralTokens } = position.kind.liquidity;
+    const collateralAmount = collateralTokens * 10n ** BigInt(decimals);
+    return [
+      call(wallet, collateral.get(group)!, "approve", [group, collateralAmount], CALL_GAS, erc20Abi),
+      send("createLiquidityPosition", { amountBaseToken, amountQuoteToken, collateralAmount, lowerTick, upperTick, minAmountBaseToken: 0n, minAmountQuoteToken: 0n }),
+    ];
   }
   const size = position.kind.trade;
-  const decimals = DEMO_MARKET_GROUPS.find((g) => g.address === group)!.collateralDecimals;
   const { result } = await chain.publicClient.simulateContract({ address: group, abi: marketGroupAbi, functionName: "quoteCreateTraderPosition", args: [marketId, size] });
   const unit = 10n ** BigInt(18 - decimals);
   const maxCollateral = (result[0] + unit - 1n) / unit;
-  return [
-    call(wallet, collateral.get(group)!, "approve", [group, maxCollateral], CALL_GAS, erc20Abi),
-    {
-      from: wallet,
-      send: (nonce, blockTime) =>
-        wallet.writeContract({
-          address: group,
-          abi: marketGroupAbi,
-          functionName: "createTraderPosition",
-          args: [{ marketId, size, maxCollateral, deadline: blockTime }],
-          gas: DEMO_TRADE_GAS,
-          nonce,
-        }),
-    },
-  ];
+  return [call(wallet, collateral.get(group)!, "approve", [group, maxCollateral], CALL_GAS, erc20Abi), send("createTraderPosition", { size, maxCollateral })];
 }
 
 /** Every position of DEMO_POSITIONS has its id, owner, market, kind and size, and no allowance is left. */
@@ -185,10 +181,11 @@ async function checkPositions(chain: EmbeddedChain, collateral: ReadonlyMap<Addr
   const read = (address: Address, functionName: "getPosition" | "getPositionSize" | "ownerOf", positionId: bigint) =>
     chain.publicClient.readContract({ address, abi: marketGroupAbi, functionName, args: [positionId] }) as Promise<unknown>;
   for (const position of DEMO_POSITIONS) {
-    const { id, kind, marketId } = (await read(position.group, "getPosition", position.positionId)) as { id: bigint; kind: number; marketId: bigint };
+    const { id, kind, marketId, borrowedVBase } = (await read(position.group, "getPosition", position.positionId)) as { id: bigint; kind: number; marketId: bigint; borrowedVBase: bigint };
     const owner = (await read(position.group, "ownerOf", position.positionId)) as Address;
     const size = (await read(position.group, "getPositionSize", position.positionId)) as bigint;
-    const expected = "trade" in position.kind ? { kind: 2, size: position.kind.trade } : { kind: 1, size: 0n };
+    // A liquidity position's size is what it owes of base tokens, negated (as the real group's getPositionSize).
+    const expected = "trade" in position.kind ? { kind: 2, size: position.kind.trade } : { kind: 1, size: -borrowedVBase };
     if (id !== position.positionId || marketId !== position.marketId || owner !== position.owner || kind !== expected.kind || size !== expected.size) {
       throw new Error(`demo position ${position.positionId} of ${position.group} is not as DEMO_POSITIONS says`);
     }

@@ -186,6 +186,18 @@ export const DEMO_TRADE_GAS = 1_000_000n;
  */
 export const DEMO_HEAD_BLOCK = 9n;
 
+/**
+ * A liquidity position the demo opens: the tokens it offers in [lowerTick, upperTick] (multiples of the pool's tick
+ * spacing within the market's bounds) and the collateral it deposits, in whole tokens, approved exactly.
+ */
+export interface DemoLiquidity {
+  readonly lowerTick: number;
+  readonly upperTick: number;
+  readonly amountBaseToken: bigint;
+  readonly amountQuoteToken: bigint;
+  readonly collateralTokens: bigint;
+}
+
 /** A position the demo deployment opens. */
 export interface DemoPosition {
   readonly group: Address;
@@ -193,20 +205,30 @@ export interface DemoPosition {
   readonly positionId: bigint;
   readonly marketId: bigint;
   readonly owner: Address;
-  /** A trader position of `size` base tokens (positive: LONG), or a liquidity position over the market's range `rangeIndex`. */
-  readonly kind: { readonly trade: bigint } | { readonly liquidityRange: number };
+  /** A trader position of `size` base tokens (positive: LONG), or a liquidity position (createLiquidityPosition). */
+  readonly kind: { readonly trade: bigint } | { readonly liquidity: DemoLiquidity };
   readonly role: string;
 }
 
 /**
  * The positions open on the demo chain, in the order the deployment opens them (which gives their ids): on market 1
  * of the 18-decimal group a LONG of the trader and a SHORT of the deployer, on the USDC group's market 1 a LONG of the
- * trader, and the deployer's liquidity over market 1's whole range, which a trader's quote or trade refuses. Small
- * against market 1's liquidity (10^24 over three ranges): its price moves by a few hundredths of a percent.
+ * trader, and the deployer's liquidity on market 1, which a trader's quote or trade refuses. The trades are small
+ * against market 1's liquidity (10^24 over three ranges): its price moves by a few hundredths of a percent. The
+ * liquidity lies above the price, in ticks [-1000, -200] (prices 0.9048 to 0.9802, the top of the market's range):
+ * 1000 base tokens, lent by the pool, that need about 38 tokens of collateral (what they would fetch at the top price
+ * is less than what they are worth there). It moves no trade the demo's examples make.
  */
 export const DEMO_POSITIONS: readonly DemoPosition[] = [
   { group: DEMO_MARKET_GROUP_ADDRESS, positionId: 1n, marketId: 1n, owner: DEMO_TRADER, kind: { trade: 1000n * E18 }, role: "the trader's LONG of 1000 on market 1" },
   { group: DEMO_USDC_MARKET_GROUP_ADDRESS, positionId: 1n, marketId: 1n, owner: DEMO_TRADER, kind: { trade: 1000n * E18 }, role: "the trader's LONG of 1000 on the USDC group's market 1" },
   { group: DEMO_MARKET_GROUP_ADDRESS, positionId: 2n, marketId: 1n, owner: DEMO_DEPLOYER, kind: { trade: -500n * E18 }, role: "the deployer's SHORT of 500 on market 1" },
-  { group: DEMO_MARKET_GROUP_ADDRESS, positionId: 3n, marketId: 1n, owner: DEMO_DEPLOYER, kind: { liquidityRange: 0 }, role: "the deployer's liquidity over market 1's whole range: not a trader position" },
+  {
+    group: DEMO_MARKET_GROUP_ADDRESS,
+    positionId: 3n,
+    marketId: 1n,
+    owner: DEMO_DEPLOYER,
+    kind: { liquidity: { lowerTick: -1000, upperTick: -200, amountBaseToken: 1000n * E18, amountQuoteToken: 0n, collateralTokens: 50n } },
+    role: "the deployer's liquidity above market 1's price: 1000 base tokens in [0.9048, 0.9802], not a trader position",
+  },
 ];

@@ -15,6 +15,6 @@ export function demoRequest(marketId: number, query: Record<string, string>): st
 
 /** The demo chain's head, block 9, where its answers are until something trades: the same on every embedded chain. */
 export const DEMO_BLOCK_NUMBER = "9";
-export const DEMO_BLOCK_HASH = "0x8c00fdde6c7ef85ae06727bb92c94bf2de9eb617ba89ce0eb3025d00993d90ab";
+export const DEMO_BLOCK_HASH = "0x12c3d13947d715f9abbaa437f326abf0aafdb2b998429055a8a299f7f99128c8";
 /** That block as a "not found" names it (semantics §11). */
 export const DEMO_AT_BLOCK = atBlock({ number: BigInt(DEMO_BLOCK_NUMBER), hash: DEMO_BLOCK_HASH });

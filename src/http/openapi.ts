@@ -72,7 +72,7 @@ const STREAM_DESCRIPTION = [
 export const STREAM_EXAMPLE = [
   "id: 9",
   "event: quote",
-  'data: {"direction":"LONG","maxSize":"45898437500000000","currentPrice":"999.999999999999999999","expectedPrice":"1030","collateralAvailable":"1000000000000000000000","requiredCollateral":"23740536301627744030","maxCollateral":"23740536301627744030","fillPrice":"1017.781474159107952247","priceAfter":"1029.673177278800280086","limitedBy":"expectedPrice","blockNumber":"9","blockHash":"0x8c00fdde6c7ef85ae06727bb92c94bf2de9eb617ba89ce0eb3025d00993d90ab","iterations":10,"collateralDecimals":18}',
+  'data: {"direction":"LONG","maxSize":"45898437500000000","currentPrice":"999.999999999999999999","expectedPrice":"1030","collateralAvailable":"1000000000000000000000","requiredCollateral":"23740536301627744030","maxCollateral":"23740536301627744030","fillPrice":"1017.781474159107952247","priceAfter":"1029.673177278800280086","limitedBy":"expectedPrice","blockNumber":"9","blockHash":"0x12c3d13947d715f9abbaa437f326abf0aafdb2b998429055a8a299f7f99128c8","iterations":10,"collateralDecimals":18}',
   "",
   "event: end",
   'data: {"reason":"shutdown"}',

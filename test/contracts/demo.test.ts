@@ -53,8 +53,9 @@ describe("demo deployment", () => {
     assert.equal(DEMO_UNISWAP_FACTORY_ADDRESS, getContractAddress({ from: deployer, nonce: 1n }));
     assert.equal(DEMO_USDC_MARKET_GROUP_ADDRESS, getContractAddress({ from: deployer, nonce: 8n }));
     assert.equal(DEMO_UNISWAP_QUOTER_ADDRESS, getContractAddress({ from: deployer, nonce: 10n }));
-    // After QuoterV2: two payments to the trader, then the deployer's SHORT (approval, trade) and its liquidity position.
-    assert.equal(await chain.publicClient.getTransactionCount({ address: deployer }), 16);
+    // After QuoterV2: two payments to the trader, then the deployer's SHORT and its liquidity position, each after its
+    // approval.
+    assert.equal(await chain.publicClient.getTransactionCount({ address: deployer }), 17);
     // The trader's two LONGs, each after its approval.
     assert.equal(await chain.publicClient.getTransactionCount({ address: DEMO_TRADER }), 4);
     assert.equal(await chain.publicClient.getBlockNumber(), DEMO_HEAD_BLOCK);
@@ -116,7 +117,10 @@ describe("demo deployment", () => {
       assert.equal(params.feeRate, market.feeRate, context);
       const pool = await chain.publicClient.readContract({ address: DEMO_UNISWAP_FACTORY_ADDRESS, abi: uniswapV3Factory().abi, functionName: "getPool", args: [data.baseToken, data.quoteToken, market.feeRate] });
       assert.equal(pool, data.pool, context);
-      assert.deepEqual(placed.map((r) => r.liquidity), market.ranges.map((r) => r.liquidity), context);
+      // The configured ranges, then one per demo liquidity position on the market, which the liquidity joins.
+      const minted = DEMO_POSITIONS.filter((p) => p.group === market.group && p.marketId === market.id && "liquidity" in p.kind);
+      assert.deepEqual(placed.map((r) => r.liquidity).slice(0, market.ranges.length), market.ranges.map((r) => r.liquidity), context);
+      assert.equal(placed.length, market.ranges.length + minted.length, context);
       assert.equal(hexToString(data.claimStatementYesOrNumeric), market.claim, context);
       assert.equal(data.settled, market.settlementPriceD18 !== undefined, context);
       // The pool's price, rounded down: a market created at 0.5 reads back 0.499999999999999999. The demo's positions
@@ -204,8 +208,13 @@ describe("demo positions and collateral", () => {
         if (size > 0n) assert.deepEqual([data.vBaseAmount, data.borrowedVBase, data.vQuoteAmount > 0n, data.borrowedVQuote > 0n], [size, 0n, false, true], context);
         else assert.deepEqual([data.vBaseAmount, data.borrowedVBase, data.vQuoteAmount > 0n, data.borrowedVQuote > 0n], [0n, -size, true, false], context);
       } else {
+        // It owes the pool's base tokens (its range lies above the price), holds its collateral, and its size is what
+        // it owes, negated, as the real group's.
         assert.equal(data.kind, 1, context);
-        assert.equal(size, 0n, context);
+        assert.deepEqual([data.vBaseAmount, data.borrowedVBase > 0n, data.vQuoteAmount, data.borrowedVQuote], [0n, true, 0n, 0n], context);
+        assert.equal(size, -data.borrowedVBase, context);
+        assert.equal(data.depositedCollateralAmount, 50n * 10n ** 18n, context);
+        assert.equal(data.uniswapPositionId, position.positionId, context);
       }
     }
     assert.equal(await read(DEMO_MARKET_GROUP_ADDRESS, "totalSupply"), 3n);
@@ -217,7 +226,7 @@ describe("demo positions and collateral", () => {
   });
 
   test("the liquidity position is not a trader position: its owner's quote and modify revert InvalidPositionKind()", async () => {
-    const liquidity = DEMO_POSITIONS.find((p) => "liquidityRange" in p.kind)!;
+    const liquidity = DEMO_POSITIONS.find((p) => "liquidity" in p.kind)!;
     const call = (functionName: string, args: readonly unknown[]) =>
       chain.publicClient.simulateContract({ address: liquidity.group, abi: marketGroupAbi, functionName, args, account: liquidity.owner } as never);
     assert.deepEqual(await reverted(call("quoteModifyTraderPosition", [liquidity.positionId, 10n ** 18n])), { errorName: "InvalidPositionKind", args: [] });

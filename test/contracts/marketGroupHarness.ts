@@ -84,6 +84,26 @@ export function revertOf(error: unknown): Revert | undefined {
   return undefined;
 }
 
+/**
+ * The raw revert data of `action`, which must revert: the first non-empty data of the error or its causes, "0x" for a
+ * revert without data (as v3's pools revert on a tick off their spacing).
+ */
+export async function revertData(action: Promise<unknown>): Promise<Hex> {
+  try {
+    await action;
+  } catch (error) {
+    for (let e: unknown = error; e !== null && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
+      const data = (e as { data?: unknown }).data;
+      if (isHex(data) && data !== "0x") return data;
+      const inner = (data as { data?: unknown } | undefined)?.data;
+      if (isHex(inner) && inner !== "0x") return inner;
+    }
+    if (/revert/i.test(String(error))) return "0x";
+    throw error;
+  }
+  throw new Error("expected a revert, but it succeeded");
+}
+
 /** Awaits `action`, which must revert; returns the decoded revert. */
 export async function reverted(action: Promise<unknown>): Promise<Revert> {
   try {
@@ -98,6 +118,19 @@ export async function reverted(action: Promise<unknown>): Promise<Revert> {
 
 /** Collateral each harness group mints to the deployer, in token units: half of it is paid to the trader. */
 export const COLLATERAL_SUPPLY = 10n ** 40n;
+
+/** What createLiquidityPosition takes, its deadline none unless given. */
+export interface LiquidityParams {
+  readonly marketId: bigint;
+  readonly amountBaseToken: bigint;
+  readonly amountQuoteToken: bigint;
+  readonly collateralAmount: bigint;
+  readonly lowerTick: number;
+  readonly upperTick: number;
+  readonly minAmountBaseToken: bigint;
+  readonly minAmountQuoteToken: bigint;
+  readonly deadline?: bigint;
+}
 /** The gas a harness trade is sent with: a fixed limit, no estimate (see DEMO_TRADE_GAS). */
 const TRADE_GAS = 2_000_000n;
 
@@ -211,6 +244,16 @@ export class MarketGroupHarness {
   async open(marketId: bigint, size: bigint, from: Wallet = this.chain.traderClient): Promise<bigint> {
     const [trade] = parseEventLogs({ abi: marketGroupAbi, logs: await this.trade(marketId, size, 0n, from), eventName: "Trade" });
     return trade!.args.positionId;
+  }
+
+  /** createLiquidityPosition sent by `from` (the trader unless given); the receipt's logs (a revert throws its data). */
+  provide(params: LiquidityParams, from: Wallet = this.chain.traderClient) {
+    return this.sendAs(from, this.address, marketGroupAbi, "createLiquidityPosition", [{ deadline: maxUint256, ...params }]);
+  }
+
+  /** createLiquidityPosition simulated from `from` (the trader unless given): what it would answer, or its revert. */
+  simulateProvide(params: LiquidityParams, from: Account = this.chain.traderClient.account) {
+    return this.chain.publicClient.simulateContract({ ...this.contract, functionName: "createLiquidityPosition", args: [{ deadline: maxUint256, ...params }], account: from });
   }
 
   /** modifyTraderPosition sent by `from` (the trader unless given) to the new size `size`; the receipt's logs. */

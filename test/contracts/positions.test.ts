@@ -6,10 +6,10 @@
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
 import fc from "fast-check";
-import { decodeErrorResult, getAddress, isHex, keccak256, maxUint256, parseEventLogs, toHex, type Address, type Hex } from "viem";
+import { decodeErrorResult, getAddress, keccak256, maxUint256, parseEventLogs, toHex, type Address, type Hex } from "viem";
 import { collateralTokenAbi, marketGroupAbi, positionHolderAbi, positionHolderBytecode } from "../../src/generated/contracts.ts";
 import { minedReceipt } from "../support/receipts.ts";
-import { configOf, MarketGroupHarness, reverted } from "./marketGroupHarness.ts";
+import { configOf, MarketGroupHarness, revertData, reverted } from "./marketGroupHarness.ts";
 import { E18, YES_NO, wholeRange } from "./poolModel.ts";
 
 /** The harness groups' minimum trade size: 10^12 wei. */
@@ -29,22 +29,6 @@ const SIGNATURES = {
   InvalidTransferRecipient: "InvalidTransferRecipient(address)",
   TokenDoesNotExist: "TokenDoesNotExist(uint256)",
 } as const;
-
-/** The raw revert data of a call or transaction that must revert. */
-async function revertData(action: Promise<unknown>): Promise<Hex> {
-  try {
-    await action;
-  } catch (error) {
-    for (let e: unknown = error; e !== null && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
-      const data = (e as { data?: unknown }).data;
-      if (isHex(data) && data !== "0x") return data;
-      const inner = (data as { data?: unknown } | undefined)?.data;
-      if (isHex(inner) && inner !== "0x") return inner;
-    }
-    throw error;
-  }
-  throw new Error("expected a revert, but it succeeded");
-}
 
 /** Asserts `action` reverts with `name`'s selector (computed from its signature) and, decoded, with `args`. */
 async function assertReverts(action: () => Promise<unknown>, name: keyof typeof SIGNATURES, args: readonly unknown[]) {
@@ -310,22 +294,18 @@ describe("reverts of the trading surface, each by its selector", () => {
     assert.equal(await h.ownerOf(mine), holders.true);
   });
 
-  test("InvalidPositionKind() for a liquidity position (minted by the owner over a range of a market's liquidity, once per range)", async () => {
+  test("InvalidPositionKind() for a liquidity position (createLiquidityPosition): its owner's quote and modify refuse it", async () => {
     const h = chainGroup;
     const { id } = await market(h);
+    const [data] = await h.getMarket(id);
     const owner = h.chain.walletClient;
-    await h.sendAs(owner, h.address, marketGroupAbi, "createLiquidityPosition", [id, 0n]);
+    const range = { lowerTick: data.baseAssetMinPriceTick, upperTick: data.baseAssetMaxPriceTick };
+    await h.provide({ marketId: id, amountBaseToken: E18, amountQuoteToken: E18, collateralAmount: E18, ...range, minAmountBaseToken: 0n, minAmountQuoteToken: 0n }, owner);
     const positionId = await h.chain.publicClient.readContract({ address: h.address, abi: marketGroupAbi, functionName: "totalSupply" });
     const p = await h.position(positionId);
-    assert.deepEqual([p.kind, p.marketId, await h.ownerOf(positionId), await h.positionSize(positionId)], [1, id, owner.account.address, 0n]);
+    assert.deepEqual([p.kind, p.marketId, await h.ownerOf(positionId), await h.positionSize(positionId)], [1, id, owner.account.address, -p.borrowedVBase]);
     await assertReverts(() => h.quoteModify(positionId, E18, owner.account), "InvalidPositionKind", []);
     await assertReverts(() => h.simulateModify(positionId, E18, 0n, owner.account), "InvalidPositionKind", []);
-    assert.deepEqual(await reverted(h.sendAs(owner, h.address, marketGroupAbi, "createLiquidityPosition", [id, 0n])), { errorName: "InvalidData", args: ["range already has its position"] });
-    assert.deepEqual(await reverted(h.sendAs(owner, h.address, marketGroupAbi, "createLiquidityPosition", [id, 1n])), { errorName: "InvalidData", args: ["no such liquidity range"] });
-    assert.deepEqual(await reverted(h.sendAs(h.chain.traderClient, h.address, marketGroupAbi, "createLiquidityPosition", [id, 0n])), {
-      errorName: "OwnableUnauthorizedAccount",
-      args: [trader()],
-    });
   });
 });
 
