@@ -85,6 +85,9 @@ export function serializeLiquidityTrace(trace: readonly LiquidityTraceEntry[], b
 export function buildLiquidityAnswer(request: LiquidityRequest, at: LiquidityMarketAt, result: LiquiditySearchResult): Checked<LiquidityResponseBody> {
   if (result.kind === "reverted") {
     if (result.outcome.errorName !== undefined && CLOSED.has(result.outcome.errorName)) return { ok: false, error: marketSettled() };
+    // Tokens too few for the pool to mint any liquidity: only a dust budget's search gets there without a fitting one.
+    const fitted = result.trace.some(({ outcome }) => outcome.kind === "required" && outcome.required <= request.collateralAvailable);
+    if (result.outcome.data === "0x" && !fitted) return { ok: false, error: insufficientCollateralForRange(0n, result.liquidity) };
     return { ok: false, error: liquidityNotMinted(result.liquidity, revertText(result.outcome)) };
   }
   if (result.kind === "insufficient") return { ok: false, error: insufficientCollateralForRange(result.least) };

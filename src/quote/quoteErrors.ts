@@ -161,11 +161,16 @@ export function marketSettled(): QuoteError {
   return new QuoteError("marketSettled");
 }
 
-/** §14: a budget under what a liquidity of 1 needs in the range; the detail names that least collateral. */
-export function insufficientCollateralForRange(least: bigint): QuoteError {
-  return new QuoteError("insufficientCollateralForRange", {
-    details: [{ param: "collateralAvailable", message: `is under the least collateral a position in this range takes: ${least} wei (a liquidity of 1)` }],
-  });
+/**
+ * §14: a budget under what a liquidity of 1 needs in the range; the detail names that least collateral. A dust budget
+ * whose search reached a liquidity too small to mint (`tooFew`: its tokens round to nothing the pool takes) names it.
+ */
+export function insufficientCollateralForRange(least: bigint, tooFew?: bigint): QuoteError {
+  const message =
+    tooFew === undefined
+      ? `is under the least collateral a position in this range takes: ${least} wei (a liquidity of 1)`
+      : `is too small for this range: no liquidity quoted fits it, and liquidity ${tooFew} holds too few tokens to mint (its mint reverted without data)`;
+  return new QuoteError("insufficientCollateralForRange", { details: [{ param: "collateralAvailable", message }] });
 }
 
 /** §14: a mint the group refused otherwise than for its collateral: the decoded revert, as a trace names it. */
