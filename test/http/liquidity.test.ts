@@ -5,39 +5,20 @@
 // minted liquidity is v3's of them, maxCollateral is the requirement in token units rounded up, the group's quote and
 // whether it fits as the test finds it; both strategies answer the same bytes, the single-call one in one JSON-RPC
 // request; and the 400s and 404 with the parameter they name.
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { FastifyInstance } from "fastify";
 import type { Address } from "viem";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { DEMO_MARKET_GROUP_ADDRESS, DEMO_USDC_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
-import { serviceBehindProxy, type ServiceBehindProxy } from "../support/liveService.ts";
-import { quoteRequests } from "../support/rpcProxy.ts";
+import { servedBothWays } from "../support/bothStrategies.ts";
 import { requirementOfLiquidity, requirementOfTokens } from "../support/liquidityCheck.ts";
 
-let setup: ServiceBehindProxy;
-/** [single-call behind the proxy, sequential on the node]. */
-let apps: FastifyInstance[];
-before(async () => {
-  setup = await serviceBehindProxy({ strategy: "single-call", timeoutMs: 30_000, probe: true });
-  const sequential = await setup.serve({ rpc: setup.devchain.endpoint.url, strategy: "sequential", timeoutMs: 30_000, probe: true });
-  apps = [setup.service.app, sequential.app];
-});
-after(() => setup.close());
+const served = servedBothWays(30_000);
+const { ask } = served;
 
 const E18 = 10n ** 18n;
 const liquidityPath = (group: Address, marketId: number | string, query: Record<string, string>) =>
   `/quoter/${DEVCHAIN_ID}/${group}/${marketId}/liquidity?${new URLSearchParams(query)}`;
-
-/** Both strategies' answer (the same bytes), and the JSON-RPC requests of the single call's. */
-async function ask(url: string) {
-  setup.proxy.clear();
-  const single = await apps[0]!.inject({ url });
-  const requests = quoteRequests(setup.proxy.methods);
-  const sequential = await apps[1]!.inject({ url });
-  assert.equal(single.body, sequential.body, `${url}: both strategies alike`);
-  return { status: single.statusCode, body: single.json(), requests };
-}
 
 const GROUPS = [
   { group: DEMO_MARKET_GROUP_ADDRESS, decimals: 18 },
@@ -64,8 +45,8 @@ describe("every answer of the grid against the group's own check at the answer's
           candidates.push(body.candidates);
           const at = { group, marketId: 1n, lowerTick: body.lowerTick, upperTick: body.upperTick, blockHash: body.blockHash };
           const L = BigInt(body.liquidity);
-          const here = await requirementOfLiquidity(setup.devchain.chain, at, L);
-          const above = await requirementOfLiquidity(setup.devchain.chain, at, L + 1n);
+          const here = await requirementOfLiquidity(served.setup().devchain.chain, at, L);
+          const above = await requirementOfLiquidity(served.setup().devchain.chain, at, L + 1n);
           assert.ok(here.required !== undefined && here.required <= budget, `L fits: ${here.required} <= ${budget}`);
           assert.ok(above.required !== undefined && above.required > budget, `L + 1 does not: ${above.required} > ${budget}`);
           assert.deepEqual(
@@ -78,7 +59,7 @@ describe("every answer of the grid against the group's own check at the answer's
           assert.equal(body.exact, true);
           assert.ok(body.lowerTick % 200 === 0 && body.upperTick % 200 === 0, "ticks on the spacing");
           const quoted = body.groupQuote;
-          const groupRequired = await requirementOfTokens(setup.devchain.chain, at, BigInt(quoted.amountBaseToken), BigInt(quoted.amountQuoteToken));
+          const groupRequired = await requirementOfTokens(served.setup().devchain.chain, at, BigInt(quoted.amountBaseToken), BigInt(quoted.amountQuoteToken));
           assert.equal(quoted.fits, groupRequired !== undefined && groupRequired <= budget);
         });
       }
@@ -123,9 +104,9 @@ describe("the 400s and the 404", () => {
   }
 
   test("a parameter given twice, and a bad path before a bad query", async () => {
-    const twice = await apps[0]!.inject({ url: `${liquidityPath(DEMO_MARKET_GROUP_ADDRESS, 1, { collateralAvailable: "1" })}&collateralAvailable=2` });
+    const twice = await served.apps()[0]!.inject({ url: `${liquidityPath(DEMO_MARKET_GROUP_ADDRESS, 1, { collateralAvailable: "1" })}&collateralAvailable=2` });
     assert.equal(twice.json().details[0].param, "collateralAvailable");
-    const both = await apps[0]!.inject({ url: liquidityPath(DEMO_MARKET_GROUP_ADDRESS, "x", { collateralAvailable: "0" }) });
+    const both = await served.apps()[0]!.inject({ url: liquidityPath(DEMO_MARKET_GROUP_ADDRESS, "x", { collateralAvailable: "0" }) });
     assert.equal(both.json().error, "Invalid path parameters");
   });
 });
