@@ -88,10 +88,60 @@ export const liquidityResponseSchema = {
   required: Object.keys(properties).filter((name) => !["trace", "trade"].includes(name)),
   additionalProperties: false,
   properties,
-  "x-examples": {} as Record<string, { summary: string; description: string; value: Record<string, unknown> }>,
+  "x-examples": {
+    narrow: {
+      summary: "0.01 token in [0.45, 0.55] around market 1's price: the group's own quote does not mint with it",
+      description: demoLiquidityRequest(1, { collateralAvailable: "10000000000000000", lowerPrice: "0.45", upperPrice: "0.55" }),
+      value: {
+        lowerTick: -8000,
+        upperTick: -5800,
+        lowerPrice: "0.449346936437085608",
+        upperPrice: "0.559914602771051583",
+        currentPrice: "0.500119050896956407",
+        liquidity: "277194131044665678",
+        mintedLiquidity: "277194131044665651",
+        amountBaseToken: "21520553400008671",
+        amountQuoteToken: "10216684402423972",
+        requiredCollateral: "10000000000000000",
+        maxCollateral: "10000000000000000",
+        collateralAvailable: "10000000000000000",
+        groupQuote: { liquidity: "277194131044665741", amountBaseToken: "21520553400008675", amountQuoteToken: "10216684402423975", fits: false },
+        candidates: 8,
+        exact: true,
+        blockNumber: DEMO_BLOCK_NUMBER,
+        blockHash: DEMO_BLOCK_HASH,
+        collateralDecimals: 18,
+      },
+    },
+    whole: {
+      summary: "1 token over market 1's whole range",
+      description: demoLiquidityRequest(1, { collateralAvailable: "1000000000000000000" }),
+      value: {
+        lowerTick: -46000,
+        upperTick: -200,
+        lowerPrice: "0.010054147778594249",
+        upperPrice: "0.980199653440576966",
+        currentPrice: "0.500119050896956407",
+        liquidity: "1919875048500636029",
+        mintedLiquidity: "1919875048500636027",
+        amountBaseToken: "775621008686193070",
+        amountQuoteToken: "1165211686581081408",
+        requiredCollateral: "1000000000000000000",
+        maxCollateral: "1000000000000000000",
+        collateralAvailable: "1000000000000000000",
+        groupQuote: { liquidity: "1919875048500636025", amountBaseToken: "775621008686193068", amountQuoteToken: "1165211686581081405", fits: true },
+        candidates: 4,
+        exact: true,
+        blockNumber: DEMO_BLOCK_NUMBER,
+        blockHash: DEMO_BLOCK_HASH,
+        collateralDecimals: 18,
+      },
+    },
+  },
 } as const;
 
 const ASK = { collateralAvailable: "1000000000000000000" };
+const DEMO_RANGE = "the market's range is [0.010054147778594249, 0.980199653440576966] (ticks -46000 to -200, spacing 200)";
 
 export const liquidityErrorResponses = {
   ...quoteErrorResponses,
@@ -101,6 +151,15 @@ export const liquidityErrorResponses = {
       "needs in the range (details name that least collateral), or a mint the group refuses for another reason",
     {
       settled: example(marketSettled().toBody(), demoLiquidityRequest(3, ASK)),
+      pastBound: example(
+        invalidQueryParameters([{ param: "lowerPrice", message: `is below the market's lowest price once aligned (tick -69200): ${DEMO_RANGE}` }]).toBody(),
+        demoLiquidityRequest(1, { ...ASK, lowerPrice: "0.001" }),
+        "Invalid query parameters: a range past the market's bounds",
+      ),
+      dust: example(
+        insufficientCollateralForRange(0n, 1n).toBody(),
+        demoLiquidityRequest(1, { collateralAvailable: "1" }),
+      ),
     },
   ),
 } as const;
@@ -118,5 +177,3 @@ export const liquidityRouteSchema = {
   querystring: rowsSchema(LIQUIDITY_QUERY_PARAMS),
   response: { 200: liquidityResponseSchema, ...liquidityErrorResponses },
 } as const;
-
-export { insufficientCollateralForRange, invalidQueryParameters, DEMO_BLOCK_HASH, DEMO_BLOCK_NUMBER };

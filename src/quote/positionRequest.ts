@@ -26,6 +26,11 @@ export function isLiquidityRequest(request: AnyQuoteRequest): request is Liquidi
   return "kind" in request && request.kind === "liquidity";
 }
 
+/** A new trader position's quote: neither a held position's nor a liquidity position's. */
+export function isNewPositionRequest(request: AnyQuoteRequest): request is QuoteRequest {
+  return !isPositionRequest(request) && !isLiquidityRequest(request);
+}
+
 /** §3.2 for the requests that have an expected price (a liquidity quote has none). */
 export function checkAnyRequest(request: AnyQuoteRequest): QuoteError | undefined {
   return isLiquidityRequest(request) ? undefined : checkExpectedPrice(request.expectedPrice);

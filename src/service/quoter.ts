@@ -65,18 +65,11 @@ class Quoter implements QuoterService {
     this.searches = new Searches(this.endpoints, this.exactMaxCandidates, options.sharing);
   }
 
-  quote(request: QuoteRequest, options: QuoteOptions = {}): Promise<QuoteResponseBody> {
-    return this.answer(request, options) as Promise<QuoteResponseBody>;
-  }
+  quote = (request: QuoteRequest, options: QuoteOptions = {}) => this.answer(request, options) as Promise<QuoteResponseBody>;
   /** Semantics §13: the same question of a held position (its market and its owner read at the block). */
-  quotePosition(request: PositionRequest, options: QuoteOptions = {}): Promise<PositionResponseBody> {
-    return this.answer(request, options) as Promise<PositionResponseBody>;
-  }
-
+  quotePosition = (request: PositionRequest, options: QuoteOptions = {}) => this.answer(request, options) as Promise<PositionResponseBody>;
   /** Semantics §14: the largest liquidity a budget mints in a range, proven. */
-  quoteLiquidity(request: LiquidityRequest, options: QuoteOptions = {}): Promise<LiquidityResponseBody> {
-    return this.answer(request, options) as Promise<LiquidityResponseBody>;
-  }
+  quoteLiquidity = (request: LiquidityRequest, options: QuoteOptions = {}) => this.answer(request, options) as Promise<LiquidityResponseBody>;
 
   private async answer(request: AnyQuoteRequest, options: QuoteOptions): Promise<AnswerBody> {
     const notPositive = checkAnyRequest(request);

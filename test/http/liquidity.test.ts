@@ -7,7 +7,8 @@
 // request; and the 400s and 404 with the parameter they name.
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { Address } from "viem";
+import { decodeFunctionData, type Address } from "viem";
+import { marketGroupAbi } from "../../src/generated/contracts.ts";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { DEMO_MARKET_GROUP_ADDRESS, DEMO_USDC_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
 import { servedBothWays } from "../support/bothStrategies.ts";
@@ -108,5 +109,54 @@ describe("the 400s and the 404", () => {
     assert.equal(twice.json().details[0].param, "collateralAvailable");
     const both = await served.apps()[0]!.inject({ url: liquidityPath(DEMO_MARKET_GROUP_ADDRESS, "x", { collateralAvailable: "0" }) });
     assert.equal(both.json().error, "Invalid path parameters");
+  });
+});
+
+describe("batch items and the trade", () => {
+  test('items with "kind": "liquidity" are the liquidity route\'s, each the GET\'s body byte for byte; another kind is its own 400', async () => {
+    const items: Record<string, string>[] = [
+      { kind: "liquidity", marketAddress: DEMO_MARKET_GROUP_ADDRESS, marketId: "1", collateralAvailable: String(E18), lowerPrice: "0.45", upperPrice: "0.55" },
+      { marketAddress: DEMO_MARKET_GROUP_ADDRESS, marketId: "1", expectedPrice: "0.55", collateralAvailable: String(E18) },
+      { kind: "liquidity", marketAddress: DEMO_USDC_MARKET_GROUP_ADDRESS, marketId: "1", collateralAvailable: "1000", taker: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" },
+      { kind: "liquidity", marketAddress: DEMO_MARKET_GROUP_ADDRESS, marketId: "1", collateralAvailable: String(E18), upperPrice: "2" },
+      { kind: "lp", marketAddress: DEMO_MARKET_GROUP_ADDRESS, marketId: "1", collateralAvailable: String(E18) },
+    ];
+    const batch = await served.apps()[0]!.inject({ method: "POST", url: `/quoter/${DEVCHAIN_ID}/batch`, payload: { quotes: items } });
+    assert.equal(batch.statusCode, 200, batch.body);
+    const results = batch.json().results;
+    for (const [i, { kind, marketAddress, marketId, ...query }] of items.slice(0, 4).entries()) {
+      const url = `/quoter/${DEVCHAIN_ID}/${marketAddress}/${marketId}${kind === undefined ? "" : "/liquidity"}?${new URLSearchParams(query)}`;
+      const get = await served.apps()[0]!.inject({ url });
+      assert.equal(results[i].status, get.statusCode, url);
+      assert.equal(JSON.stringify(results[i].body), get.body, url);
+    }
+    assert.equal(results[3].status, 400, "a range past the bound");
+    assert.deepEqual([results[4].status, results[4].body.details[0].param], [400, "kind"]);
+  });
+
+  test("with taker: createLiquidityPosition of the answer's tokens and range, the collateral limit of §12, the minimums less slippage", async () => {
+    const taker = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+    const budget = 10n * E18;
+    const { status, body } = await ask(liquidityPath(DEMO_USDC_MARKET_GROUP_ADDRESS, 1, { collateralAvailable: String(budget), taker, slippageBps: "100" }));
+    assert.equal(status, 200);
+    const maxCollateral = BigInt(body.maxCollateral);
+    const withSlippage = (maxCollateral * 10_100n + 9_999n) / 10_000n;
+    const budgetUnits = budget / 10n ** 12n;
+    assert.equal(body.trade.collateralLimit, String(withSlippage < budgetUnits ? withSlippage : budgetUnits > maxCollateral ? budgetUnits : maxCollateral));
+    const { args } = decodeFunctionData({ abi: marketGroupAbi, data: body.trade.transaction.data });
+    const params = (args as readonly [Record<string, bigint | number>])[0];
+    assert.deepEqual(params, {
+      marketId: 1n,
+      amountBaseToken: BigInt(body.amountBaseToken),
+      amountQuoteToken: BigInt(body.amountQuoteToken),
+      collateralAmount: BigInt(body.trade.collateralLimit),
+      lowerTick: body.lowerTick,
+      upperTick: body.upperTick,
+      minAmountBaseToken: (BigInt(body.amountBaseToken) * 9_900n) / 10_000n,
+      minAmountQuoteToken: (BigInt(body.amountQuoteToken) * 9_900n) / 10_000n,
+      deadline: BigInt(body.trade.deadline),
+    });
+    assert.deepEqual(body.trade.calls.map((call: { to: string }) => call.to), [body.trade.approval.token, DEMO_USDC_MARKET_GROUP_ADDRESS]);
+    assert.equal(body.trade.simulation.ok, true, JSON.stringify(body.trade.simulation));
   });
 });
