@@ -79,6 +79,7 @@ export function createEndpointStrategy({ singleCall, searchGasCap, exactMaxCandi
 
   return {
     ...createPositionStrategy({ singleCall, limits, warn }),
+    ...liquidityStrategy(canRunSingleCall, (endpoint, error) => quoteSequentially(endpoint, "a liquidity quote's answer", error), searchGasCap),
     async readerAt(endpoint, request, context, searched) {
       if (searched !== undefined) return { reader: replayingReader(endpoint, request, limits, context, searched), singleCall: true };
       if (await canRunSingleCall(endpoint, context.tally)) {
@@ -90,10 +91,6 @@ export function createEndpointStrategy({ singleCall, searchGasCap, exactMaxCandi
         }
       }
       return { reader: await sequentialReader(endpoint, request, context), singleCall: false };
-    },
-    async liquidityReaderAt(endpoint, request, context) {
-      const runs = await canRunSingleCall(endpoint, context.tally);
-      return liquidityReader(runs, endpoint, request, { ...context, gasCap: searchGasCap }, (error) => quoteSequentially(endpoint, "a liquidity quote's answer", error));
     },
     async batchFacts(endpoint, requests, context) {
       if (!(await canRunSingleCall(endpoint, context.tally))) return [];
@@ -122,23 +119,25 @@ export function createEndpointStrategy({ singleCall, searchGasCap, exactMaxCandi
  * A liquidity quote's reads: the liquidity searcher's facts where the endpoint runs deployless calls (`runs`), else call
  * by call (also after a call that was not the searcher's, which `unsupported` remembers).
  */
-async function liquidityReader(
-  runs: boolean,
-  endpoint: ChainEndpoint,
-  request: LiquidityRequest,
-  context: ReadContext & { readonly gasCap: bigint },
-  unsupported: (error: Error) => void,
-): Promise<{ readonly reader: LiquidityReader; readonly singleCall: boolean }> {
-  if (runs) {
-    try {
-      const facts = await runLiquiditySearcher(endpoint, request, context.gasCap, context);
-      return { reader: replayingLiquidityReader(endpoint, request, context, facts), singleCall: true };
-    } catch (error) {
-      if (!(error instanceof SearcherUnsupportedError)) throw error;
-      unsupported(error);
-    }
-  }
-  return { reader: sequentialLiquidityReader(endpoint, request, context), singleCall: false };
+function liquidityStrategy(
+  runs: (endpoint: ChainEndpoint, tally?: RpcTally) => Promise<boolean>,
+  unsupported: (endpoint: ChainEndpoint, error: Error) => void,
+  gasCap: bigint,
+): Pick<EndpointStrategy, "liquidityReaderAt"> {
+  return {
+    async liquidityReaderAt(endpoint, request, context) {
+      if (await runs(endpoint, context.tally)) {
+        try {
+          const facts = await runLiquiditySearcher(endpoint, request, gasCap, context);
+          return { reader: replayingLiquidityReader(endpoint, request, context, facts), singleCall: true };
+        } catch (error) {
+          if (!(error instanceof SearcherUnsupportedError)) throw error;
+          unsupported(endpoint, error);
+        }
+      }
+      return { reader: sequentialLiquidityReader(endpoint, request, context), singleCall: false };
+    },
+  };
 }
 
 /**
