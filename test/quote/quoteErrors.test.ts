@@ -19,6 +19,8 @@ import {
   positionNotFound,
   rpcUnavailable,
   takerNotOwner,
+  insufficientCollateralForRange,
+  liquidityNotMinted,
   type QuoteErrorKind,
 } from "../../src/quote/quoteErrors.ts";
 
@@ -37,6 +39,8 @@ test("§6 / interface §7: every error of a quote has its stable kind and exact 
     [positionNotFound(), "positionNotFound", "Position not found"],
     [notTraderPosition(), "notTraderPosition", "Position is not a trader position"],
     [takerNotOwner(1n, "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"), "takerNotOwner", "Taker does not own the position"],
+    [insufficientCollateralForRange(7n), "insufficientCollateralForRange", "Insufficient collateral for this range"],
+    [liquidityNotMinted(1n, "Panic(17)"), "liquidityNotMinted", "Could not mint a liquidity position in this range"],
     [rpcUnavailable(), "rpcUnavailable", "Chain RPC unavailable"],
     [internalError(), "internal", "Internal server error"],
   ];
