@@ -235,7 +235,7 @@ export function searcherWords(ast: AstNode): Record<string, number> {
  * Everything else, the reference market group first, is compiled as before, so that a candidate's gas stays the
  * reference market's.
  */
-const VIA_IR_UNITS = new Set(["QuoteSearcher", "ExactQuoteSearcher", "BatchQuoteSearcher", "DepthLadderSearcher", "PositionSearcher"].map((name) => `${CONTRACTS_DIR}/${name}.sol`));
+const VIA_IR_UNITS = new Set(["QuoteSearcher", "ExactQuoteSearcher", "BatchQuoteSearcher", "DepthLadderSearcher", "PositionSearcher", "LiquiditySearcher"].map((name) => `${CONTRACTS_DIR}/${name}.sol`));
 
 /**
  * Contracts run as code at an address through eth_call's state override (the position searcher, at the owner's): their

@@ -42,6 +42,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/quoter/{chainId}/{marketAddress}/{marketId}/liquidity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Largest liquidity a collateral budget mints in a price range, proven, ready to sign
+         * @description Reads the market, its reference price, its pool's sqrt price and tick spacing at the latest block, aligns the range to the spacing (outwards), asks the group's own quote (quoteLiquidityPositionTokens) and searches the largest liquidity L whose tokens (getTokensFromLiquidity) minted with no collateral revert InsufficientCollateral naming at most collateralAvailable, L + 1 naming more. HEAD answers like GET without a body; other methods answer 405.
+         */
+        get: operations["getLiquidityQuote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/quoter/{chainId}/batch": {
         parameters: {
             query?: never;
@@ -1304,6 +1324,581 @@ export interface operations {
             };
         };
     };
+    getLiquidityQuote: {
+        parameters: {
+            query: {
+                /**
+                 * @description Collateral budget in wei, 1 to 2^256-1: 18-decimal units whatever the collateral token's decimals. The answer is the largest liquidity whose position needs at most this much collateral (createLiquidityPosition's requirement), proven
+                 * @example 1000000000000000000000
+                 */
+                collateralAvailable: string;
+                /**
+                 * @description The range's lower price (decimal, at most 18 decimals, greater than 0); absent: the market's lowest price. It becomes the pool's tick at or below it, then the multiple of the tick spacing at or below that: the range covers what was asked. A range past the market's bounds, or empty once aligned, is a 400 naming the bounds
+                 * @example 0.4
+                 */
+                lowerPrice?: string;
+                /**
+                 * @description The range's upper price (decimal, at most 18 decimals, greater than 0); absent: the market's highest price. It becomes the pool's tick at or below it, then the multiple of the tick spacing at or above that: the range covers what was asked. A range past the market's bounds, or empty once aligned, is a 400 naming the bounds
+                 * @example 0.6
+                 */
+                upperPrice?: string;
+                /**
+                 * @description true adds the list of quoted candidates (any other value is ignored)
+                 * @example true
+                 */
+                trace?: string;
+                /**
+                 * @description The answer is at this block or later, a decimal integer from 0 to 2^64-1 (a block number): after a trade, its receipt's block number, so that the quote sees the trade (read-your-writes). The quote waits for the block up to its deadline; if the chain does not reach it, 503. Absent: the newest block the service has seen
+                 * @example 6
+                 */
+                minBlock?: string;
+                /**
+                 * @description The account that will trade (0x and 40 hex digits; mixed case must pass the EIP-55 checksum): the answer adds `trade`, the createTraderPosition transaction ready to sign from it, its collateral limit and deadline, the ERC-20 approval it needs first (or null), its balance, and the trade simulated from it at the answer's block. Left out: the answer is as without this parameter, byte for byte
+                 * @example 0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+                 */
+                taker?: string;
+                /**
+                 * @description With taker: room for the price to move, a decimal integer from 0 to 5000 (basis points: 50 is 0.5%) of maxCollateral (default 50): the trade's collateralLimit is maxCollateral raised by it, rounded up, never past collateralAvailable (in token units, rounded down) nor below maxCollateral. 0 sends maxCollateral exactly
+                 * @example 50
+                 */
+                slippageBps?: string;
+                /**
+                 * @description With taker: the trade's deadline, a decimal integer from 1 to 86400 (seconds) after the answer block's timestamp (default 300): a block later than that rejects it (TransactionExpired)
+                 * @example 300
+                 */
+                deadlineSeconds?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Chain id, a decimal integer from 1 to 2^53-1
+                 * @example 31337
+                 */
+                chainId: string;
+                /**
+                 * @description Market group address: 0x and 40 hex digits, all-lower, all-upper or EIP-55 checksummed
+                 * @example 0x5FbDB2315678afecb367f032d93F642f64180aa3
+                 */
+                marketAddress: string;
+                /**
+                 * @description Market id within the group, a decimal integer from 0 to 2^256-1
+                 * @example 2
+                 */
+                marketId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The largest liquidity the budget mints in the range, proven, with the tokens and collateral it takes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The range's lower tick: the lower price's tick aligned down to the pool's spacing (absent: the market's lowest) */
+                        lowerTick: number;
+                        /** @description The range's upper tick: the upper price's tick aligned up to the pool's spacing (absent: the market's highest) */
+                        upperTick: number;
+                        /** @description The lower tick's price (rounded up): asked again, it is the same tick */
+                        lowerPrice: string;
+                        /** @description The upper tick's price (rounded up) */
+                        upperPrice: string;
+                        /** @description Current reference price of the market */
+                        currentPrice: string;
+                        /** @description L: the largest liquidity whose mint needs at most collateralAvailable; L + 1 needs more (both quoted at blockNumber) */
+                        liquidity: string;
+                        /** @description What the mint of the amounts gets: Uniswap v3's getLiquidityForAmounts at the block's price, a few units under liquidity where its roundings meet */
+                        mintedLiquidity: string;
+                        /** @description createLiquidityPosition's amountBaseToken: getTokensFromLiquidity's base tokens of liquidity, 18 decimals */
+                        amountBaseToken: string;
+                        /** @description createLiquidityPosition's amountQuoteToken: the quote tokens, 18 decimals */
+                        amountQuoteToken: string;
+                        /** @description The collateral the position needs (the group's InsufficientCollateral requirement), 18-decimal units */
+                        requiredCollateral: string;
+                        /** @description requiredCollateral in the collateral token's own units, rounded up: the least collateralAmount that mints it */
+                        maxCollateral: string;
+                        /** @description The request's budget, in wei (18-decimal units) */
+                        collateralAvailable: string;
+                        /** @description The group's own quote for the budget (quoteLiquidityPositionTokens) and whether its amounts mint with it; null where it reverted */
+                        groupQuote: {
+                            /** @description The liquidity the group quotes */
+                            liquidity: string;
+                            /** @description Its base tokens */
+                            amountBaseToken: string;
+                            /** @description Its quote tokens */
+                            amountQuoteToken: string;
+                            /** @description Whether their mint needs at most collateralAvailable */
+                            fits: boolean;
+                        } | null;
+                        /** @description How many liquidities were quoted (the group's first) */
+                        candidates: number;
+                        /**
+                         * @description Always true: liquidity fits and liquidity + 1 does not, both quoted
+                         * @enum {boolean}
+                         */
+                        exact: true;
+                        /** @description The block every chain read of this quote was made at: the newest block the service had seen when the request arrived, or later (at least minBlock). An answer is a statement about this one block */
+                        blockNumber: string;
+                        /** @description That block's hash (lower case): the block is named by it, so that an answer is never of a block the chain replaced (a reorg). Compare it with your receipt's or your node's block at blockNumber */
+                        blockHash: `0x${string}`;
+                        /** @description Decimals of the market group's collateral token (getMarketGroup().collateralAsset's decimals(); 18 when either cannot be read) */
+                        collateralDecimals: number;
+                        /** @description trace=true: each candidate quoted, in order: its liquidity, whether it fits, its tokens and requirement (or its revert) */
+                        trace?: {
+                            /** @description The candidate liquidity */
+                            liquidity: string;
+                            /**
+                             * @description fits: its requirement is at most collateralAvailable
+                             * @enum {string}
+                             */
+                            outcome: "fits" | "over-budget" | "reverted";
+                            /** @description getTokensFromLiquidity's base tokens of it */
+                            amountBaseToken?: string;
+                            /** @description getTokensFromLiquidity's quote tokens of it */
+                            amountQuoteToken?: string;
+                            /** @description The requirement its mint names (InsufficientCollateral), 18-decimal units */
+                            requiredCollateral?: string;
+                            /** @description The decoded error of a revert other than InsufficientCollateral, or its data */
+                            revert?: string;
+                            /** @description The decoded error's arguments */
+                            revertArgs?: {
+                                [key: string]: string;
+                            };
+                        }[];
+                        /** @description With taker: the createLiquidityPosition transaction ready to sign: the amounts and range above, collateralAmount (collateralLimit) maxCollateral raised by slippageBps, never past collateralAvailable nor below maxCollateral, the minimum amounts less slippageBps (rounded down), the deadline; its approval, the taker's balance, calls and simulation */
+                        trade?: {
+                            /** @description The collateral limit the transaction carries, in the token's own units: min(ceil(maxCollateral × (10000 + slippageBps) / 10000), max(maxCollateral, floor(collateralAvailable / 10^(18 - collateralDecimals)))), never 0 (0 is no limit to the market group: a limit that would be 0 is 1) */
+                            collateralLimit: string;
+                            /** @description The transaction's deadline, unix seconds: the answer block's timestamp + deadlineSeconds */
+                            deadline: string;
+                            /** @description createTraderPosition((marketId, maxSize, collateralLimit, deadline)) to the market group */
+                            transaction: {
+                                /** @description The taker (EIP-55 checksummed): the transaction's sender */
+                                from: `0x${string}`;
+                                /** @description The contract it calls */
+                                to: `0x${string}`;
+                                /** @description The call's data, ABI-encoded */
+                                data: `0x${string}`;
+                                /**
+                                 * @description No ether is sent
+                                 * @enum {string}
+                                 */
+                                value: "0";
+                            };
+                            /** @description The ERC-20 approval to send first, when the taker's allowance of the collateral token to the market group, at the block, is below collateralLimit; null otherwise (or when the group names no collateral token) */
+                            approval: {
+                                /** @description The collateral token */
+                                token: `0x${string}`;
+                                /** @description The market group */
+                                spender: `0x${string}`;
+                                /** @description The taker's allowance to it now, token units */
+                                allowance: string;
+                                /** @description approve(marketAddress, collateralLimit) to the token */
+                                transaction: {
+                                    /** @description The taker (EIP-55 checksummed): the transaction's sender */
+                                    from: `0x${string}`;
+                                    /** @description The contract it calls */
+                                    to: `0x${string}`;
+                                    /** @description The call's data, ABI-encoded */
+                                    data: `0x${string}`;
+                                    /**
+                                     * @description No ether is sent
+                                     * @enum {string}
+                                     */
+                                    value: "0";
+                                };
+                            } | null;
+                            /** @description The taker's balance of the collateral token at the block, and what the transaction may take (null when the group names no token) */
+                            balance: {
+                                /** @description The collateral token */
+                                token: `0x${string}`;
+                                /** @description The taker's balance, token units */
+                                available: string;
+                                /** @description collateralLimit: the most the transaction takes */
+                                needed: string;
+                            } | null;
+                            /** @description What a wallet signs, in order: approval.transaction (when approval is not null), then transaction, each as { to, data } (no value). It is the calls member of EIP-5792's wallet_sendCalls (version 2.0.0: from the taker, chainId in hex, atomicRequired false) and what viem's sendCalls({ calls }) takes; to a wallet without EIP-5792, send them one by one with eth_sendTransaction, each after the previous one's receipt */
+                            calls: {
+                                /** @description The contract it calls: the collateral token (the approval) or the market group (the trade) */
+                                to: `0x${string}`;
+                                /** @description The call's data, ABI-encoded */
+                                data: `0x${string}`;
+                            }[];
+                            /** @description The transaction run from the taker at the answer's block, in a block one above it timestamped when the next block would plausibly come (the block's timestamp plus the time since the service saw it as the head, at least 1 s), after the approval where one is needed: both in order in one eth_simulateV1 where the node has it; on a node without it, the transaction alone by eth_call (no gas then), and not run where an approval must come first. A revert is not an error of the quote: the answer is still 200 */
+                            simulation: {
+                                /**
+                                 * @description The transaction succeeds
+                                 * @enum {boolean}
+                                 */
+                                ok: true;
+                                /** @description The gas it used, intrinsic gas included: what its receipt's gasUsed will say (eth_simulateV1 only) */
+                                gas?: string;
+                            } | {
+                                /**
+                                 * @description The transaction (or the approval before it) reverts
+                                 * @enum {boolean}
+                                 */
+                                ok: false;
+                                /** @description The decoded error's name, as trace names a candidate's (TransactionExpired, PositionSizeBelowMin, CollateralLimitReached, ERC20InsufficientBalance, ERC20InsufficientAllowance, ...), or the raw 0x revert data */
+                                revert: string;
+                                /** @description The decoded error's arguments by name, numbers as decimal strings */
+                                revertArgs?: {
+                                    [key: string]: string;
+                                };
+                            } | {
+                                /** @description The transaction was not run */
+                                ok: null;
+                                /** @description Why not: the node has no eth_simulateV1 and the approval must come first */
+                                reason: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description A malformed request (details name each failing parameter), a range past the market's bounds or empty once aligned (details name the bounds as prices), a settled or ended market, a budget under what a liquidity of 1 needs in the range (details name that least collateral), or a mint the group refuses for another reason */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The message: one of the fixed messages of the interface */
+                        error: string;
+                        /** @description What to change, always at least one entry: one per failing parameter for a validation error */
+                        details: {
+                            /** @description The parameter, e.g. expectedPrice or chainId */
+                            param: string;
+                            /** @description The rule it broke */
+                            message: string;
+                        }[];
+                        /** @description With trace=true: one entry per quoted candidate, in the order the search quoted them */
+                        trace?: {
+                            /** @description Candidate size in wei, negative for a SHORT */
+                            size: string;
+                            /**
+                             * @description feasible: meets every rule (the search goes up); reverted: the simulation reverted (too large); over-budget: requiredCollateral > collateralAvailable; beyond-expected: priceAfter passed expectedPrice; short-of-limit: priceAfter did not pass priceLimit (the search goes up)
+                             * @enum {string}
+                             */
+                            outcome: "feasible" | "reverted" | "over-budget" | "beyond-expected" | "short-of-limit";
+                            /** @description Collateral the candidate needs, in wei (absent when reverted) */
+                            requiredCollateral?: string;
+                            /** @description Average price of the fill (absent when reverted) */
+                            fillPrice?: string;
+                            /** @description Market price once the trade is filled (absent when reverted) */
+                            priceAfter?: string;
+                            /** @description Decoded error name (the market group's custom errors, Error for Error(string), Panic), or the raw 0x revert data (reverted only) */
+                            revert?: string;
+                            /**
+                             * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
+                             * @example {
+                             *       "poolPrice": "56022770974786139918731938227",
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
+                             *     }
+                             */
+                            revertArgs?: {
+                                [key: string]: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description No market at that address and id (or no RPC configured for the chain), or no reference price. A market not found is not found at the newest block: the endpoints' latest block is read first, and where it is newer the answer is about it (a market created a moment ago is found); the detail names the block, by number and hash. Other paths answer 404 `Not found` in the same shape. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The message: one of the fixed messages of the interface */
+                        error: string;
+                        /** @description What to change, always at least one entry: one per failing parameter for a validation error */
+                        details: {
+                            /** @description The parameter, e.g. expectedPrice or chainId */
+                            param: string;
+                            /** @description The rule it broke */
+                            message: string;
+                        }[];
+                        /** @description With trace=true: one entry per quoted candidate, in the order the search quoted them */
+                        trace?: {
+                            /** @description Candidate size in wei, negative for a SHORT */
+                            size: string;
+                            /**
+                             * @description feasible: meets every rule (the search goes up); reverted: the simulation reverted (too large); over-budget: requiredCollateral > collateralAvailable; beyond-expected: priceAfter passed expectedPrice; short-of-limit: priceAfter did not pass priceLimit (the search goes up)
+                             * @enum {string}
+                             */
+                            outcome: "feasible" | "reverted" | "over-budget" | "beyond-expected" | "short-of-limit";
+                            /** @description Collateral the candidate needs, in wei (absent when reverted) */
+                            requiredCollateral?: string;
+                            /** @description Average price of the fill (absent when reverted) */
+                            fillPrice?: string;
+                            /** @description Market price once the trade is filled (absent when reverted) */
+                            priceAfter?: string;
+                            /** @description Decoded error name (the market group's custom errors, Error for Error(string), Panic), or the raw 0x revert data (reverted only) */
+                            revert?: string;
+                            /**
+                             * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
+                             * @example {
+                             *       "poolPrice": "56022770974786139918731938227",
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
+                             *     }
+                             */
+                            revertArgs?: {
+                                [key: string]: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Too many requests from this client; try again after Retry-After seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The message: one of the fixed messages of the interface */
+                        error: string;
+                        /** @description What to change, always at least one entry: one per failing parameter for a validation error */
+                        details: {
+                            /** @description The parameter, e.g. expectedPrice or chainId */
+                            param: string;
+                            /** @description The rule it broke */
+                            message: string;
+                        }[];
+                        /** @description With trace=true: one entry per quoted candidate, in the order the search quoted them */
+                        trace?: {
+                            /** @description Candidate size in wei, negative for a SHORT */
+                            size: string;
+                            /**
+                             * @description feasible: meets every rule (the search goes up); reverted: the simulation reverted (too large); over-budget: requiredCollateral > collateralAvailable; beyond-expected: priceAfter passed expectedPrice; short-of-limit: priceAfter did not pass priceLimit (the search goes up)
+                             * @enum {string}
+                             */
+                            outcome: "feasible" | "reverted" | "over-budget" | "beyond-expected" | "short-of-limit";
+                            /** @description Collateral the candidate needs, in wei (absent when reverted) */
+                            requiredCollateral?: string;
+                            /** @description Average price of the fill (absent when reverted) */
+                            fillPrice?: string;
+                            /** @description Market price once the trade is filled (absent when reverted) */
+                            priceAfter?: string;
+                            /** @description Decoded error name (the market group's custom errors, Error for Error(string), Panic), or the raw 0x revert data (reverted only) */
+                            revert?: string;
+                            /**
+                             * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
+                             * @example {
+                             *       "poolPrice": "56022770974786139918731938227",
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
+                             *     }
+                             */
+                            revertArgs?: {
+                                [key: string]: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description A bug; never a stack trace or an RPC URL */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The message: one of the fixed messages of the interface */
+                        error: string;
+                        /** @description What to change, always at least one entry: one per failing parameter for a validation error */
+                        details: {
+                            /** @description The parameter, e.g. expectedPrice or chainId */
+                            param: string;
+                            /** @description The rule it broke */
+                            message: string;
+                        }[];
+                        /** @description With trace=true: one entry per quoted candidate, in the order the search quoted them */
+                        trace?: {
+                            /** @description Candidate size in wei, negative for a SHORT */
+                            size: string;
+                            /**
+                             * @description feasible: meets every rule (the search goes up); reverted: the simulation reverted (too large); over-budget: requiredCollateral > collateralAvailable; beyond-expected: priceAfter passed expectedPrice; short-of-limit: priceAfter did not pass priceLimit (the search goes up)
+                             * @enum {string}
+                             */
+                            outcome: "feasible" | "reverted" | "over-budget" | "beyond-expected" | "short-of-limit";
+                            /** @description Collateral the candidate needs, in wei (absent when reverted) */
+                            requiredCollateral?: string;
+                            /** @description Average price of the fill (absent when reverted) */
+                            fillPrice?: string;
+                            /** @description Market price once the trade is filled (absent when reverted) */
+                            priceAfter?: string;
+                            /** @description Decoded error name (the market group's custom errors, Error for Error(string), Panic), or the raw 0x revert data (reverted only) */
+                            revert?: string;
+                            /**
+                             * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
+                             * @example {
+                             *       "poolPrice": "56022770974786139918731938227",
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
+                             *     }
+                             */
+                            revertArgs?: {
+                                [key: string]: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description The chain could not be reached or did not answer in time; never a partial answer */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The message: one of the fixed messages of the interface */
+                        error: string;
+                        /** @description What to change, always at least one entry: one per failing parameter for a validation error */
+                        details: {
+                            /** @description The parameter, e.g. expectedPrice or chainId */
+                            param: string;
+                            /** @description The rule it broke */
+                            message: string;
+                        }[];
+                        /** @description With trace=true: one entry per quoted candidate, in the order the search quoted them */
+                        trace?: {
+                            /** @description Candidate size in wei, negative for a SHORT */
+                            size: string;
+                            /**
+                             * @description feasible: meets every rule (the search goes up); reverted: the simulation reverted (too large); over-budget: requiredCollateral > collateralAvailable; beyond-expected: priceAfter passed expectedPrice; short-of-limit: priceAfter did not pass priceLimit (the search goes up)
+                             * @enum {string}
+                             */
+                            outcome: "feasible" | "reverted" | "over-budget" | "beyond-expected" | "short-of-limit";
+                            /** @description Collateral the candidate needs, in wei (absent when reverted) */
+                            requiredCollateral?: string;
+                            /** @description Average price of the fill (absent when reverted) */
+                            fillPrice?: string;
+                            /** @description Market price once the trade is filled (absent when reverted) */
+                            priceAfter?: string;
+                            /** @description Decoded error name (the market group's custom errors, Error for Error(string), Panic), or the raw 0x revert data (reverted only) */
+                            revert?: string;
+                            /**
+                             * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
+                             * @example {
+                             *       "poolPrice": "56022770974786139918731938227",
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
+                             *     }
+                             */
+                            revertArgs?: {
+                                [key: string]: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Any other client error, in the same shape */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The message: one of the fixed messages of the interface */
+                        error: string;
+                        /** @description What to change, always at least one entry: one per failing parameter for a validation error */
+                        details: {
+                            /** @description The parameter, e.g. expectedPrice or chainId */
+                            param: string;
+                            /** @description The rule it broke */
+                            message: string;
+                        }[];
+                        /** @description With trace=true: one entry per quoted candidate, in the order the search quoted them */
+                        trace?: {
+                            /** @description Candidate size in wei, negative for a SHORT */
+                            size: string;
+                            /**
+                             * @description feasible: meets every rule (the search goes up); reverted: the simulation reverted (too large); over-budget: requiredCollateral > collateralAvailable; beyond-expected: priceAfter passed expectedPrice; short-of-limit: priceAfter did not pass priceLimit (the search goes up)
+                             * @enum {string}
+                             */
+                            outcome: "feasible" | "reverted" | "over-budget" | "beyond-expected" | "short-of-limit";
+                            /** @description Collateral the candidate needs, in wei (absent when reverted) */
+                            requiredCollateral?: string;
+                            /** @description Average price of the fill (absent when reverted) */
+                            fillPrice?: string;
+                            /** @description Market price once the trade is filled (absent when reverted) */
+                            priceAfter?: string;
+                            /** @description Decoded error name (the market group's custom errors, Error for Error(string), Panic), or the raw 0x revert data (reverted only) */
+                            revert?: string;
+                            /**
+                             * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
+                             * @example {
+                             *       "poolPrice": "56022770974786139918731938227",
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
+                             *     }
+                             */
+                            revertArgs?: {
+                                [key: string]: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+            /** @description Any other server error, in the same shape */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The message: one of the fixed messages of the interface */
+                        error: string;
+                        /** @description What to change, always at least one entry: one per failing parameter for a validation error */
+                        details: {
+                            /** @description The parameter, e.g. expectedPrice or chainId */
+                            param: string;
+                            /** @description The rule it broke */
+                            message: string;
+                        }[];
+                        /** @description With trace=true: one entry per quoted candidate, in the order the search quoted them */
+                        trace?: {
+                            /** @description Candidate size in wei, negative for a SHORT */
+                            size: string;
+                            /**
+                             * @description feasible: meets every rule (the search goes up); reverted: the simulation reverted (too large); over-budget: requiredCollateral > collateralAvailable; beyond-expected: priceAfter passed expectedPrice; short-of-limit: priceAfter did not pass priceLimit (the search goes up)
+                             * @enum {string}
+                             */
+                            outcome: "feasible" | "reverted" | "over-budget" | "beyond-expected" | "short-of-limit";
+                            /** @description Collateral the candidate needs, in wei (absent when reverted) */
+                            requiredCollateral?: string;
+                            /** @description Average price of the fill (absent when reverted) */
+                            fillPrice?: string;
+                            /** @description Market price once the trade is filled (absent when reverted) */
+                            priceAfter?: string;
+                            /** @description Decoded error name (the market group's custom errors, Error for Error(string), Panic), or the raw 0x revert data (reverted only) */
+                            revert?: string;
+                            /**
+                             * @description The decoded error's arguments by name, numbers as decimal strings: e.g. PoolPriceOutOfRange's poolPrice, minPrice and maxPrice (sqrt prices X96), Error's message ("Unexpected error"), Panic's reason
+                             * @example {
+                             *       "poolPrice": "56022770974786139918731938227",
+                             *       "minPrice": "50519243414777603793716319983",
+                             *       "maxPrice": "61089794456152217628947643547"
+                             *     }
+                             */
+                            revertArgs?: {
+                                [key: string]: string;
+                            };
+                        }[];
+                    };
+                };
+            };
+        };
+    };
     quoteBatch: {
         parameters: {
             query?: never;
@@ -1340,7 +1935,7 @@ export interface operations {
                          * @description Target reference price after the trade (decimal, at most 18 decimals). Above the current price the quote is a LONG, below it a SHORT; equal is an error.
                          * @example 1030
                          */
-                        expectedPrice: string;
+                        expectedPrice?: string;
                         /**
                          * @description Collateral budget in wei, 1 to 2^256-1: 18-decimal units whatever the collateral token's decimals (1000 USDC is 1000000000000000000000). The answer's maxCollateral is the trade's limit in the token's own units. A minimum trade size that a market group enforces on trades is not visible to quotes
                          * @example 1000000000000000000000
@@ -1387,6 +1982,21 @@ export interface operations {
                          * @example 300
                          */
                         deadlineSeconds?: string;
+                        /**
+                         * @description liquidity: the liquidity route's question (semantics §14); absent: a trader's quote
+                         * @enum {string}
+                         */
+                        kind?: "liquidity";
+                        /**
+                         * @description The range's lower price (decimal, at most 18 decimals, greater than 0); absent: the market's lowest price. It becomes the pool's tick at or below it, then the multiple of the tick spacing at or below that: the range covers what was asked. A range past the market's bounds, or empty once aligned, is a 400 naming the bounds
+                         * @example 0.4
+                         */
+                        lowerPrice?: string;
+                        /**
+                         * @description The range's upper price (decimal, at most 18 decimals, greater than 0); absent: the market's highest price. It becomes the pool's tick at or below it, then the multiple of the tick spacing at or above that: the range covers what was asked. A range past the market's bounds, or empty once aligned, is a 400 naming the bounds
+                         * @example 0.6
+                         */
+                        upperPrice?: string;
                     }[];
                 };
             };
@@ -1645,6 +2255,164 @@ export interface operations {
                                     };
                                 }[];
                                 /** @description With taker (who must own the position): the modifyTraderPosition transaction to targetSize, ready to sign. Its collateralLimit is the signed deltaCollateralLimit: collateralDeltaLimit moved by slippageBps against the trader (a deposit may grow, never past collateralAvailable; a withdrawal may shrink), never 0 (a limit that would be 0 is 1); an approval only when a deposit's limit exceeds the allowance */
+                                trade?: {
+                                    /** @description The collateral limit the transaction carries, in the token's own units: min(ceil(maxCollateral × (10000 + slippageBps) / 10000), max(maxCollateral, floor(collateralAvailable / 10^(18 - collateralDecimals)))), never 0 (0 is no limit to the market group: a limit that would be 0 is 1) */
+                                    collateralLimit: string;
+                                    /** @description The transaction's deadline, unix seconds: the answer block's timestamp + deadlineSeconds */
+                                    deadline: string;
+                                    /** @description createTraderPosition((marketId, maxSize, collateralLimit, deadline)) to the market group */
+                                    transaction: {
+                                        /** @description The taker (EIP-55 checksummed): the transaction's sender */
+                                        from: `0x${string}`;
+                                        /** @description The contract it calls */
+                                        to: `0x${string}`;
+                                        /** @description The call's data, ABI-encoded */
+                                        data: `0x${string}`;
+                                        /**
+                                         * @description No ether is sent
+                                         * @enum {string}
+                                         */
+                                        value: "0";
+                                    };
+                                    /** @description The ERC-20 approval to send first, when the taker's allowance of the collateral token to the market group, at the block, is below collateralLimit; null otherwise (or when the group names no collateral token) */
+                                    approval: {
+                                        /** @description The collateral token */
+                                        token: `0x${string}`;
+                                        /** @description The market group */
+                                        spender: `0x${string}`;
+                                        /** @description The taker's allowance to it now, token units */
+                                        allowance: string;
+                                        /** @description approve(marketAddress, collateralLimit) to the token */
+                                        transaction: {
+                                            /** @description The taker (EIP-55 checksummed): the transaction's sender */
+                                            from: `0x${string}`;
+                                            /** @description The contract it calls */
+                                            to: `0x${string}`;
+                                            /** @description The call's data, ABI-encoded */
+                                            data: `0x${string}`;
+                                            /**
+                                             * @description No ether is sent
+                                             * @enum {string}
+                                             */
+                                            value: "0";
+                                        };
+                                    } | null;
+                                    /** @description The taker's balance of the collateral token at the block, and what the transaction may take (null when the group names no token) */
+                                    balance: {
+                                        /** @description The collateral token */
+                                        token: `0x${string}`;
+                                        /** @description The taker's balance, token units */
+                                        available: string;
+                                        /** @description collateralLimit: the most the transaction takes */
+                                        needed: string;
+                                    } | null;
+                                    /** @description What a wallet signs, in order: approval.transaction (when approval is not null), then transaction, each as { to, data } (no value). It is the calls member of EIP-5792's wallet_sendCalls (version 2.0.0: from the taker, chainId in hex, atomicRequired false) and what viem's sendCalls({ calls }) takes; to a wallet without EIP-5792, send them one by one with eth_sendTransaction, each after the previous one's receipt */
+                                    calls: {
+                                        /** @description The contract it calls: the collateral token (the approval) or the market group (the trade) */
+                                        to: `0x${string}`;
+                                        /** @description The call's data, ABI-encoded */
+                                        data: `0x${string}`;
+                                    }[];
+                                    /** @description The transaction run from the taker at the answer's block, in a block one above it timestamped when the next block would plausibly come (the block's timestamp plus the time since the service saw it as the head, at least 1 s), after the approval where one is needed: both in order in one eth_simulateV1 where the node has it; on a node without it, the transaction alone by eth_call (no gas then), and not run where an approval must come first. A revert is not an error of the quote: the answer is still 200 */
+                                    simulation: {
+                                        /**
+                                         * @description The transaction succeeds
+                                         * @enum {boolean}
+                                         */
+                                        ok: true;
+                                        /** @description The gas it used, intrinsic gas included: what its receipt's gasUsed will say (eth_simulateV1 only) */
+                                        gas?: string;
+                                    } | {
+                                        /**
+                                         * @description The transaction (or the approval before it) reverts
+                                         * @enum {boolean}
+                                         */
+                                        ok: false;
+                                        /** @description The decoded error's name, as trace names a candidate's (TransactionExpired, PositionSizeBelowMin, CollateralLimitReached, ERC20InsufficientBalance, ERC20InsufficientAllowance, ...), or the raw 0x revert data */
+                                        revert: string;
+                                        /** @description The decoded error's arguments by name, numbers as decimal strings */
+                                        revertArgs?: {
+                                            [key: string]: string;
+                                        };
+                                    } | {
+                                        /** @description The transaction was not run */
+                                        ok: null;
+                                        /** @description Why not: the node has no eth_simulateV1 and the approval must come first */
+                                        reason: string;
+                                    };
+                                };
+                            } | {
+                                /** @description The range's lower tick: the lower price's tick aligned down to the pool's spacing (absent: the market's lowest) */
+                                lowerTick: number;
+                                /** @description The range's upper tick: the upper price's tick aligned up to the pool's spacing (absent: the market's highest) */
+                                upperTick: number;
+                                /** @description The lower tick's price (rounded up): asked again, it is the same tick */
+                                lowerPrice: string;
+                                /** @description The upper tick's price (rounded up) */
+                                upperPrice: string;
+                                /** @description Current reference price of the market */
+                                currentPrice: string;
+                                /** @description L: the largest liquidity whose mint needs at most collateralAvailable; L + 1 needs more (both quoted at blockNumber) */
+                                liquidity: string;
+                                /** @description What the mint of the amounts gets: Uniswap v3's getLiquidityForAmounts at the block's price, a few units under liquidity where its roundings meet */
+                                mintedLiquidity: string;
+                                /** @description createLiquidityPosition's amountBaseToken: getTokensFromLiquidity's base tokens of liquidity, 18 decimals */
+                                amountBaseToken: string;
+                                /** @description createLiquidityPosition's amountQuoteToken: the quote tokens, 18 decimals */
+                                amountQuoteToken: string;
+                                /** @description The collateral the position needs (the group's InsufficientCollateral requirement), 18-decimal units */
+                                requiredCollateral: string;
+                                /** @description requiredCollateral in the collateral token's own units, rounded up: the least collateralAmount that mints it */
+                                maxCollateral: string;
+                                /** @description The request's budget, in wei (18-decimal units) */
+                                collateralAvailable: string;
+                                /** @description The group's own quote for the budget (quoteLiquidityPositionTokens) and whether its amounts mint with it; null where it reverted */
+                                groupQuote: {
+                                    /** @description The liquidity the group quotes */
+                                    liquidity: string;
+                                    /** @description Its base tokens */
+                                    amountBaseToken: string;
+                                    /** @description Its quote tokens */
+                                    amountQuoteToken: string;
+                                    /** @description Whether their mint needs at most collateralAvailable */
+                                    fits: boolean;
+                                } | null;
+                                /** @description How many liquidities were quoted (the group's first) */
+                                candidates: number;
+                                /**
+                                 * @description Always true: liquidity fits and liquidity + 1 does not, both quoted
+                                 * @enum {boolean}
+                                 */
+                                exact: true;
+                                /** @description The block every chain read of this quote was made at: the newest block the service had seen when the request arrived, or later (at least minBlock). An answer is a statement about this one block */
+                                blockNumber: string;
+                                /** @description That block's hash (lower case): the block is named by it, so that an answer is never of a block the chain replaced (a reorg). Compare it with your receipt's or your node's block at blockNumber */
+                                blockHash: `0x${string}`;
+                                /** @description Decimals of the market group's collateral token (getMarketGroup().collateralAsset's decimals(); 18 when either cannot be read) */
+                                collateralDecimals: number;
+                                /** @description trace=true: each candidate quoted, in order: its liquidity, whether it fits, its tokens and requirement (or its revert) */
+                                trace?: {
+                                    /** @description The candidate liquidity */
+                                    liquidity: string;
+                                    /**
+                                     * @description fits: its requirement is at most collateralAvailable
+                                     * @enum {string}
+                                     */
+                                    outcome: "fits" | "over-budget" | "reverted";
+                                    /** @description getTokensFromLiquidity's base tokens of it */
+                                    amountBaseToken?: string;
+                                    /** @description getTokensFromLiquidity's quote tokens of it */
+                                    amountQuoteToken?: string;
+                                    /** @description The requirement its mint names (InsufficientCollateral), 18-decimal units */
+                                    requiredCollateral?: string;
+                                    /** @description The decoded error of a revert other than InsufficientCollateral, or its data */
+                                    revert?: string;
+                                    /** @description The decoded error's arguments */
+                                    revertArgs?: {
+                                        [key: string]: string;
+                                    };
+                                }[];
+                                /** @description With taker: the createLiquidityPosition transaction ready to sign: the amounts and range above, collateralAmount (collateralLimit) maxCollateral raised by slippageBps, never past collateralAvailable nor below maxCollateral, the minimum amounts less slippageBps (rounded down), the deadline; its approval, the taker's balance, calls and simulation */
                                 trade?: {
                                     /** @description The collateral limit the transaction carries, in the token's own units: min(ceil(maxCollateral × (10000 + slippageBps) / 10000), max(maxCollateral, floor(collateralAvailable / 10^(18 - collateralDecimals)))), never 0 (0 is no limit to the market group: a limit that would be 0 is 1) */
                                     collateralLimit: string;

@@ -3,7 +3,7 @@
 // `quoter position` is the same for a held position (semantics §13): its id in place of the market id.
 import { parseArgs } from "node:util";
 import { parseQuoteRequest } from "../quote/request.ts";
-import { parsePositionPath, parsePositionQuery, type AnyQuoteRequest, type PositionRequest } from "../quote/positionRequest.ts";
+import { isLiquidityRequest, parsePositionPath, parsePositionQuery, type AnyQuoteRequest, type PositionRequest } from "../quote/positionRequest.ts";
 import type { Result } from "../quote/result.ts";
 import type { QuoteError } from "../quote/quoteErrors.ts";
 import { answerError, EXIT, print, readSetup, usageError as usageErrorOf, withQuoter, type Setup } from "./session.ts";
@@ -77,7 +77,7 @@ function quoteOnce(setup: Setup, request: AnyQuoteRequest, watch: boolean): Prom
       await quoter.start();
       await watchQuote(quoter, request, (line) => process.stdout.write(`${line}\n`));
     } else {
-      print("positionId" in request ? await quoter.quotePosition(request) : await quoter.quote(request));
+      print("positionId" in request ? await quoter.quotePosition(request) : isLiquidityRequest(request) ? await quoter.quoteLiquidity!(request) : await quoter.quote(request));
     }
     return EXIT.ok;
   });

@@ -11,7 +11,7 @@ import { docsPlugin } from "./openapi.ts";
 import { DEFAULT_PROTECTION, protectionPlugin, type ProtectionOptions } from "./protection.ts";
 import { batchRoute } from "./batchRoute.ts";
 import { depthRoute } from "./depthRoute.ts";
-import { positionRoute, quoteRoute } from "./quoteRoute.ts";
+import { liquidityRoute, positionRoute, quoteRoute } from "./quoteRoute.ts";
 import type { ChainRegistry } from "../chain/rpc/client.ts";
 import type { HeadStatus } from "../chain/head/follower.ts";
 import { createMetrics, type Metrics } from "../observability/metrics.ts";
@@ -94,6 +94,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const streams = liveStreams(app, quoter, appMetrics, options.streams);
   void app.register(quoteRoute, { prefix: BASE_PATH, quoter, streams });
   void app.register(positionRoute, { prefix: BASE_PATH, quoter, streams });
+  void app.register(liquidityRoute, { prefix: BASE_PATH, quoter, streams });
   const maxQuotes = options.batchMaxQuotes ?? SETTINGS.BATCH_MAX_QUOTES.default;
   const observed = (count: (n: number) => void, route: "batch" | "depth") => (n: number, gas?: bigint) => {
     count(n);

@@ -2,10 +2,9 @@
 // GET of that quote writes it (the answer of the POST, and the data of each event of its stream). A depth ladder's
 // likewise: each level the exact GET's 200 body, or its error body with its status first.
 import type { BatchItem } from "../quote/batchRequest.ts";
-import type { QuoteResponseBody } from "../quote/quoteAnswer.ts";
-import type { PositionResponseBody } from "../quote/positionAnswer.ts";
 import type { QuoteError } from "../quote/quoteErrors.ts";
 import type { Result } from "../quote/result.ts";
+import type { AnswerBody } from "../service/answerAtBlock.ts";
 import type { BatchAnswer } from "../service/api.ts";
 import type { DepthAnswer } from "../service/depthLadder.ts";
 import { formatD18 } from "../quote/fixedPoint.ts";
@@ -19,7 +18,7 @@ export function batchJson(items: readonly BatchItem[], batch: BatchAnswer): stri
 }
 
 /** One result as JSON: its status and the body a GET answers, as the GET's route writes it. */
-function resultJson(answer: Result<QuoteResponseBody | PositionResponseBody, QuoteError> | { ok: false; error: QuoteError }): string {
+function resultJson(answer: Result<AnswerBody, QuoteError> | { ok: false; error: QuoteError }): string {
   if (answer.ok) return `{"status":200,"body":${JSON.stringify(answer.value)}}`;
   const error = toHttpError(answer.error);
   return `{"status":${error.status},"body":${JSON.stringify(error.toBody())}}`;

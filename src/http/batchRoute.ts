@@ -1,6 +1,7 @@
 // POST /quoter/:chainId/batch: many quotes of one chain in one request, all answered at one block. Each result is
 // `{status, body}`, the body exactly what a GET of that quote answers at that block; a bad item is its own 400 and
 // the others are answered; a body that is not a batch is one 400 for the request.
+import { liquidityResponseSchema, liquidityRouteSchema } from "./liquiditySchemas.ts";
 import type { FastifyPluginAsync } from "fastify";
 import { QUOTE_PARAMS } from "../quote/params.ts";
 import { parseBatchBody, unreadableBody } from "../quote/batchRequest.ts";
@@ -31,14 +32,18 @@ const itemSchema = {
   type: "object",
   description:
     "One quote: the GET's parameters but chainId (the path's), each a string; a held position's quote has positionId " +
-    "in place of marketId (its route's parameters: collateralAvailable may be 0)",
-  required: ["marketAddress", "expectedPrice", "collateralAvailable"],
+    "in place of marketId (its route's parameters: collateralAvailable may be 0); a liquidity quote has \"kind\": " +
+    "\"liquidity\" and its route's parameters (lowerPrice, upperPrice; no expectedPrice)",
+  required: ["marketAddress", "collateralAvailable"],
   additionalProperties: false,
   properties: {
     marketAddress: quoteParamsSchema.properties.marketAddress,
     marketId: quoteParamsSchema.properties.marketId,
     positionId: positionParamsSchema.properties.positionId,
     ...quoteQuerySchema.properties,
+    kind: { type: "string", enum: ["liquidity"], description: "liquidity: the liquidity route's question (semantics §14); absent: a trader's quote" },
+    lowerPrice: liquidityRouteSchema.querystring.properties.lowerPrice,
+    upperPrice: liquidityRouteSchema.querystring.properties.upperPrice,
   },
 } as const;
 
@@ -56,7 +61,7 @@ const batchResponseSchema = {
         required: ["status", "body"],
         properties: {
           status: { type: "integer", description: "The status a GET of this quote answers at that block" },
-          body: { description: "That GET's body, byte for byte", oneOf: [quoteResponseSchema, positionResponseSchema, errorResponseSchema] },
+          body: { description: "That GET's body, byte for byte", oneOf: [quoteResponseSchema, positionResponseSchema, liquidityResponseSchema, errorResponseSchema] },
         },
       },
     },

@@ -34,6 +34,8 @@ const STATUS: Record<QuoteErrorKind, number> = {
   marketNotFound: 404,
   positionNotFound: 404,
   notTraderPosition: 400,
+  insufficientCollateralForRange: 400,
+  liquidityNotMinted: 400,
   takerNotOwner: 400,
   currentPriceNotFound: 404,
   internal: 500,

@@ -7,7 +7,7 @@ import fp from "fastify-plugin";
 import type { Metrics } from "../observability/metrics.ts";
 import { newQuoteRecord, type QuoteRecord } from "../service/api.ts";
 import { operationsRoutes, type OperationsOptions } from "./operations.ts";
-import { HEALTH_PATH, METRICS_PATH, POSITION_ROUTE, QUOTE_ROUTE, READY_PATH } from "./paths.ts";
+import { HEALTH_PATH, LIQUIDITY_ROUTE, METRICS_PATH, POSITION_ROUTE, QUOTE_ROUTE, READY_PATH } from "./paths.ts";
 
 // Tests label the quote route as the metrics do, from here.
 export { QUOTE_ROUTE };
@@ -53,8 +53,10 @@ export function noteStream(request: FastifyRequest, summary: StreamSummary): voi
   streams.set(request, summary);
 }
 
+const QUOTE_ROUTES: ReadonlySet<string> = new Set([QUOTE_ROUTE, POSITION_ROUTE, LIQUIDITY_ROUTE]);
+
 const isQuote = (request: FastifyRequest) =>
-  (request.routeOptions.url === QUOTE_ROUTE || request.routeOptions.url === POSITION_ROUTE) && (request.method === "GET" || request.method === "HEAD");
+  QUOTE_ROUTES.has(request.routeOptions.url ?? "") && (request.method === "GET" || request.method === "HEAD");
 
 /**
  * Not encapsulated (fastify-plugin), so that its hooks see every route of the app, 404s included; the

@@ -10,6 +10,9 @@ export const QUOTE_ROUTE = `${BASE_PATH}${QUOTE_PATH}`;
 /** A held position's quote (semantics §13): how far it can be added to, reduced or turned around. */
 export const POSITION_PATH = "/:chainId/:marketAddress/positions/:positionId";
 export const POSITION_ROUTE = `${BASE_PATH}${POSITION_PATH}`;
+/** A new liquidity position's quote (semantics §14): the largest liquidity a budget mints in a range. */
+export const LIQUIDITY_PATH = `${QUOTE_PATH}/liquidity`;
+export const LIQUIDITY_ROUTE = `${BASE_PATH}${LIQUIDITY_PATH}`;
 /** The depth ladder of one market: the exact quote at each of several prices, all at one block. */
 export const DEPTH_PATH = `${QUOTE_PATH}/depth`;
 /** Many quotes of one chain, all at one block: POST with a JSON body. */

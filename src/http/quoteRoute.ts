@@ -2,16 +2,17 @@
 // held position, GET /quoter/:chainId/:marketAddress/positions/:positionId (semantics §13).
 import type { FastifyPluginAsync, FastifyReply } from "fastify";
 import { parsePathParams, parseQueryParams, type QuoteRequest } from "../quote/request.ts";
-import { parsePositionPath, parsePositionQuery, type AnyQuoteRequest, type PositionRequest } from "../quote/positionRequest.ts";
+import { checkAnyRequest, parsePositionPath, parsePositionQuery, type AnyQuoteRequest, type PositionRequest } from "../quote/positionRequest.ts";
 import type { QuoteError } from "../quote/quoteErrors.ts";
 import type { Result } from "../quote/result.ts";
 import type { Quoter, QuoteOptions } from "../service/api.ts";
 import { positionErrorResponses, positionResponseSchema } from "./positionSchemas.ts";
-import { checkExpectedPrice } from "../quote/quoteAnswer.ts";
 import type { LiveStreams } from "./liveStreams.ts";
 import { positionParamsSchema, positionQuerySchema, quoteErrorResponses, quoteParamsSchema, quoteQuerySchema, quoteResponseSchema } from "./schemas.ts";
 import { quoteRecordOf } from "./observability.ts";
-import { POSITION_PATH, QUOTE_PATH } from "./paths.ts";
+import { LIQUIDITY_PATH, POSITION_PATH, QUOTE_PATH } from "./paths.ts";
+import { parseLiquidityQuery, type LiquidityRequest } from "../quote/liquidityRequest.ts";
+import { liquidityRouteSchema } from "./liquiditySchemas.ts";
 
 /** `Cache-Control: no-cache` (semantics §11): the answer is not a kept one, and the endpoint's latest block is read. */
 export function asksNoCache(header: string | undefined): boolean {
@@ -58,7 +59,7 @@ function answerRoute(route: AnswerRoute): FastifyPluginAsync<{ quoter: Quoter; s
       handler: async (request, reply) => {
         const quote = { ...(request.params as object), ...(request.query as object) } as AnyQuoteRequest;
         if (streams !== undefined && request.method === "GET" && asksStream(reply) && streams.serves(quote.chainId)) {
-          const refused = checkExpectedPrice(quote.expectedPrice) ?? streams.refusal(request.ip);
+          const refused = checkAnyRequest(quote) ?? streams.refusal(request.ip);
           if (refused) throw refused;
           return streams.start(request, reply, quote);
         }
@@ -91,6 +92,18 @@ export const quoteRoute = answerRoute({
   parsePath: parsePathParams,
   parseQuery: parseQueryParams,
   answer: (quoter, request, options) => quoter.quote(request as QuoteRequest, options),
+});
+
+/** GET /quoter/:chainId/:marketAddress/:marketId/liquidity — semantics §14: the largest liquidity a budget mints in a range. */
+export const liquidityRoute = answerRoute({
+  path: LIQUIDITY_PATH,
+  schema: liquidityRouteSchema,
+  parsePath: parsePathParams,
+  parseQuery: parseLiquidityQuery,
+  answer: (quoter, request, options) => {
+    if (quoter.quoteLiquidity === undefined) throw new Error("this quoter answers no liquidity");
+    return quoter.quoteLiquidity(request as LiquidityRequest, options);
+  },
 });
 
 /** GET /quoter/:chainId/:marketAddress/positions/:positionId — semantics §13: the same question of a held position. */

@@ -1,7 +1,7 @@
 // The quote route's schemas. Its parameters are the table of quote parameters (src/quote/params.ts) as JSON
 // Schema: they document, and the parser alone judges (the route compiles no validator), so the two never
 // disagree. The OpenAPI document at /quoter/openapi.json is generated from these schemas (src/http/openapi.ts).
-import { MAX_PARAMETER_LENGTH, paramsIn, type ParamLocation } from "../quote/params.ts";
+import { MAX_PARAMETER_LENGTH, paramsIn, type ParamLocation, type QuoteParam } from "../quote/params.ts";
 import { POSITION_PATH_ROWS, POSITION_QUERY_ROWS } from "../quote/positionRequest.ts";
 import type { ParamRows } from "../quote/request.ts";
 
@@ -13,7 +13,11 @@ export { quoteErrorResponses } from "./errorSchemas.ts";
  * `rows` read some of them otherwise (a held position's: its id in place of the market id, a budget of 0 allowed).
  */
 function paramsSchema(location: ParamLocation, rows: ParamRows = {}) {
-  const params = paramsIn(location).map(([name, param]) => [rows[name]?.name ?? name, rows[name] ?? param] as const);
+  return rowsSchema(paramsIn(location).map(([name, param]) => [rows[name]?.name ?? name, rows[name] ?? param] as const));
+}
+
+/** The parameters `params` (name and row, in order) as the object schema of one place. */
+export function rowsSchema(params: readonly (readonly [string, QuoteParam<unknown>])[]) {
   return {
     type: "object",
     required: params.filter(([, param]) => param.required).map(([name]) => name),

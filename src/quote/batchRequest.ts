@@ -3,13 +3,19 @@
 // is wrong; an item that breaks a parameter's rule is that item's 400, worded as the GET's, and the others stand.
 import { jsonBreak } from "./jsonSyntax.ts";
 import { paramsIn } from "./params.ts";
-import { invalidPathParameters, invalidRequestBody, type ErrorDetail, type QuoteError } from "./quoteErrors.ts";
+import { invalidPathParameters, invalidQueryParameters, invalidRequestBody, type ErrorDetail, type QuoteError } from "./quoteErrors.ts";
 import { parsePositionPath, parsePositionQuery, type AnyQuoteRequest } from "./positionRequest.ts";
 import { parsePathParams, parseQueryParams } from "./request.ts";
+import { LIQUIDITY_QUERY_NAMES, parseLiquidityQuery } from "./liquidityRequest.ts";
 import { err, ok, type Result } from "./result.ts";
 
-/** The fields an item may have: the GET's parameters but the path's chain id, and a held position's id (semantics §13). */
-export const BATCH_ITEM_FIELDS: readonly string[] = [...paramsIn("path"), ...paramsIn("query")].map(([name]): string => name).filter((name) => name !== "chainId").concat("positionId");
+/**
+ * The fields an item may have: the GET's parameters but the path's chain id, a held position's id (semantics §13), and
+ * `kind` with a liquidity quote's range (§14: `"kind": "liquidity"` asks the liquidity route's question).
+ */
+export const BATCH_ITEM_FIELDS: readonly string[] = [
+  ...new Set([...paramsIn("path"), ...paramsIn("query")].map(([name]): string => name).filter((name) => name !== "chainId").concat("positionId", "kind", ...LIQUIDITY_QUERY_NAMES)),
+];
 const PATH_FIELDS: ReadonlySet<string> = new Set(paramsIn("path").map(([name]) => name));
 
 export type BatchItem = Result<AnyQuoteRequest, QuoteError>;
@@ -60,6 +66,7 @@ function shapeProblems(item: unknown, index: number): ErrorDetail[] {
  * `positionId` in place of `marketId` is a held position's, read as its route reads it.
  */
 function parseItem(chainId: string, item: Record<string, string>): BatchItem {
+  if ("kind" in item) return parseKindItem(chainId, item);
   const held = "positionId" in item;
   if (held && "marketId" in item) {
     return err(invalidPathParameters([{ param: "positionId", message: "a quote has a marketId (a new position) or a positionId (a held one), not both" }]));
@@ -71,4 +78,17 @@ function parseItem(chainId: string, item: Record<string, string>): BatchItem {
   if (!parsedPath.ok) return parsedPath;
   const parsedQuery = held ? parsePositionQuery(query) : parseQueryParams(query);
   return parsedQuery.ok ? ok({ ...parsedPath.value, ...parsedQuery.value } as AnyQuoteRequest) : parsedQuery;
+}
+
+/** An item with `kind`: "liquidity" is a liquidity quote's (the path's fields, then its own query); no other kind is. */
+function parseKindItem(chainId: string, item: Record<string, string>): BatchItem {
+  const { kind, ...rest } = item;
+  if (kind !== "liquidity") return err(invalidQueryParameters([{ param: "kind", message: 'must be "liquidity" (a liquidity quote), or left out (a trader\'s quote)' }]));
+  const path: Record<string, unknown> = { chainId };
+  const query: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(rest)) (PATH_FIELDS.has(key) ? path : query)[key] = value;
+  const parsedPath = parsePathParams(path);
+  if (!parsedPath.ok) return parsedPath;
+  const parsedQuery = parseLiquidityQuery(query);
+  return parsedQuery.ok ? ok({ ...parsedPath.value, ...parsedQuery.value }) : parsedQuery;
 }

@@ -3,8 +3,10 @@
 // no new collateral). Read by the table of parameters (params.ts) but for those two rows.
 import { MARKET_ID_RULE, WEI_OR_ZERO_RULE, parseMarketId, parseWeiOrZero } from "./decimal.ts";
 import { QUOTE_PARAMS } from "./params.ts";
+import type { LiquidityRequest } from "./liquidityRequest.ts";
 import type { QuoteRequest } from "./quoteRequest.ts";
 import { invalidPathParameters, type QuoteError } from "./quoteErrors.ts";
+import { checkExpectedPrice } from "./quoteAnswer.ts";
 import { parseQueryParams, readParams, type ParamRows, type QueryParams } from "./request.ts";
 import type { Result } from "./result.ts";
 
@@ -13,11 +15,25 @@ export type PositionRequest = Omit<QuoteRequest, "marketId"> & {
   readonly positionId: bigint;
 };
 
-/** A quote of a new position (by market id) or of a held one (by position id). */
-export type AnyQuoteRequest = QuoteRequest | PositionRequest;
+/** A quote of a new position (by market id), of a held one (by position id), or of a new liquidity position (§14). */
+export type AnyQuoteRequest = QuoteRequest | PositionRequest | LiquidityRequest;
 
 export function isPositionRequest(request: AnyQuoteRequest): request is PositionRequest {
   return "positionId" in request;
+}
+
+export function isLiquidityRequest(request: AnyQuoteRequest): request is LiquidityRequest {
+  return "kind" in request && request.kind === "liquidity";
+}
+
+/** A new trader position's quote: neither a held position's nor a liquidity position's. */
+export function isNewPositionRequest(request: AnyQuoteRequest): request is QuoteRequest {
+  return !isPositionRequest(request) && !isLiquidityRequest(request);
+}
+
+/** §3.2 for the requests that have an expected price (a liquidity quote has none). */
+export function checkAnyRequest(request: AnyQuoteRequest): QuoteError | undefined {
+  return isLiquidityRequest(request) ? undefined : checkExpectedPrice(request.expectedPrice);
 }
 
 const stated = (rule: string) => rule.replace(/^must be /, "");

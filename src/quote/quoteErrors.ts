@@ -23,6 +23,8 @@ export const MESSAGES = {
   positionNotFound: "Position not found",
   notTraderPosition: "Position is not a trader position",
   takerNotOwner: "Taker does not own the position",
+  insufficientCollateralForRange: "Insufficient collateral for this range",
+  liquidityNotMinted: "Could not mint a liquidity position in this range",
   rpcUnavailable: "Chain RPC unavailable",
   internal: "Internal server error",
 } as const;
@@ -69,6 +71,8 @@ const GENERAL_DETAILS: Record<QuoteErrorKind, ErrorDetail> = {
     message: "this position is not a trader position (a liquidity position): only trader positions are modified by trades",
   },
   takerNotOwner: { param: "taker", message: "only the position's owner can modify it: ask with its owner as taker, or without taker" },
+  insufficientCollateralForRange: { param: "collateralAvailable", message: "the budget is under what the least liquidity in this range needs: raise it" },
+  liquidityNotMinted: { param: "marketId", message: "the market group refused the range's mint for a reason other than its collateral" },
   rpcUnavailable: { param: "chainId", message: "no RPC endpoint of the chain answered in time: ask again after Retry-After seconds" },
   internal: {
     param: "request",
@@ -155,6 +159,25 @@ export function currentPriceNotFound(details?: ErrorDetail[]): QuoteError {
 
 export function marketSettled(): QuoteError {
   return new QuoteError("marketSettled");
+}
+
+/**
+ * §14: a budget under what a liquidity of 1 needs in the range; the detail names that least collateral. A dust budget
+ * whose search reached a liquidity too small to mint (`tooFew`: its tokens round to nothing the pool takes) names it.
+ */
+export function insufficientCollateralForRange(least: bigint, tooFew?: bigint): QuoteError {
+  const message =
+    tooFew === undefined
+      ? `is under the least collateral a position in this range takes: ${least} wei (a liquidity of 1)`
+      : `is too small for this range: no liquidity quoted fits it, and liquidity ${tooFew} holds too few tokens to mint (its mint reverted without data)`;
+  return new QuoteError("insufficientCollateralForRange", { details: [{ param: "collateralAvailable", message }] });
+}
+
+/** §14: a mint the group refused otherwise than for its collateral: the decoded revert, as a trace names it. */
+export function liquidityNotMinted(liquidity: bigint, revert: string): QuoteError {
+  return new QuoteError("liquidityNotMinted", {
+    details: [{ param: "marketId", message: `the mint of liquidity ${liquidity} in this range reverted with ${revert}, not InsufficientCollateral` }],
+  });
 }
 
 export function positionNotFound(details?: ErrorDetail[]): QuoteError {

@@ -31,9 +31,18 @@ export type ParamRows = Readonly<Record<string, QuoteParam<unknown> & { readonly
 
 /** The parameters at one place: their values (defaults included), and one detail per failing parameter. */
 export function readParams(location: ParamLocation, source: Record<string, unknown>, rows: ParamRows = {}): { values: Record<string, unknown>; details: ErrorDetail[] } {
+  return readRows(paramsIn(location), source, rows);
+}
+
+/** The parameters of `entries` (name and row, in the order checked), read from `source` as readParams reads them. */
+export function readRows(
+  entries: readonly (readonly [string, QuoteParam<unknown>])[],
+  source: Record<string, unknown>,
+  rows: ParamRows = {},
+): { values: Record<string, unknown>; details: ErrorDetail[] } {
   const values: Record<string, unknown> = {};
   const details: ErrorDetail[] = [];
-  for (const [tableName, tableParam] of paramsIn(location)) {
+  for (const [tableName, tableParam] of entries) {
     const param = rows[tableName] ?? tableParam;
     const name = rows[tableName]?.name ?? tableName;
     const raw = source[name];

@@ -68,6 +68,11 @@ export function positionDeltaLimit(input: {
   return back === 0n ? 1n : -back;
 }
 
+/** Rounded down: a token amount less slippageBps, the least a liquidity mint accepts (semantics §14). */
+export function amountLessSlippage(amount: bigint, slippageBps: number): bigint {
+  return (amount * (BPS - BigInt(slippageBps))) / BPS;
+}
+
 /** Exact: the answer block's timestamp + deadlineSeconds (unix seconds), so a deadline is never before its block. */
 export function deadlineAfter(blockTimestamp: bigint, deadlineSeconds: number): bigint {
   return blockTimestamp + BigInt(deadlineSeconds);

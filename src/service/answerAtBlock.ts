@@ -18,6 +18,7 @@ import { buildAnswer, planSearch, type QuoteResponseBody } from "../quote/quoteA
 import { currentPriceNotFound, marketNotFound, marketSettled, type QuoteError } from "../quote/quoteErrors.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES, runExactSearch, type ExactSearchResult } from "../quote/exactSearch.ts";
 import type { PositionResponseBody } from "../quote/positionAnswer.ts";
+import type { LiquidityResponseBody } from "../quote/liquidityAnswer.ts";
 import type { ExactState } from "../quote/exactState.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import { err, type Result } from "../quote/result.ts";
@@ -46,8 +47,8 @@ export interface Searched {
   readonly collateralAsset?: Hex | null;
 }
 
-/** The answer of a quote: a new position's, or a held one's (semantics §13). */
-export type AnswerBody = QuoteResponseBody | PositionResponseBody;
+/** The answer of a quote: a new position's, a held one's (semantics §13), or a new liquidity position's (§14). */
+export type AnswerBody = QuoteResponseBody | PositionResponseBody | LiquidityResponseBody;
 
 /** The answer to `request` from `reader`'s block: the market, its price, the search, the body or its error. */
 export async function answerFrom(reader: MarketReader, request: QuoteRequest, exactMaxCandidates = DEFAULT_EXACT_MAX_CANDIDATES): Promise<Searched> {
@@ -118,7 +119,7 @@ export async function searchMarket(
 }
 
 /** Semantics §3.6, §10: the collateral token at the pinned block, and its decimals; 18 where they cannot be read. */
-async function readCollateral(reader: MarketReader): Promise<{ asset: Hex | undefined; decimals: number }> {
+export async function readCollateral(reader: Pick<MarketReader, "collateralGroup" | "collateralDecimals">): Promise<{ asset: Hex | undefined; decimals: number }> {
   const asset = interpretCollateralAsset(await reader.collateralGroup());
   return { asset, decimals: interpretCollateralDecimals(asset === undefined ? undefined : await reader.collateralDecimals(asset)) };
 }

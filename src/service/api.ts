@@ -11,6 +11,8 @@ import type { QuoteResponseBody } from "../quote/quoteAnswer.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import type { PositionResponseBody } from "../quote/positionAnswer.ts";
 import type { AnyQuoteRequest, PositionRequest } from "../quote/positionRequest.ts";
+import type { LiquidityRequest } from "../quote/liquidityRequest.ts";
+import type { LiquidityResponseBody } from "../quote/liquidityAnswer.ts";
 
 /** Where a quote's warnings go: pino's loggers (a request's among them) have `warn`. */
 export interface QuoteLogger {
@@ -55,6 +57,8 @@ export interface Quoter {
   quote(request: QuoteRequest, options?: QuoteOptions): Promise<QuoteResponseBody>;
   /** Semantics §13: a held position's modification (the body, or a thrown QuoteError). */
   quotePosition?(request: PositionRequest, options?: QuoteOptions): Promise<PositionResponseBody>;
+  /** Semantics §14: the largest liquidity a budget mints in a range (the body, or a thrown QuoteError). */
+  quoteLiquidity?(request: LiquidityRequest, options?: QuoteOptions): Promise<LiquidityResponseBody>;
   /** Quotes of one chain, all at one block (a thrown QuoteError only when none can be answered: the chain's). */
   quoteBatch?(requests: readonly AnyQuoteRequest[], options?: QuoteOptions): Promise<BatchAnswer>;
   /**
@@ -76,7 +80,7 @@ export interface PricedAnswer extends BatchAnswer<QuoteResponseBody> {
 export type ChainFollow = Pick<HeadFollower, "onHead" | "hold" | "isReplaced" | "head">;
 
 /** A batch's answers: every one at one block, each the body or the error a GET of it gets at that block. */
-export interface BatchAnswer<Body = QuoteResponseBody | PositionResponseBody> {
+export interface BatchAnswer<Body = QuoteResponseBody | PositionResponseBody | LiquidityResponseBody> {
   readonly head: { readonly number: bigint; readonly hash: Hex };
   readonly answers: readonly Result<Body, QuoteError>[];
   /** Gas the candidates of the quotes searched together used (none when none were). */

@@ -14,6 +14,9 @@ import { runBatchSearcher, runLadderSearcher, type LadderSearched } from "../cha
 import type { SpacedLadder } from "../quote/depthRequest.ts";
 import type { QuoteRequest } from "../quote/request.ts";
 import type { Warn } from "./warnings.ts";
+import { replayingLiquidityReader, sequentialLiquidityReader, type LiquidityReader } from "../chain/searchers/liquidityReader.ts";
+import { runLiquiditySearcher } from "../chain/searchers/liquiditySearcher.ts";
+import type { LiquidityRequest } from "../quote/liquidityRequest.ts";
 import { createPositionStrategy, type PositionStrategy } from "./positionStrategy.ts";
 
 export interface EndpointStrategyOptions {
@@ -43,6 +46,8 @@ export interface EndpointStrategy extends PositionStrategy {
    * planned from it and their facts; undefined when the endpoint is not quoted in single calls.
    */
   ladderFacts(endpoint: ChainEndpoint, ladder: SpacedLadder, context: ReadContext): Promise<LadderSearched | undefined>;
+  /** The reads of a new liquidity position's quote (semantics §14): the liquidity searcher's facts, or call by call. */
+  liquidityReaderAt(endpoint: ChainEndpoint, request: LiquidityRequest, context: ReadContext): Promise<{ readonly reader: LiquidityReader; readonly singleCall: boolean }>;
   /** A single call's answer was not the searcher's after all (a resumed call): quote `endpoint` call by call from now on. */
   notSearcher(endpoint: ChainEndpoint, error: Error): void;
   /** Probes each endpoint not yet known; one that cannot be reached or is overloaded stays unknown. */
@@ -74,6 +79,7 @@ export function createEndpointStrategy({ singleCall, searchGasCap, exactMaxCandi
 
   return {
     ...createPositionStrategy({ singleCall, limits, warn }),
+    ...liquidityStrategy(canRunSingleCall, (endpoint, error) => quoteSequentially(endpoint, "a liquidity quote's answer", error), searchGasCap),
     async readerAt(endpoint, request, context, searched) {
       if (searched !== undefined) return { reader: replayingReader(endpoint, request, limits, context, searched), singleCall: true };
       if (await canRunSingleCall(endpoint, context.tally)) {
@@ -105,6 +111,31 @@ export function createEndpointStrategy({ singleCall, searchGasCap, exactMaxCandi
           }),
         ),
       );
+    },
+  };
+}
+
+/**
+ * A liquidity quote's reads: the liquidity searcher's facts where the endpoint runs deployless calls (`runs`), else call
+ * by call (also after a call that was not the searcher's, which `unsupported` remembers).
+ */
+function liquidityStrategy(
+  runs: (endpoint: ChainEndpoint, tally?: RpcTally) => Promise<boolean>,
+  unsupported: (endpoint: ChainEndpoint, error: Error) => void,
+  gasCap: bigint,
+): Pick<EndpointStrategy, "liquidityReaderAt"> {
+  return {
+    async liquidityReaderAt(endpoint, request, context) {
+      if (await runs(endpoint, context.tally)) {
+        try {
+          const facts = await runLiquiditySearcher(endpoint, request, gasCap, context);
+          return { reader: replayingLiquidityReader(endpoint, request, context, facts), singleCall: true };
+        } catch (error) {
+          if (!(error instanceof SearcherUnsupportedError)) throw error;
+          unsupported(endpoint, error);
+        }
+      }
+      return { reader: sequentialLiquidityReader(endpoint, request, context), singleCall: false };
     },
   };
 }

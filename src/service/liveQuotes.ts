@@ -4,7 +4,7 @@
 // watcher was last told in anything but its block, or when the block of what it was last told was replaced
 // (semantics §11: nothing about a replaced block is sent). A market that settled or ended ends its watches.
 import type { Hex } from "viem";
-import { isPositionRequest, type AnyQuoteRequest } from "../quote/positionRequest.ts";
+import { isLiquidityRequest, isPositionRequest, type AnyQuoteRequest } from "../quote/positionRequest.ts";
 import type { AnswerBody } from "./answerAtBlock.ts";
 import { newQuoteRecord, type ChainFollow, type Quoter } from "./api.ts";
 import { requestKey } from "./coalescer.ts";
@@ -81,7 +81,11 @@ class LiveQuoteHub implements LiveQuotes {
     let owner: string | undefined;
     const answer = () => {
       const record = newQuoteRecord();
-      const asked: Promise<AnswerBody> = isPositionRequest(request) ? quoter.quotePosition!(request, { record }) : quoter.quote(request, { record });
+      const asked: Promise<AnswerBody> = isPositionRequest(request)
+        ? quoter.quotePosition!(request, { record })
+        : isLiquidityRequest(request)
+          ? quoter.quoteLiquidity!(request, { record })
+          : quoter.quote(request, { record });
       return asked.then(
         (body) => {
           const said = answerOf({ type: "quote", body, blockNumber: BigInt(body.blockNumber) }, body.blockHash);

@@ -10,10 +10,12 @@ import type { BlockHeader, HeadFollower, HeadStatus } from "../chain/head/follow
 import { signalsFor } from "../chain/rpc/waiting.ts";
 import { SETTINGS } from "../config.ts";
 import { DEFAULT_SEARCH_GAS_CAP } from "../chain/searchers/searcher.ts";
-import { checkExpectedPrice, type QuoteResponseBody } from "../quote/quoteAnswer.ts";
+import type { QuoteResponseBody } from "../quote/quoteAnswer.ts";
 import { marketNotFound, quoteErrorAsResult, type QuoteError } from "../quote/quoteErrors.ts";
 import type { PositionResponseBody } from "../quote/positionAnswer.ts";
-import type { AnyQuoteRequest, PositionRequest } from "../quote/positionRequest.ts";
+import { checkAnyRequest, type AnyQuoteRequest, type PositionRequest } from "../quote/positionRequest.ts";
+import type { LiquidityRequest } from "../quote/liquidityRequest.ts";
+import type { LiquidityResponseBody } from "../quote/liquidityAnswer.ts";
 import type { AnswerBody } from "./answerAtBlock.ts";
 import { err, ok, type Result } from "../quote/result.ts";
 import { DEFAULT_EXACT_MAX_CANDIDATES } from "../quote/exactSearch.ts";
@@ -63,16 +65,14 @@ class Quoter implements QuoterService {
     this.searches = new Searches(this.endpoints, this.exactMaxCandidates, options.sharing);
   }
 
-  quote(request: QuoteRequest, options: QuoteOptions = {}): Promise<QuoteResponseBody> {
-    return this.answer(request, options) as Promise<QuoteResponseBody>;
-  }
+  quote = (request: QuoteRequest, options: QuoteOptions = {}) => this.answer(request, options) as Promise<QuoteResponseBody>;
   /** Semantics §13: the same question of a held position (its market and its owner read at the block). */
-  quotePosition(request: PositionRequest, options: QuoteOptions = {}): Promise<PositionResponseBody> {
-    return this.answer(request, options) as Promise<PositionResponseBody>;
-  }
+  quotePosition = (request: PositionRequest, options: QuoteOptions = {}) => this.answer(request, options) as Promise<PositionResponseBody>;
+  /** Semantics §14: the largest liquidity a budget mints in a range, proven. */
+  quoteLiquidity = (request: LiquidityRequest, options: QuoteOptions = {}) => this.answer(request, options) as Promise<LiquidityResponseBody>;
 
   private async answer(request: AnyQuoteRequest, options: QuoteOptions): Promise<AnswerBody> {
-    const notPositive = checkExpectedPrice(request.expectedPrice);
+    const notPositive = checkAnyRequest(request);
     if (notPositive) throw notPositive;
     return this.onChain(request.chainId, request.minBlock, options, (on, signal, progress) => {
       const quote = { ...on, request, key: quoteKey(request), record: options.record };
@@ -230,7 +230,7 @@ class Quoter implements QuoterService {
 
   /** The quotes with no answer kept at `head` (here or by another replica), searched together. */
   private async searchUnanswered(on: Pick<ChainQuote, "chain">, quotes: readonly ChainQuote[], head: BlockHeader, options: QuoteOptions, signal: AbortSignal, tally: RpcTally) {
-    const unanswered = quotes.filter(({ request, key }) => !checkExpectedPrice(request.expectedPrice) && (options.noCache === true || !this.answers.has(on.chain.chainId, head.hash, key)));
+    const unanswered = quotes.filter(({ request, key }) => !checkAnyRequest(request) && (options.noCache === true || !this.answers.has(on.chain.chainId, head.hash, key)));
     // Answers another replica kept are read, not searched again (a fresh request takes none of them).
     const unkept = options.noCache === true ? unanswered : await this.searches.unkept(on.chain.chainId, head, unanswered);
     return searchTogether(this.endpoints, on.chain, unkept, { block: head, signal, tally });
@@ -238,7 +238,7 @@ class Quoter implements QuoterService {
 
   /** One quote's answer at exactly `head` (asked again there while an endpoint lags); undefined once it is replaced. */
   private async settleAt(quote: ChainQuote, head: BlockHeader, options: QuoteOptions, signal: AbortSignal, progress: Progress) {
-    const notPositive = checkExpectedPrice(quote.request.expectedPrice);
+    const notPositive = checkAnyRequest(quote.request);
     if (notPositive) return err(notPositive);
     for (let attempt = 0; !quote.follower.isReplaced(head.hash); attempt++) {
       const answer = await this.answerAtHead(quote, head, options, signal, attempt, progress);

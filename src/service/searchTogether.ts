@@ -12,7 +12,7 @@ import { interpretReferencePrice } from "../chain/searchers/marketGroup.ts";
 import type { Facts } from "../chain/searchers/searcher.ts";
 import type { SpacedLadder } from "../quote/depthRequest.ts";
 import type { QuoteRequest } from "../quote/request.ts";
-import { isPositionRequest, type AnyQuoteRequest } from "../quote/positionRequest.ts";
+import { isNewPositionRequest, type AnyQuoteRequest } from "../quote/positionRequest.ts";
 import { quoteKey } from "./coalescer.ts";
 import type { EndpointStrategy } from "./endpointStrategy.ts";
 
@@ -28,7 +28,7 @@ export async function searchTogether(
 ): Promise<ReadonlyMap<string, Presearched>> {
   // The quotes of one market one after the other: the searcher does not quote a size of a market twice in a call. A
   // held position's quote is searched alone, as its owner (the batch searcher quotes as itself).
-  const newPositions = quotes.filter((quote): quote is { key: string; request: QuoteRequest } => !isPositionRequest(quote.request));
+  const newPositions = quotes.filter((quote): quote is { key: string; request: QuoteRequest } => isNewPositionRequest(quote.request));
   const byMarket = [...newPositions].sort((a, b) => marketOrder(a.request).localeCompare(marketOrder(b.request)));
   const distinct = new Map(byMarket.map(({ key, request }) => [key, request]));
   if (distinct.size < 2) return new Map();

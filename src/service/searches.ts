@@ -4,7 +4,8 @@
 import type { BlockHeader } from "../chain/head/follower.ts";
 import type { ChainClient, ChainEndpoint } from "../chain/rpc/client.ts";
 import type { HeadFollower } from "../chain/head/follower.ts";
-import { isPositionRequest, type AnyQuoteRequest } from "../quote/positionRequest.ts";
+import { isLiquidityRequest, isPositionRequest, type AnyQuoteRequest } from "../quote/positionRequest.ts";
+import { liquidityAnswerAtEndpoint } from "./liquidityAtBlock.ts";
 import { positionAnswerAtEndpoint } from "./positionAtBlock.ts";
 import { answerAtEndpoint, type Searched } from "./answerAtBlock.ts";
 import type { QuoteRecord } from "./api.ts";
@@ -77,7 +78,9 @@ export class Searches {
     const { request } = quote;
     const answer = isPositionRequest(request)
       ? (endpoint: ChainEndpoint) => positionAnswerAtEndpoint(this.endpoints, endpoint, request, context)
-      : (endpoint: ChainEndpoint) => answerAtEndpoint(this.endpoints, endpoint, request, { ...context, searched: searchedBy(endpoint) });
+      : isLiquidityRequest(request)
+        ? (endpoint: ChainEndpoint) => liquidityAnswerAtEndpoint(this.endpoints, endpoint, request, context)
+        : (endpoint: ChainEndpoint) => answerAtEndpoint(this.endpoints, endpoint, request, { ...context, searched: searchedBy(endpoint) });
     return firstAnswer(quote.chain.endpoints, answer, signal, quote.warn);
   }
 }

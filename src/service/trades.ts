@@ -8,12 +8,13 @@ import type { BlockHeader } from "../chain/head/follower.ts";
 import { interpretCollateralAsset } from "../chain/searchers/marketGroup.ts";
 import { marketCalls } from "../chain/searchers/sequential.ts";
 import { runTrade } from "../chain/trade/takerTrade.ts";
-import { encodeApprove, encodeCreateTraderPosition, encodeModifyTraderPosition } from "../chain/trade/trading.ts";
-import { isPositionRequest, type AnyQuoteRequest } from "../quote/positionRequest.ts";
+import { encodeApprove, encodeCreateLiquidityPosition, encodeCreateTraderPosition, encodeModifyTraderPosition, type LiquidityMint } from "../chain/trade/trading.ts";
+import { isLiquidityRequest, isPositionRequest, type AnyQuoteRequest } from "../quote/positionRequest.ts";
+import type { LiquidityResponseBody } from "../quote/liquidityAnswer.ts";
 import type { PositionResponseBody } from "../quote/positionAnswer.ts";
 import type { QuoteResponseBody } from "../quote/quoteAnswer.ts";
 import { takerNotOwner } from "../quote/quoteErrors.ts";
-import { collateralLimit, deadlineAfter, nextBlockTime, positionDeltaLimit, tradeBody, tradeParams, type TradeBody, type TradeParams } from "../quote/trade.ts";
+import { amountLessSlippage, collateralLimit, deadlineAfter, nextBlockTime, positionDeltaLimit, tradeBody, tradeParams, type TradeBody, type TradeParams } from "../quote/trade.ts";
 import type { AnswerBody } from "./answerAtBlock.ts";
 import { waitOutLag } from "./atHead.ts";
 import { createCoalescer, requestKey } from "./coalescer.ts";
@@ -99,8 +100,25 @@ function transactionOf(request: AnyQuoteRequest, body: AnswerBody, params: Trade
     const modification = { positionId: request.positionId, size: BigInt(held.targetSize), deltaCollateralLimit: limit, deadline };
     return { limit, tradeData: encodeModifyTraderPosition(modification) };
   }
-  const limit = collateralLimit({ ...budget, maxCollateral: BigInt((body as QuoteResponseBody).maxCollateral) });
-  return { limit, tradeData: encodeCreateTraderPosition({ marketId: request.marketId, size: BigInt(body.maxSize), maxCollateral: limit, deadline }) };
+  const limit = collateralLimit({ ...budget, maxCollateral: BigInt((body as QuoteResponseBody | LiquidityResponseBody).maxCollateral) });
+  if (isLiquidityRequest(request)) return { limit, tradeData: encodeCreateLiquidityPosition(liquidityMintOf(body as LiquidityResponseBody, request.marketId, limit, params.slippageBps, deadline)) };
+  return { limit, tradeData: encodeCreateTraderPosition({ marketId: request.marketId, size: BigInt((body as QuoteResponseBody).maxSize), maxCollateral: limit, deadline }) };
+}
+
+/** Semantics §14: the answer's tokens in its range, the collateral limit, the minimums less slippage, the deadline. */
+function liquidityMintOf(body: LiquidityResponseBody, marketId: bigint, collateralAmount: bigint, slippageBps: number, deadline: bigint): LiquidityMint {
+  const [amountBaseToken, amountQuoteToken] = [BigInt(body.amountBaseToken), BigInt(body.amountQuoteToken)];
+  return {
+    marketId,
+    amountBaseToken,
+    amountQuoteToken,
+    collateralAmount,
+    lowerTick: body.lowerTick,
+    upperTick: body.upperTick,
+    minAmountBaseToken: amountLessSlippage(amountBaseToken, slippageBps),
+    minAmountQuoteToken: amountLessSlippage(amountQuoteToken, slippageBps),
+    deadline,
+  };
 }
 
 const assetKey = (chainId: number, blockHash: Hex, marketAddress: Hex) => `${chainId}\n${blockHash}\n${marketAddress}`;

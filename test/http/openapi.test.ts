@@ -108,6 +108,20 @@ describe("the document", () => {
     assert.ok(errors("404").includes(MESSAGES.positionNotFound));
   });
 
+  test("has the liquidity quote (semantics §14): its query rows in order, its answer's fields in §14's order, its own errors as examples", () => {
+    const get = doc.paths[`${QUOTE_PATH}/liquidity`]?.get;
+    assert.equal(get?.operationId, "getLiquidityQuote");
+    const query = (get.parameters as Json[]).filter((p) => p.in === "query").map((p) => p.name);
+    assert.deepEqual(query, ["collateralAvailable", "lowerPrice", "upperPrice", "trace", "minBlock", "taker", "slippageBps", "deadlineSeconds"]);
+    const fields = Object.keys(get.responses["200"].content["application/json"].schema.properties);
+    assert.deepEqual(fields, [
+      "lowerTick", "upperTick", "lowerPrice", "upperPrice", "currentPrice", "liquidity", "mintedLiquidity", "amountBaseToken", "amountQuoteToken",
+      "requiredCollateral", "maxCollateral", "collateralAvailable", "groupQuote", "candidates", "exact", "blockNumber", "blockHash", "collateralDecimals", "trace", "trade",
+    ]);
+    const errors = Object.values<Json>(get.responses["400"].content["application/json"].examples).map((e) => e.value.error);
+    for (const message of [MESSAGES.invalidQuery, MESSAGES.insufficientCollateralForRange, MESSAGES.marketSettled]) assert.ok(errors.includes(message), message);
+  });
+
   test("is a valid OpenAPI 3.1 document (@readme/openapi-parser)", async () => {
     assert.equal(doc.openapi, "3.1.0");
     const result = await validate(structuredClone(doc));
@@ -131,7 +145,7 @@ describe("the document", () => {
     }
     // The quote operation, the batch of quotes, the depth ladder, and the index that leads to them: the docs, the
     // document and the explorer are pages.
-    assert.deepEqual(Object.keys(doc.paths), [QUOTE_PATH, POSITION_DOC_PATH, "/quoter/{chainId}/batch", `${QUOTE_PATH}/depth`, "/quoter"]);
+    assert.deepEqual(Object.keys(doc.paths), [QUOTE_PATH, POSITION_DOC_PATH, `${QUOTE_PATH}/liquidity`, "/quoter/{chainId}/batch", `${QUOTE_PATH}/depth`, "/quoter"]);
     const depth = (doc.paths[`${QUOTE_PATH}/depth`] as Json).get;
     assert.equal(depth.operationId, "getDepth");
     const depthQuery = (depth.parameters as Json[]).filter((p) => p.in === "query");

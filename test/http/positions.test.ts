@@ -3,40 +3,21 @@
 // quoteModifyTraderPosition at the answer's block (test/support/positionBruteForce.ts); both strategies byte for byte
 // alike, the single-call one in one JSON-RPC request (the position searcher at the owner's address); a reduce through
 // zero that turns the position around; a budget of 0; the errors; batch items with positionId.
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { FastifyInstance } from "fastify";
 import type { Address } from "viem";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { DEMO_DEPLOYER, DEMO_MARKET_GROUP_ADDRESS, DEMO_TRADER, DEMO_USDC_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
-import { serviceBehindProxy, type ServiceBehindProxy } from "../support/liveService.ts";
-import { quoteRequests } from "../support/rpcProxy.ts";
+import { servedBothWays } from "../support/bothStrategies.ts";
 import { bisectionOfPosition, feasibleTrade, maximumOfPosition, quoteTrade } from "../support/positionBruteForce.ts";
 import { d18 } from "../support/verify.ts";
 
-let setup: ServiceBehindProxy;
-/** [single-call behind the proxy, sequential on the node]. */
-let apps: FastifyInstance[];
-before(async () => {
-  setup = await serviceBehindProxy({ strategy: "single-call", timeoutMs: 20_000, probe: true });
-  const sequential = await setup.serve({ rpc: setup.devchain.endpoint.url, strategy: "sequential", timeoutMs: 20_000, probe: true });
-  apps = [setup.service.app, sequential.app];
-});
-after(() => setup.close());
+const served = servedBothWays();
+const { ask } = served;
 
 const E18 = 10n ** 18n;
 const positionPath = (group: Address, positionId: bigint | string, query: Record<string, string>) =>
   `/quoter/${DEVCHAIN_ID}/${group}/positions/${positionId}?${new URLSearchParams(query)}`;
-
-/** Both strategies' answer (which must be the same bytes), and the JSON-RPC requests of the single call's. */
-async function ask(url: string) {
-  setup.proxy.clear();
-  const single = await apps[0]!.inject({ url });
-  const requests = quoteRequests(setup.proxy.methods);
-  const sequential = await apps[1]!.inject({ url });
-  assert.equal(single.body, sequential.body, `${url}: both strategies alike`);
-  return { status: single.statusCode, body: single.json(), requests };
-}
 
 const magnitude = (value: bigint) => (value < 0n ? -value : value);
 
@@ -65,8 +46,8 @@ describe("each demo position, LONG and SHORT, against the test's own search at t
           if (status !== 200) {
             // No trade fits: the test's own search agrees.
             assert.equal(status, 400, JSON.stringify(body));
-            const head = await setup.devchain.chain.publicClient.getBlockNumber();
-            const none = search === "exact" ? await maximumOfPosition(setup.devchain.chain, { ...held, blockNumber: head }) : await bisectionOfPosition(setup.devchain.chain, { ...held, blockNumber: head });
+            const head = await served.setup().devchain.chain.publicClient.getBlockNumber();
+            const none = search === "exact" ? await maximumOfPosition(served.setup().devchain.chain, { ...held, blockNumber: head }) : await bisectionOfPosition(served.setup().devchain.chain, { ...held, blockNumber: head });
             assert.equal(none, undefined, JSON.stringify(body));
             return;
           }
@@ -76,9 +57,9 @@ describe("each demo position, LONG and SHORT, against the test's own search at t
           assert.equal(body.currentSize, position.current.toString());
           const trade = BigInt(body.maxSize);
           assert.equal(body.targetSize, (position.current + trade).toString(), "targetSize = currentSize + maxSize");
-          const expected = search === "exact" ? await maximumOfPosition(setup.devchain.chain, held) : await bisectionOfPosition(setup.devchain.chain, held);
+          const expected = search === "exact" ? await maximumOfPosition(served.setup().devchain.chain, held) : await bisectionOfPosition(served.setup().devchain.chain, held);
           assert.equal(magnitude(trade), expected, "the test's own search finds the same trade");
-          const quote = (await quoteTrade(setup.devchain.chain, held, magnitude(trade)))!;
+          const quote = (await quoteTrade(served.setup().devchain.chain, held, magnitude(trade)))!;
           assert.equal(body.collateralDelta, quote.delta.toString(), "the quote at the trade");
           assert.equal(body.closePnL, quote.closePnL.toString());
           assert.ok(quote.delta <= budget, "within the budget");
@@ -87,7 +68,7 @@ describe("each demo position, LONG and SHORT, against the test's own search at t
           assert.ok(limit * scale >= quote.delta && (limit - 1n) * scale < quote.delta, "collateralDeltaLimit: the delta in token units, rounded up");
           if (search === "exact") {
             assert.equal(body.exact, true, "proven");
-            assert.equal(await feasibleTrade(setup.devchain.chain, held, magnitude(trade) + 1n), false, "the next trade is infeasible");
+            assert.equal(await feasibleTrade(served.setup().devchain.chain, held, magnitude(trade) + 1n), false, "the next trade is infeasible");
             const sizes = body.trace.map((entry: { size: string }) => magnitude(BigInt(entry.size)));
             assert.ok(sizes.includes(magnitude(trade) + 1n), "maxSize + 1 quoted");
             assert.ok(body.iterations <= 12, `${body.iterations} candidates`);
@@ -103,7 +84,7 @@ describe("each demo position, LONG and SHORT, against the test's own search at t
     const { status, requests } = await ask(`${url}&trace=true`);
     assert.equal(status, 200);
     assert.deepEqual(requests, ["eth_call"]);
-    const call = setup.proxy.requests.find((request) => request.method === "eth_call")!;
+    const call = served.setup().proxy.requests.find((request) => request.method === "eth_call")!;
     const [object, , override] = call.params as [{ to: string }, unknown, Record<string, { code: string }>];
     assert.equal(object.to.toLowerCase(), DEMO_DEPLOYER.toLowerCase(), "run at the owner's address");
     assert.deepEqual(Object.keys(override).map((key) => key.toLowerCase()), [DEMO_DEPLOYER.toLowerCase()], "its code there by a state override");
@@ -176,12 +157,12 @@ describe("a batch with positions", () => {
       { marketAddress: DEMO_MARKET_GROUP_ADDRESS, positionId: "3", expectedPrice: "0.55", collateralAvailable: "1" },
       { marketAddress: DEMO_MARKET_GROUP_ADDRESS, positionId: "2", marketId: "1", expectedPrice: "0.55", collateralAvailable: "1" },
     ];
-    const batch = await apps[0]!.inject({ method: "POST", url: `/quoter/${DEVCHAIN_ID}/batch`, payload: { quotes: items } });
+    const batch = await served.apps()[0]!.inject({ method: "POST", url: `/quoter/${DEVCHAIN_ID}/batch`, payload: { quotes: items } });
     assert.equal(batch.statusCode, 200, batch.body);
     const results = batch.json().results;
     for (const [i, { marketAddress, positionId, marketId, ...query }] of items.slice(0, 3).entries()) {
       const url = positionId === undefined ? `/quoter/${DEVCHAIN_ID}/${marketAddress}/${marketId}?${new URLSearchParams(query)}` : positionPath(marketAddress as Address, positionId, query);
-      const get = await apps[0]!.inject({ url });
+      const get = await served.apps()[0]!.inject({ url });
       assert.equal(results[i].status, get.statusCode);
       assert.equal(JSON.stringify(results[i].body), get.body);
     }

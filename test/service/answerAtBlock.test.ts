@@ -8,6 +8,7 @@ import { replayingReader } from "../../src/chain/searchers/singleCall.ts";
 import { DEMO_HEAD_BLOCK } from "../../src/devchain/demo.ts";
 import { startDevchain, type Devchain } from "../../src/devchain/devchain.ts";
 import type { QuoteRequest } from "../../src/quote/request.ts";
+import type { QuoteResponseBody } from "../../src/quote/quoteAnswer.ts";
 import { answerFrom } from "../../src/service/answerAtBlock.ts";
 import type { RpcTally } from "../../src/chain/rpc/call.ts";
 import { bodyOf, demoRequest, endpointsAt, latestPin } from "./support.ts";
@@ -31,7 +32,7 @@ test("a LONG on market 2: the README's example answer, and the facts of its sear
   const tally = { rpcRequests: 0 };
   const { answer: body, facts } = await searched({}, tally);
   assert.ok(body.ok);
-  const { direction, maxSize, blockNumber, iterations } = body.value;
+  const { direction, maxSize, blockNumber, iterations } = body.value as QuoteResponseBody;
   assert.deepEqual({ direction, maxSize, blockNumber, iterations }, { direction: "LONG", maxSize: "45898437500000000", blockNumber: String(DEMO_HEAD_BLOCK), iterations: 10 });
   assert.deepEqual(facts, { blockNumber: DEMO_HEAD_BLOCK, direction: "LONG", candidates: 10 });
   // Sequentially: the market, its price, the collateral group and its decimals, then each candidate.

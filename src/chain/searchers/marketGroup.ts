@@ -77,7 +77,7 @@ export const encodeQuote = (marketId: bigint, signedSize: bigint): Hex =>
   encodeFunctionData({ abi: marketGroupAbi, functionName: "quoteCreateTraderPosition", args: [marketId, signedSize] });
 
 /** Decodes a successful answer; one that cannot be decoded counts as a revert (semantics §1). */
-function decodeSuccess<T>(raw: RawCall, decode: (data: Uint8Array) => T): T | undefined {
+export function decodeSuccess<T>(raw: RawCall, decode: (data: Uint8Array) => T): T | undefined {
   if (!raw.success) return undefined;
   try {
     return decode(bytesOf(raw.data));

@@ -8,6 +8,7 @@ import { bytesOf } from "../rpc/decode.ts";
 export const tradingAbi = parseAbi([
   "function createTraderPosition((uint256 marketId, int256 size, uint256 maxCollateral, uint256 deadline) params) returns (uint256 positionId)",
   "function modifyTraderPosition((uint256 positionId, int256 size, int256 deltaCollateralLimit, uint256 deadline) params)",
+  "function createLiquidityPosition((uint256 marketId, uint256 amountBaseToken, uint256 amountQuoteToken, uint256 collateralAmount, int24 lowerTick, int24 upperTick, uint256 minAmountBaseToken, uint256 minAmountQuoteToken, uint256 deadline) params)",
   "function allowance(address owner, address spender) view returns (uint256)",
   "function balanceOf(address account) view returns (uint256)",
   "function approve(address spender, uint256 value) returns (bool)",
@@ -24,6 +25,22 @@ export type PositionModification = { readonly positionId: bigint; readonly size:
 
 export const encodeModifyTraderPosition = (modification: PositionModification): Hex =>
   encodeFunctionData({ abi: tradingAbi, functionName: "modifyTraderPosition", args: [modification] });
+
+/** What a new liquidity position takes (semantics §14): its tokens, collateral in token units, range, minimums, deadline. */
+export type LiquidityMint = {
+  readonly marketId: bigint;
+  readonly amountBaseToken: bigint;
+  readonly amountQuoteToken: bigint;
+  readonly collateralAmount: bigint;
+  readonly lowerTick: number;
+  readonly upperTick: number;
+  readonly minAmountBaseToken: bigint;
+  readonly minAmountQuoteToken: bigint;
+  readonly deadline: bigint;
+};
+
+export const encodeCreateLiquidityPosition = (mint: LiquidityMint): Hex =>
+  encodeFunctionData({ abi: tradingAbi, functionName: "createLiquidityPosition", args: [mint] });
 
 export const encodeAllowance = (owner: Address, spender: Address): Hex => encodeFunctionData({ abi: tradingAbi, functionName: "allowance", args: [owner, spender] });
 
