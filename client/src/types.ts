@@ -60,59 +60,20 @@ export type DepthRequest = Op<"getDepth">["parameters"]["path"] & Omit<Op<"getDe
 /** A depth ladder's 200 answer: per price, the exact quote's 200 body or its error body with its status. */
 export type DepthAnswer = Json<Op<"getDepth">["responses"][200]>;
 
-/*
- * The liquidity route's types, HAND-WRITTEN from the route's documented answer until openapi.ts carries the route's
- * operation ("getLiquidityQuote"): then they become
- *   LiquidityRequest = Op<"getLiquidityQuote">["parameters"]["path"] & Omit<Op<"getLiquidityQuote">["parameters"]["query"], "minBlock">
- *   LiquidityAnswer = Json<Op<"getLiquidityQuote">["responses"][200]>
- * and this block goes.
- */
-
 /**
  * A new liquidity position's quote: the path's `chainId`, `marketAddress` and `marketId`, the budget
- * (`collateralAvailable`, wei) and the range's prices (each absent: the market's own bound), every value a string.
- * `taker` adds the createLiquidityPosition transaction ready to sign. `minBlock` is an option of the call.
+ * (`collateralAvailable`, wei) and the range's prices (`lowerPrice`, `upperPrice`; each absent, the market's own
+ * bound), every value a string. `taker` adds the createLiquidityPosition transaction ready to sign. `minBlock` is an
+ * option of the call ({@link CallOptions}).
  */
-export interface LiquidityRequest {
-  readonly chainId: string;
-  readonly marketAddress: string;
-  readonly marketId: string;
-  readonly collateralAvailable: string;
-  readonly lowerPrice?: string;
-  readonly upperPrice?: string;
-  readonly trace?: "true" | "false";
-  readonly taker?: string;
-  readonly slippageBps?: string;
-  readonly deadlineSeconds?: string;
-}
+export type LiquidityRequest = Op<"getLiquidityQuote">["parameters"]["path"] & Omit<Op<"getLiquidityQuote">["parameters"]["query"], "minBlock">;
 
 /**
  * A liquidity quote's 200 answer: the range aligned to the pool's ticks, the largest liquidity the budget mints
  * (`liquidity`, proven: one more does not fit), what its mint gets (`mintedLiquidity`) and takes, the group's own
- * quote beside it (`groupQuote`, whether it fits), and with a taker the trade.
+ * quote beside it (`groupQuote`, whether it fits; null where it reverted), and with a taker the trade.
  */
-export interface LiquidityAnswer {
-  readonly lowerTick: number;
-  readonly upperTick: number;
-  readonly lowerPrice: string;
-  readonly upperPrice: string;
-  readonly currentPrice: string;
-  readonly liquidity: string;
-  readonly mintedLiquidity: string;
-  readonly amountBaseToken: string;
-  readonly amountQuoteToken: string;
-  readonly requiredCollateral: string;
-  readonly maxCollateral: string;
-  readonly collateralAvailable: string;
-  readonly groupQuote: { readonly liquidity: string; readonly amountBaseToken: string; readonly amountQuoteToken: string; readonly fits: boolean };
-  readonly candidates: number;
-  readonly exact: boolean;
-  readonly blockNumber: string;
-  readonly blockHash: `0x${string}`;
-  readonly collateralDecimals: number;
-  readonly trace?: readonly Readonly<Record<string, unknown>>[];
-  readonly trade?: Trade;
-}
+export type LiquidityAnswer = Json<Op<"getLiquidityQuote">["responses"][200]>;
 
 /** Every answer that is not a 2xx: `{ error, details }` (and `trace` for a search failure asked with trace=true). */
 export type ErrorBody = Json<Op<"getQuote">["responses"][400]>;

@@ -109,10 +109,11 @@ function mintRows(body) {
 
 /**
  * What the market group's own quote for the budget would do: revert (it asks for more collateral than the budget),
- * or fit, with as much liquidity as ours or less. What it leaves unused is estimated from ours: the requirement
+ * or fit, with as much liquidity as ours or less (or give no quote at all: its view reverted). What it leaves unused is estimated from ours: the requirement
  * grows with the liquidity, so its share of our liquidity needs about that share of our collateral.
  */
 function groupWords(body) {
+  if (body.groupQuote === null) return "It reverted: the market group gives no quote for this budget and range.";
   const [ours, theirs, budget, needed] = [body.liquidity, body.groupQuote.liquidity, body.collateralAvailable, body.requiredCollateral].map(BigInt);
   if (!body.groupQuote.fits) {
     return `It asks for liquidity ${theirs} (${theirs - ours} more than the largest that fits): minted with this budget, createLiquidityPosition would revert InsufficientCollateral, the position needing more collateral than the ${budget} wei given.`;
@@ -125,8 +126,8 @@ function groupWords(body) {
 function showGroupQuote(body) {
   const { groupQuote } = body;
   $("group-verdict").textContent = groupWords(body);
-  $("group-verdict").dataset.fits = String(groupQuote.fits);
-  fillList($("liquidity-group"), [
+  $("group-verdict").dataset.fits = String(groupQuote !== null && groupQuote.fits);
+  fillList($("liquidity-group"), groupQuote === null ? [] : [
     ["liquidity", groupQuote.liquidity, "groupQuote.liquidity"],
     ["base tokens", tokens(groupQuote.amountBaseToken), "groupQuote.amountBaseToken"],
     ["quote tokens", tokens(groupQuote.amountQuoteToken), "groupQuote.amountQuoteToken"],
