@@ -2,7 +2,9 @@
 // chain. The wallets are the test's: EIP-1193 providers announced by EIP-6963, injected before the page loads, whose
 // requests come to this process (exposeFunction) and are signed by the chain's unlocked accounts (the demo trader is
 // one): the one part a test cannot have for real here. Each case checks the chain and the API's own answer (fetched
-// by the test), never figures the page computed. A fresh chain per case: each sends transactions.
+// by the test), never figures the page computed. A fresh chain per case: each sends transactions. The errors a
+// trader meets are each a case: a refusal, a revert the wallet's estimate meets, a receipt that fails, the wallet's
+// chain changed between two calls; after each, nothing more is sent.
 // Screenshots of the trade panel before and after signing go to test-output/explorer-wallet/.
 import { after, before, describe, test, type TestContext } from "node:test";
 import assert from "node:assert/strict";
@@ -174,6 +176,71 @@ describe("the explorer signs through a browser wallet", () => {
       assert.match((await page.textContent("#sent-status")) ?? "", new RegExp(`position 1 now has size ${api.targetSize} \\(short`));
       assert.equal(opened.wallets[0]!.sent("wallet_sendCalls")[0]!.params[0].calls.at(-1).data, api.trade.transaction.data);
       assert.deepEqual(opened.errors, []);
+    } finally {
+      await opened.close();
+    }
+  });
+
+  /** Connects `walletName`, then moves the trader's collateral away: the answer shown (whose simulation succeeded) is now stale. */
+  async function connectThenDrain(opened: Opened, walletName: string) {
+    const { h, page } = opened;
+    await connect(page, walletName);
+    await page.waitForSelector("#trade-sign:not([disabled])");
+    const api = await apiAnswer(h, NEW_LONG);
+    const token = api.trade.balance.token as Address;
+    const { traderClient } = h.devchain.chain;
+    const all = await balance(h, token);
+    const hash = await traderClient.writeContract({ address: token, abi: erc20Abi, functionName: "transfer", args: ["0x000000000000000000000000000000000000dEaD", all] });
+    await read(h).waitForTransactionReceipt({ hash });
+    return { api, head: await read(h).getBlockNumber(), nonce: await read(h).getTransactionCount({ address: DEMO_TRADER }) };
+  }
+
+  test("a trade that reverts in the wallet's estimate: its error decoded as a trace's, nothing sent after it", { timeout: 90_000 }, async () => {
+    const opened = await openExplorer(browser, (h) => [new TestWallet({ name: "Careful Wallet", batch: false, estimates: true }, h.devchain.endpoint.url)], NEW_LONG);
+    try {
+      const { h, page } = opened;
+      const { head, nonce } = await connectThenDrain(opened, "Careful Wallet");
+      await page.getByRole("button", { name: "Sign and send" }).first().click();
+      await page.waitForSelector("#sent[data-outcome=failed]");
+      const said = (await page.textContent("#sent-status")) ?? "";
+      assert.match(said, /\(the trade\) reverts: ERC20InsufficientBalance \(sender 0x[0-9a-f]{40}, balance 0, needed [1-9][0-9]*\).*Nothing more was sent/s, said);
+      assert.match(said, /The calls before it were sent and mined/, "the approval went through first");
+      assert.equal(await read(h).getTransactionCount({ address: DEMO_TRADER }), nonce + 1, "the approval alone was sent");
+      assert.deepEqual(await mintedSince(h, head + 1n), [], "no position minted");
+    } finally {
+      await opened.close();
+    }
+  });
+
+  test("a call whose receipt fails: said, with its hash, and no position", { timeout: 90_000 }, async () => {
+    const opened = await openExplorer(browser, (h) => [new TestWallet({ name: "Batch Wallet", batch: true }, h.devchain.endpoint.url)], NEW_LONG);
+    try {
+      const { h, page } = opened;
+      const { head } = await connectThenDrain(opened, "Batch Wallet");
+      await page.getByRole("button", { name: "Sign and send" }).first().click();
+      await page.waitForSelector("#sent[data-outcome=failed]");
+      const [, trade] = await Promise.all([head + 1n, head + 2n].map((blockNumber) => read(h).getBlock({ blockNumber, includeTransactions: true })));
+      const failed = trade!.transactions[0]!;
+      assert.equal((await read(h).getTransactionReceipt({ hash: failed.hash })).status, "reverted");
+      assert.match((await page.textContent("#sent-status")) ?? "", new RegExp(`Transaction ${failed.hash} reverted on chain`));
+      assert.deepEqual(await mintedSince(h, head + 1n), []);
+    } finally {
+      await opened.close();
+    }
+  });
+
+  test("the wallet's chain changed between the approval and the trade: the trade is not sent, and the page says so", { timeout: 90_000 }, async () => {
+    const opened = await openExplorer(browser, (h) => [new TestWallet({ name: "Wandering Wallet", batch: false, leavesAfterFirstSend: true }, h.devchain.endpoint.url)], NEW_LONG);
+    try {
+      const { h, page } = opened;
+      await connect(page, "Wandering Wallet");
+      await page.waitForSelector("#trade-sign:not([disabled])");
+      const nonce = await read(h).getTransactionCount({ address: DEMO_TRADER });
+      await page.getByRole("button", { name: "Sign and send" }).first().click();
+      await page.waitForSelector("#sent[data-outcome=failed]");
+      assert.match((await page.textContent("#sent-status")) ?? "", /The wallet changed to chain 1, not the quote's 31337: nothing more was sent/);
+      assert.equal(opened.wallets[0]!.sent("eth_sendTransaction").length, 1, "the approval alone");
+      assert.equal(await read(h).getTransactionCount({ address: DEMO_TRADER }), nonce + 1);
     } finally {
       await opened.close();
     }

@@ -27,6 +27,10 @@ export interface WalletOptions {
   /** The chain it starts on (hex); 31337 unless given. */
   readonly chainId?: string;
   readonly refuseSwitch?: boolean;
+  /** Estimates each transaction's gas before sending it, as browser wallets do: a call that would revert is refused with its revert data. */
+  readonly estimates?: boolean;
+  /** Moves to another chain (0x1) once it has sent its first transaction: the chain changed meanwhile. */
+  readonly leavesAfterFirstSend?: boolean;
 }
 
 /** A JSON-RPC error as a wallet throws it (EIP-1193: code, message, data). */
@@ -53,7 +57,10 @@ export class TestWallet {
   /** One call sent from the trader and mined (the chain automines): its receipt. */
   private async send(call: { to: string; data: string }) {
     if (this.chainId !== CHAIN_HEX) throw walletError(-32000, `this wallet is on chain ${this.chainId}`);
+    // The node's own revert (code 3, its data the error's) is what such a wallet passes on.
+    if (this.options.estimates) await this.rpc("eth_estimateGas", [{ from: DEMO_TRADER, to: call.to, data: call.data }]);
     const hash = await this.rpc("eth_sendTransaction", [{ from: DEMO_TRADER, to: call.to, data: call.data, gas: `0x${DEMO_TRADE_GAS.toString(16)}` }]);
+    if (this.options.leavesAfterFirstSend) this.chainId = "0x1";
     return hash as string;
   }
   /** The receipt of `hash`, asked for until the node has it: an automining node may answer null just after the send. */
