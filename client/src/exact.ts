@@ -9,12 +9,35 @@ export interface Decimal {
 }
 
 /** Fields holding an amount in wei (or a block number): decimal integers, signed for sizes. */
-type AmountField = "maxSize" | "collateralAvailable" | "requiredCollateral" | "maxCollateral" | "upperBound" | "size" | "blockNumber";
+type AmountField =
+  | "maxSize"
+  | "collateralAvailable"
+  | "requiredCollateral"
+  | "maxCollateral"
+  | "upperBound"
+  | "size"
+  | "blockNumber"
+  | "liquidity"
+  | "mintedLiquidity"
+  | "amountBaseToken"
+  | "amountQuoteToken";
 /** Fields holding a price: decimals with at most 18 places. */
-type PriceField = "currentPrice" | "expectedPrice" | "fillPrice" | "priceAfter";
+type PriceField = "currentPrice" | "expectedPrice" | "fillPrice" | "priceAfter" | "lowerPrice" | "upperPrice";
 
-const AMOUNTS: ReadonlySet<string> = new Set<AmountField>(["maxSize", "collateralAvailable", "requiredCollateral", "maxCollateral", "upperBound", "size", "blockNumber"]);
-const PRICES: ReadonlySet<string> = new Set<PriceField>(["currentPrice", "expectedPrice", "fillPrice", "priceAfter"]);
+const AMOUNTS: ReadonlySet<string> = new Set<AmountField>([
+  "maxSize",
+  "collateralAvailable",
+  "requiredCollateral",
+  "maxCollateral",
+  "upperBound",
+  "size",
+  "blockNumber",
+  "liquidity",
+  "mintedLiquidity",
+  "amountBaseToken",
+  "amountQuoteToken",
+]);
+const PRICES: ReadonlySet<string> = new Set<PriceField>(["currentPrice", "expectedPrice", "fillPrice", "priceAfter", "lowerPrice", "upperPrice"]);
 
 type Converted<V, To> = V extends string ? To : V;
 
@@ -34,9 +57,11 @@ export type Exact<T> = T extends readonly (infer Item)[]
     : T;
 
 /**
- * Any answer (a quote, a batch, a depth ladder, a live event's answer, an error body with its trace) with its
- * amounts (`maxSize`, `collateralAvailable`, `requiredCollateral`, `maxCollateral`, `upperBound`, a trace's
- * `size`, `blockNumber`) as `bigint` and its prices (`currentPrice`, `expectedPrice`, `fillPrice`, `priceAfter`) as
+ * Any answer (a quote, a batch, a depth ladder, a liquidity quote, a live event's answer, an error body with its
+ * trace) with its amounts (`maxSize`, `collateralAvailable`, `requiredCollateral`, `maxCollateral`, `upperBound`, a
+ * trace's `size`, `blockNumber`; a liquidity quote's `liquidity`, `mintedLiquidity`, `amountBaseToken`,
+ * `amountQuoteToken`) as `bigint` and its prices (`currentPrice`, `expectedPrice`, `fillPrice`, `priceAfter`,
+ * `lowerPrice`, `upperPrice`) as
  * {@link Decimal}s of 18 places, exactly. A trace's `revertArgs` (the revert's raw arguments) stay strings.
  * Throws a RangeError on a number the service never sends (not a decimal, or a price with over 18 places).
  *

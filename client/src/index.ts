@@ -12,6 +12,8 @@ export type {
   DepthRequest,
   ErrorBody,
   ErrorDetail,
+  LiquidityAnswer,
+  LiquidityRequest,
   LiveError,
   LiveEvent,
   PositionAnswer,

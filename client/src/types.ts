@@ -60,6 +60,21 @@ export type DepthRequest = Op<"getDepth">["parameters"]["path"] & Omit<Op<"getDe
 /** A depth ladder's 200 answer: per price, the exact quote's 200 body or its error body with its status. */
 export type DepthAnswer = Json<Op<"getDepth">["responses"][200]>;
 
+/**
+ * A new liquidity position's quote: the path's `chainId`, `marketAddress` and `marketId`, the budget
+ * (`collateralAvailable`, wei) and the range's prices (`lowerPrice`, `upperPrice`; each absent, the market's own
+ * bound), every value a string. `taker` adds the createLiquidityPosition transaction ready to sign. `minBlock` is an
+ * option of the call ({@link CallOptions}).
+ */
+export type LiquidityRequest = Op<"getLiquidityQuote">["parameters"]["path"] & Omit<Op<"getLiquidityQuote">["parameters"]["query"], "minBlock">;
+
+/**
+ * A liquidity quote's 200 answer: the range aligned to the pool's ticks, the largest liquidity the budget mints
+ * (`liquidity`, proven: one more does not fit), what its mint gets (`mintedLiquidity`) and takes, the group's own
+ * quote beside it (`groupQuote`, whether it fits; null where it reverted), and with a taker the trade.
+ */
+export type LiquidityAnswer = Json<Op<"getLiquidityQuote">["responses"][200]>;
+
 /** Every answer that is not a 2xx: `{ error, details }` (and `trace` for a search failure asked with trace=true). */
 export type ErrorBody = Json<Op<"getQuote">["responses"][400]>;
 

@@ -1,5 +1,5 @@
-// The `quoter` command (bin/quoter.js runs this file through tsx): serve, devchain, quote, position, depth. Each command loads
-// its modules only when it runs, so that --help answers at once.
+// The `quoter` command (bin/quoter.js runs this file through tsx): serve, devchain, quote, position, depth,
+// liquidity. Each command loads its modules only when it runs, so that --help answers at once.
 import { HELP, POSITION_HELP, QUOTE_HELP, SERVE_HELP } from "./help.ts";
 
 const isHelp = (arg: string | undefined) => arg === "-h" || arg === "--help" || arg === "help";
@@ -38,6 +38,8 @@ switch (command) {
     process.exit(await (await import("./quote.ts")).runQuote(rest, "position"));
   case "depth":
     process.exit(await (await import("./depthCommand.ts")).runDepth(rest));
+  case "liquidity":
+    process.exit(await (await import("./liquidityCommand.ts")).runLiquidity(rest));
   default:
     if (isHelp(command)) {
       console.log(HELP);

@@ -11,6 +11,7 @@ Commands:
   quote      one quote, printed as the API's JSON body, without an HTTP server
   position   one quote of a held position (add to it, reduce, close, turn it around), as quote prints it
   depth      one market's depth ladder (the exact quote at several prices), printed as the API's JSON body
+  liquidity  the largest liquidity a budget mints in a price range, proven, printed as the API's JSON body
 
 Run quoter <command> --help for a command's options. Settings come from the environment: see .env.example.`;
 
@@ -97,3 +98,30 @@ API's JSON body on stdout (one line), or the error body of the status the API wo
   -h, --help           this help
 
 Exit status: 0 the ladder (200); 1 the API would answer 4xx; 3 it would answer 5xx; 2 usage or configuration error.`;
+
+
+export const LIQUIDITY_HELP = `Usage: quoter liquidity <chainId> <marketAddress> <marketId> --collateral C
+                    [--lower-price P] [--upper-price P] [--min-block B]
+                    [--taker ADDRESS [--slippage-bps S] [--deadline-seconds D]] [--rpc URL[,URL...]] [--trace]
+
+Quotes a new liquidity position once, as GET ${BASE_PATH}/<chainId>/<marketAddress>/<marketId>/liquidity would,
+without starting an HTTP server, and prints the API's JSON body on stdout (one line): the largest liquidity the
+budget mints in the range, proven (one more needs more collateral than the budget), what its mint takes
+(amountBaseToken, amountQuoteToken, maxCollateral), the market group's own quote for the budget beside it
+(groupQuote, with whether it fits), or the error body of the status the API would answer.
+
+  --collateral C       collateralAvailable: the budget in wei (a decimal integer)
+  --lower-price P      lowerPrice: the range's lower price (default: the market's lowest); the tick at or below it
+  --upper-price P      upperPrice: the range's upper price (default: the market's highest); the tick at or above it
+  --min-block B        minBlock: answer at block B or later
+  --taker ADDRESS      the account that will provide the liquidity: the answer adds "trade", the
+                       createLiquidityPosition transaction and the approval it needs first (or null), with
+                       "calls" and the simulation, as quoter quote --taker prints them (printed, never sent)
+  --slippage-bps S, --deadline-seconds D
+                       with --taker, as for quoter quote (the slippage lowers the minimum amounts and raises the
+                       collateral limit, never past the budget)
+  --rpc URL[,URL...]   the chain's JSON-RPC endpoint(s), as for quoter quote
+  --trace              add the liquidities tried (trace=true)
+  -h, --help           this help
+
+Exit status: 0 the quote (200); 1 the API would answer 4xx; 3 it would answer 5xx; 2 usage or configuration error.`;

@@ -89,6 +89,7 @@ export interface BatchAnswer<Body = QuoteResponseBody | PositionResponseBody | L
 
 export interface QuoterService extends Quoter {
   quotePosition(request: PositionRequest, options?: QuoteOptions): Promise<PositionResponseBody>;
+  quoteLiquidity(request: LiquidityRequest, options?: QuoteOptions): Promise<LiquidityResponseBody>;
   /** Probes every endpoint for deployless calls now, so that no quote pays for it (failures retry later). */
   probe(): Promise<void>;
   /** Starts following each chain's head where that is pushed (a WebSocket endpoint); polling starts with the first quote. */

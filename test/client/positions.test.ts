@@ -3,58 +3,42 @@
 // and `watch` of a position yields its quote, then `end` "transferred" when its owner transfers it.
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { request } from "undici";
 import { DEVCHAIN_ID } from "../../src/devchain/devchainId.ts";
 import { DEMO_DEPLOYER, DEMO_TRADER } from "../../src/devchain/demoMarkets.ts";
 import { marketGroupAbi } from "../../src/generated/contracts.ts";
-import { chainBehindProxy, type ChainBehindProxy, type LiveService } from "../support/liveService.ts";
-import { installPackedClient, type ClientModule, type PackedClient } from "../support/packedClient.ts";
 import { minedReceipt } from "../support/receipts.ts";
+import { startClientService, type ClientService } from "../support/clientService.ts";
 
 const CHAIN = String(DEVCHAIN_ID);
-let packed: PackedClient;
-let client: ClientModule;
-let setup: ChainBehindProxy;
-let service: LiveService;
+let c: ClientService;
 
 before(async () => {
-  packed = await installPackedClient();
-  client = packed.module;
-  setup = await chainBehindProxy();
-  service = await setup.serve({ webSocket: true });
+  c = await startClientService();
 });
-after(async () => {
-  await setup?.close();
-  packed?.remove();
-});
-
-const raw = async (path: string) => {
-  const response = await request(`${service.base}${path}`);
-  return { status: response.statusCode, body: (await response.body.json()) as any };
-};
+after(() => c?.close());
 
 describe("a held position through the client", () => {
   test("quotePosition: the raw answer, deep-equal; positionUrl is the route's; an unknown position is a QuoterError 404", async () => {
-    const quoter = client.createQuoterClient({ baseUrl: service.base });
-    const request = { chainId: CHAIN, marketAddress: setup.devchain.marketGroup, positionId: "1", expectedPrice: "0.45", collateralAvailable: "0", search: "exact" as const };
-    const path = `/quoter/${CHAIN}/${setup.devchain.marketGroup}/positions/1?expectedPrice=0.45&collateralAvailable=0&search=exact`;
-    assert.equal(quoter.positionUrl(request), `${service.base}${path}`);
+    const quoter = c.client.createQuoterClient({ baseUrl: c.service.base });
+    const request = { chainId: CHAIN, marketAddress: c.setup.devchain.marketGroup, positionId: "1", expectedPrice: "0.45", collateralAvailable: "0", search: "exact" as const };
+    const path = `/quoter/${CHAIN}/${c.setup.devchain.marketGroup}/positions/1?expectedPrice=0.45&collateralAvailable=0&search=exact`;
+    assert.equal(quoter.positionUrl(request), `${c.service.base}${path}`);
     const answer = await quoter.quotePosition(request);
-    assert.deepEqual(answer, (await raw(path)).body);
+    assert.deepEqual(answer, (await c.raw(path)).body);
     assert.equal(answer.owner, DEMO_TRADER);
     const error = (await quoter.quotePosition({ ...request, positionId: "99" }).catch((e: unknown) => e)) as { status: number; body: { error: string } };
-    assert.ok(error instanceof client.QuoterError);
+    assert.ok(error instanceof c.client.QuoterError);
     assert.equal(error.status, 404);
     assert.equal(error.body.error, "Position not found");
   });
 
   test("watch of a position: its quote, then `end` transferred when its owner transfers it", async () => {
-    const quoter = client.createQuoterClient({ baseUrl: service.base });
-    const events = quoter.watch({ chainId: CHAIN, marketAddress: setup.devchain.marketGroup, positionId: "1", expectedPrice: "0.55", collateralAvailable: "1000000000000000000" });
+    const quoter = c.client.createQuoterClient({ baseUrl: c.service.base });
+    const events = quoter.watch({ chainId: CHAIN, marketAddress: c.setup.devchain.marketGroup, positionId: "1", expectedPrice: "0.55", collateralAvailable: "1000000000000000000" });
     const first = await events.next();
     assert.equal(first.value?.type, "quote");
-    const { traderClient, publicClient } = setup.devchain.chain;
-    await minedReceipt(publicClient, await traderClient.writeContract({ address: setup.devchain.marketGroup, abi: marketGroupAbi, functionName: "transferFrom", args: [DEMO_TRADER, DEMO_DEPLOYER, 1n] }));
+    const { traderClient, publicClient } = c.setup.devchain.chain;
+    await minedReceipt(publicClient, await traderClient.writeContract({ address: c.setup.devchain.marketGroup, abi: marketGroupAbi, functionName: "transferFrom", args: [DEMO_TRADER, DEMO_DEPLOYER, 1n] }));
     for (;;) {
       const next = await events.next();
       assert.equal(next.done, false, "the stream ends after its end event");

@@ -137,6 +137,35 @@ test("quoter depth prints byte for byte the API's ladder, or its error body, wit
   assert.equal(usage.stdout, "");
 });
 
+test("quoter liquidity prints byte for byte the API's liquidity answer, or its error body, with the exit status", async () => {
+  const HUNDRED = "100000000000000000000";
+  const cases: { marketId: number; args: string[]; query: Record<string, string>; code: number }[] = [
+    { marketId: 1, args: ["--collateral", HUNDRED, "--lower-price", "0.4", "--upper-price", "0.6"], query: { collateralAvailable: HUNDRED, lowerPrice: "0.4", upperPrice: "0.6" }, code: 0 },
+    { marketId: 2, args: ["--collateral", THOUSAND, "--taker", DEMO_TRADER, "--slippage-bps", "0", "--trace"], query: { collateralAvailable: THOUSAND, taker: DEMO_TRADER, slippageBps: "0", trace: "true" }, code: 0 },
+    { marketId: 1, args: ["--collateral", HUNDRED, "--lower-price", "0.001"], query: { collateralAvailable: HUNDRED, lowerPrice: "0.001" }, code: 1 },
+    { marketId: 3, args: ["--collateral", ONE], query: { collateralAvailable: ONE }, code: 1 },
+  ];
+  const runs = await Promise.all(cases.map(({ marketId, args }) => quoter(["liquidity", "31337", DEMO_MARKET_GROUP_ADDRESS, String(marketId), ...args])));
+  for (const [i, { marketId, query, code }] of cases.entries()) {
+    const api = await h.app.inject(`/quoter/31337/${DEMO_MARKET_GROUP_ADDRESS}/${marketId}/liquidity?${new URLSearchParams(query)}`);
+    assert.equal(runs[i]!.stdout, `${api.body}\n`, `market ${marketId} ${JSON.stringify(query)} (${api.statusCode})\n${runs[i]!.stderr}`);
+    assert.equal(runs[i]!.code, code);
+    assert.equal(api.statusCode === 200, code === 0);
+  }
+  // With --taker it prints the createLiquidityPosition to sign elsewhere: it sends nothing (no keys).
+  assert.equal(JSON.parse(runs[1]!.stdout).trade.transaction.from, DEMO_TRADER);
+  const [usage, unknown] = await Promise.all([
+    quoter(["liquidity", "31337", DEMO_MARKET_GROUP_ADDRESS]),
+    quoter(["liquidity", "31337", DEMO_MARKET_GROUP_ADDRESS, "1", "--collateral", ONE, "--expected-price", "0.5"]),
+  ]);
+  for (const run of [usage, unknown]) {
+    assert.equal(run.code, 2, run.stderr);
+    assert.equal(run.stdout, "");
+  }
+  assert.match(usage.stderr, /^quoter liquidity: expected <chainId> <marketAddress> <marketId>/);
+  assert.match(unknown.stderr, /^quoter liquidity: unknown option .--expected-price/i);
+});
+
 test("quoter quote --watch: one line per event, the first the API's body at once, another after a trade; a signal ends it with 0", async () => {
   const args = ["quote", "31337", DEMO_MARKET_GROUP_ADDRESS, "2", "--expected-price", "1030", "--collateral", THOUSAND, "--watch", "--rpc", h.devchain.endpoint.url];
   const watching = await startProcess(process.execPath, [BIN, ...args], { LOG_LEVEL: "silent", HEAD_POLL_MS: "100" }, /^\{"event":"quote".*\n/m, 20_000);
@@ -157,7 +186,7 @@ test("quoter quote --watch: one line per event, the first the API's body at once
 });
 
 test("--help for the command and each subcommand", async () => {
-  const [top, serve, devchain, quote, none, depth, position] = await Promise.all([
+  const [top, serve, devchain, quote, none, depth, position, liquidity] = await Promise.all([
     quoter(["--help"]),
     quoter(["serve", "--help"]),
     quoter(["devchain", "--help"]),
@@ -165,9 +194,11 @@ test("--help for the command and each subcommand", async () => {
     quoter([]),
     quoter(["depth", "--help"]),
     quoter(["position", "--help"]),
+    quoter(["liquidity", "--help"]),
   ]);
-  for (const run of [top, serve, devchain, quote, depth, position]) assert.equal(run.code, 0, run.stderr);
-  assert.match(top.stdout, /serve[\s\S]*devchain[\s\S]*quote[\s\S]*position[\s\S]*depth/);
+  for (const run of [top, serve, devchain, quote, depth, position, liquidity]) assert.equal(run.code, 0, run.stderr);
+  assert.match(top.stdout, /serve[\s\S]*devchain[\s\S]*quote[\s\S]*position[\s\S]*depth[\s\S]*liquidity/);
+  assert.match(liquidity.stdout, /Usage: quoter liquidity <chainId> <marketAddress> <marketId> --collateral C[\s\S]*--lower-price P[\s\S]*--upper-price P[\s\S]*--taker ADDRESS/);
   assert.match(position.stdout, /Usage: quoter position <chainId> <marketAddress> <positionId>[\s\S]*--collateral C/);
   assert.match(depth.stdout, /--collateral C[\s\S]*--prices[\s\S]*--to T --levels N/);
   assert.match(serve.stdout, /Usage: quoter serve/);

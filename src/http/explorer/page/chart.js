@@ -14,7 +14,7 @@ export const OUTCOMES = {
 };
 
 /** Where `value` falls between `low` and `high` on `pixels`: BigInt arithmetic, a Number only at the end. */
-function position(value, low, high, pixels) {
+export function position(value, low, high, pixels) {
   if (high <= low) return 0;
   return Number(((value - low) * BigInt(Math.round(pixels * 100))) / (high - low)) / 100;
 }

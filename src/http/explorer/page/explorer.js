@@ -5,8 +5,8 @@
 // positions are computed in BigInt and only the final, small coordinate becomes a Number. It quotes with either
 // search, or with both at once to draw what the bisection leaves below the exact maximum, or live: redrawn on each
 // event of the quote's stream. This module runs the quotes and hands their answers to the modules that show them;
-// the form and the page's URL (form.js), the curl line (curl.js), the Live switch (live.js) and the position tab
-// (position.js, a held position's quote) are their own.
+// the form and the page's URL (form.js), the curl line (curl.js), the Live switch (live.js), the position tab
+// (position.js, a held position's quote) and the liquidity tab (liquidity.js) are their own.
 import { showComparison, showErrors, showMarket, showSummary, showVerdict } from "./answers.js";
 import { outcome, quoter } from "./api.js";
 import { copyCurl, curlLine } from "./curl.js";
@@ -14,6 +14,7 @@ import { showDepth } from "./depth.js";
 import { $ } from "./dom.js";
 import { buildForm, pageQuery, quoteRequest, readForm } from "./form.js";
 import { followLiveSwitch, startLive, stopLive } from "./live.js";
+import { runLiquidity } from "./liquidity.js";
 import { runHeld } from "./position.js";
 import { drawSearch } from "./search.js";
 import { initSigning, offerSigning } from "./sign.js";
@@ -30,8 +31,8 @@ async function run(event) {
     return { search, quote, options, url: quoter.quoteUrl(quote, options) };
   });
   const button = $("run");
-  for (const id of ["error", "summary", "charts", "raw", "comparison", "verdict", "market", "depth", "trade", "position"]) $(id).hidden = true;
-  for (const id of ["trade", "position"]) offerSigning(id, undefined);
+  for (const id of ["error", "summary", "charts", "raw", "comparison", "verdict", "market", "depth", "trade", "position", "liquidity"]) $(id).hidden = true;
+  for (const id of ["trade", "position", "liquidity"]) offerSigning(id, undefined);
   $("request").hidden = false;
   $("curl-line").textContent = requests.map(({ url }) => curlLine(url, values.live)).join("\n");
   $("status").textContent = "…";
@@ -39,6 +40,7 @@ async function run(event) {
   document.body.dataset.state = "loading";
   window.history.replaceState(null, "", `?${pageQuery(values)}`);
   if (values.held) return runHeld(values).catch(showPageError);
+  if (values.liquidity) return runLiquidity(values).catch(showPageError);
   if (values.live) return runLive(values, requests[0]);
 
   button.disabled = true;

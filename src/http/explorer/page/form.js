@@ -21,8 +21,10 @@ export async function buildForm() {
   $("search-bisection").checked = !$("search-exact").checked;
   $("compare").checked = query.get("compare") === "true";
   $("live").checked = query.get("live") === "true";
+  for (const name of RANGE_FIELDS) if (query.has(name)) $(name).value = query.get(name);
   $("kind-held").checked = query.get("kind") === "held";
-  $("kind-new").checked = !$("kind-held").checked;
+  $("kind-liquidity").checked = query.get("kind") === "liquidity";
+  $("kind-new").checked = !$("kind-held").checked && !$("kind-liquidity").checked;
   showSearchChoice();
   showKind();
   showBudgetUnits();
@@ -30,15 +32,26 @@ export async function buildForm() {
   $("live").addEventListener("change", showSearchChoice);
   $("collateralAvailable").addEventListener("input", showBudgetUnits);
   $("preset").addEventListener("change", applyPreset);
-  for (const id of ["kind-new", "kind-held"]) $(id).addEventListener("change", showKind);
+  for (const id of ["kind-new", "kind-held", "kind-liquidity"]) $(id).addEventListener("change", showKind);
 }
 
-/** A held position is named by its id, in the market id's field; its quote has one search at a time. */
+/** The range's fields: a liquidity position's, beside the form's quote parameters (the route's own). */
+const RANGE_FIELDS = ["lowerPrice", "upperPrice"];
+/** What a liquidity quote does not take: the trade's price rules (and the search choice, its one search proven). */
+const TRADE_ONLY = ["expectedPrice", "priceLimit", "maxIterations"];
+
+/**
+ * A held position is named by its id, in the market id's field; its quote has one search at a time. A liquidity
+ * position takes a range and a budget, and no price rule or search: those fields step aside.
+ */
 function showKind() {
   const held = $("kind-held").checked;
+  const liquidity = $("kind-liquidity").checked;
   $("marketId").previousSibling.textContent = held ? "Position id " : "Market id ";
-  if (held) $("compare").checked = false;
-  $("compare").disabled = held || $("live").checked;
+  if (held || liquidity) $("compare").checked = false;
+  $("compare").disabled = held || liquidity || $("live").checked;
+  $("range-fields").hidden = !liquidity;
+  for (const id of [...TRADE_ONLY, "search-bisection", "search-exact", "compare"]) if ($(id)) $(id).parentElement.hidden = liquidity;
 }
 
 /** The form's text fields, built from the service's list: a label, then its input. */
@@ -70,7 +83,9 @@ export function readForm() {
   values.search = $("search-exact").checked ? "exact" : "bisection";
   values.compare = $("compare").checked;
   values.live = $("live").checked;
+  for (const name of RANGE_FIELDS) values[name] = $(name).value.trim();
   values.held = $("kind-held").checked;
+  values.liquidity = $("kind-liquidity").checked;
   return values;
 }
 
@@ -82,6 +97,10 @@ export function pageQuery(values) {
   if (values.compare) query.set("compare", "true");
   if (values.live) query.set("live", "true");
   if (values.held) query.set("kind", "held");
+  if (values.liquidity) {
+    query.set("kind", "liquidity");
+    for (const name of RANGE_FIELDS) if (values[name]) query.set(name, values[name]);
+  }
   return query;
 }
 
@@ -129,6 +148,6 @@ function applyPreset() {
 /** Comparing sends both searches: the choice of one has no effect then. Live streams one search: no comparing. */
 function showSearchChoice() {
   if ($("live").checked) $("compare").checked = false;
-  $("compare").disabled = $("live").checked || $("kind-held").checked;
+  $("compare").disabled = $("live").checked || $("kind-held").checked || $("kind-liquidity").checked;
   for (const id of ["search-bisection", "search-exact"]) $(id).disabled = $("compare").checked;
 }

@@ -1,23 +1,22 @@
-// The "Sign and send" buttons of the trade panel (a new position's createTraderPosition) and of the position tab (a
-// held position's modifyTraderPosition): each sends the answer's calls from the connected wallet (send.js), then
-// says what happened as a trader reads it, from the receipts and the chain (through the wallet's own provider): the
-// position minted (the market group's ERC-721 Transfer to the account), its size now (getPositionSize), the
-// collateral the calls moved (the token's ERC-20 Transfers between the account and the market group) against the
-// limit; then opens the position's live quote. A button is disabled, with the reason beside it, when there is no
-// trade to sign, no wallet connected, or the simulation says the trade would fail.
+// The "Sign and send" buttons of the trade panel (a new position's createTraderPosition), of the position tab (a
+// held position's modifyTraderPosition) and of the liquidity tab (createLiquidityPosition): each sends the answer's
+// calls from the connected wallet (send.js), then says what happened as a trader reads it, from the receipts
+// (receipts.js) and the chain (through the wallet's own provider): the position minted (the market group's ERC-721
+// Transfer to the account), its size now (getPositionSize) or the liquidity it holds (the pool's Mint), the
+// collateral the calls moved against the limit; then opens a trader position's live quote. A button is disabled,
+// with the reason beside it, when there is no trade to sign, no wallet connected, or the simulation says it fails.
 import { fillList } from "./answers.js";
 import { $ } from "./dom.js";
 import { abs, formatD18 } from "./numbers.js";
+import { collateralWords, liquidityOutcome, readReceipts } from "./receipts.js";
 import { callsOf, sendTrade } from "./send.js";
 import { ask, onWalletChange, switchChain, wallet } from "./wallet.js";
 
-/** keccak256("Transfer(address,address,uint256)"): ERC-20's and ERC-721's Transfer event. */
-const TRANSFER = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
 const GET_POSITION_SIZE = "0x20613d18"; // getPositionSize(uint256)
 const TWO_255 = 2n ** 255n;
 
 /** What each button signs now: `{ body, chainId }`, or null. */
-const offers = { trade: null, position: null };
+const offers = { trade: null, position: null, liquidity: null };
 let sending = false;
 /** Opens a position's live quote in the position tab (explorer.js). */
 let openPosition = () => {};
@@ -61,7 +60,7 @@ async function sign(id) {
   try {
     await switchChain(chainId);
     const { how, receipts } = await sendTrade(callsOf(body.trade), chainId, say);
-    const told = await outcome(body, receipts);
+    const told = id === "liquidity" ? liquidityOutcome(body, receipts, wallet.account) : await outcome(body, receipts);
     say(`Done (${how === "batch" ? "one wallet_sendCalls" : `${receipts.length} transactions, one by one`}): ${told.words}`);
     fillList($("sent-list"), told.rows);
     $("sent").dataset.outcome = "done";
@@ -75,49 +74,30 @@ async function sign(id) {
   }
 }
 
-const topicAddress = (topic) => `0x${topic.slice(-40)}`.toLowerCase();
-const same = (a, b) => typeof a === "string" && typeof b === "string" && a.toLowerCase() === b.toLowerCase();
-const logsOf = (receipts) => receipts.flatMap((receipt) => receipt.logs ?? []).filter((log) => log.topics && same(log.topics[0], TRANSFER));
-
 /** What the receipts say happened, in words and rows; `positionId` the position to follow, or null. */
 async function outcome(body, receipts) {
   const { trade } = body;
   const group = trade.transaction.to;
-  const account = wallet.account.toLowerCase();
-  const logs = logsOf(receipts);
-  // ERC-721's Transfer names the token id as a third topic; ERC-20's puts the amount in the data.
-  const minted = logs.find((log) => log.topics.length === 4 && same(log.address, group) && BigInt(log.topics[1]) === 0n && topicAddress(log.topics[2]) === account);
+  const { minted, net } = readReceipts(receipts, trade, wallet.account);
   const held = body.positionId !== undefined;
-  const positionId = held ? BigInt(body.positionId) : minted ? BigInt(minted.topics[3]) : null;
-  const token = (trade.balance && trade.balance.token) || (trade.approval && trade.approval.token);
-  const moved = logs.filter((log) => log.topics.length === 3 && (!token || same(log.address, token)));
-  const sum = (from, to) => moved.filter((log) => topicAddress(log.topics[1]) === from && topicAddress(log.topics[2]) === to).reduce((total, log) => total + BigInt(log.data), 0n);
-  const net = sum(account, group.toLowerCase()) - sum(group.toLowerCase(), account);
+  const positionId = held ? BigInt(body.positionId) : minted;
   const size = positionId === null ? null : await positionSize(group, positionId);
   const quoted = BigInt(held ? body.targetSize : body.maxSize);
-  const units = collateralWords(net, BigInt(body.collateralDecimals ?? 18));
+  const units = collateralWords(net, BigInt(body.collateralDecimals ?? 18), trade.collateralLimit);
   const sizeWords = size === null ? "no position minted in the receipts" : `${size} (${sideOf(size)} ${formatD18(abs(size))} × 10^18)${size === quoted ? ", as quoted" : `: the quote said ${quoted}`}`;
-  const limit = net > 0n ? `, within its limit of ${trade.collateralLimit}` : "";
   const words = positionId === null
     ? `the calls went through, but no position was minted to ${wallet.account}.`
-    : `position ${positionId} ${held ? "now has" : "opened with"} size ${sizeWords}; ${units}${limit}.`;
+    : `position ${positionId} ${held ? "now has" : "opened with"} size ${sizeWords}; ${units}.`;
   const rows = [
     ["position", positionId === null ? "none" : `${positionId}${held ? "" : " (minted to you)"}`, "positionId"],
     ["its size now", size === null ? "–" : sizeWords, "size"],
-    ["collateral (token units)", `${units}${limit}`, "collateral"],
+    ["collateral (token units)", units, "collateral"],
     ["transactions", receipts.map((receipt) => receipt.transactionHash).join(", "), "transactions"],
   ];
   return { positionId, words, rows };
 }
 
 const sideOf = (size) => (size > 0n ? "long" : size < 0n ? "short" : "closed");
-
-function collateralWords(net, decimals) {
-  const tokens = (value) => formatD18(value * 10n ** (18n - decimals));
-  if (net > 0n) return `it took ${net} (${tokens(net)} tokens)`;
-  if (net < 0n) return `${-net} (${tokens(-net)} tokens) came back to you`;
-  return "no collateral moved";
-}
 
 /** getPositionSize(positionId) on the market group, read through the wallet: the chain the trade went to. */
 async function positionSize(group, positionId) {

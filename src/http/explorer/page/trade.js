@@ -11,7 +11,7 @@ const APPROVE = "0x095ea7b3"; // approve(address,uint256)
 const TWO_255 = 2n ** 255n;
 
 /** The 32-byte words after a call's 4-byte selector, as BigInts; null when the data is not that many whole words. */
-function words(data, count) {
+export function words(data, count) {
   const hex = data.slice(10);
   if (!/^0x[0-9a-f]{8}/.test(data) || hex.length !== 64 * count) return null;
   return Array.from({ length: count }, (_, i) => BigInt(`0x${hex.slice(64 * i, 64 * (i + 1))}`));
@@ -32,7 +32,7 @@ export function decodeApproval(data) {
 }
 
 /** Unix seconds as a UTC date. */
-const when = (seconds) => `${seconds} (${new Date(Number(seconds) * 1000).toISOString().replace(".000Z", "Z")})`;
+export const when = (seconds) => `${seconds} (${new Date(Number(seconds) * 1000).toISOString().replace(".000Z", "Z")})`;
 
 /** The simulation's verdict in a trader's words; `revertArgs` named as the service decoded them. */
 export function simulationWords(trade) {
