@@ -3,6 +3,7 @@ import { searcherQuoted, type ExactSearchGas, type SearchGas } from "../scripts/
 import { MIB, fmt, percentile, type LatencySummary } from "./stats.ts";
 import type { MixEntry } from "./workload.ts";
 import type { PositionsResult } from "./positions.ts";
+import type { LiquidityResult } from "./liquidity.ts";
 
 export interface LatencyCell {
   /**
@@ -140,6 +141,8 @@ export interface BenchResults {
   exact: { quotes: ExactQuote[]; summary: ExactSummary[] };
   /** The held positions' workload (bench/positions.ts); absent in results written before it. */
   positions?: PositionsResult;
+  /** The liquidity workload (bench/liquidity.ts); absent in results written before it. */
+  liquidity?: LiquidityResult;
   /** `npm run gas`'s measurements on the bench's node (bigints, written as strings). */
   gas: { bisection: SearchGas[]; exact: ExactSearchGas[] };
   timings: Timings;

@@ -6,7 +6,9 @@
 // latency on the mix, and the gas of the searcher's call data for it (scripts/measure-gas.ts). And four timings
 // that tests no longer bound (bench/timings.ts): the devchain's start, the 503 at a quote's deadline, the 503 of a
 // full queue, /ready against a silent node. And held positions' quotes (bench/positions.ts): each strategy's p50 and
-// requests per quote, and the candidates of each exact answer.
+// requests per quote, and the candidates of each exact answer. And new liquidity positions (bench/liquidity.ts): their
+// candidates, the searcher's gas and the p50 per strategy, and how often the group's own quote reverts or leaves
+// collateral unused.
 import autocannon from "autocannon";
 import type { Hex } from "viem";
 import { measureExactSearchGas, measureSearchGas } from "../scripts/measure-gas.ts";
@@ -43,6 +45,7 @@ import { MIB, summarize, type LatencySummary } from "./stats.ts";
 import { devchainAnswers, measureServiceTimings, timingServiceEnvs } from "./timings.ts";
 import { BENCH_TAKER, EXACT_WORKLOAD, MIX, bareSearchBody, quotePath } from "./workload.ts";
 import { positionsWorkload, renderPositionsLines } from "./positions.ts";
+import { liquidityWorkload, renderLiquidityLines } from "./liquidity.ts";
 
 const BENCH_DIR = new URL(".", import.meta.url).pathname;
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -84,6 +87,10 @@ interface Plan {
   /** The held positions' workload (bench/positions.ts): its proxy delay and its timed rounds. */
   readonly positionDelayMs: number;
   readonly positionRounds: number;
+  /** The liquidity workload (bench/liquidity.ts): its proxy delay, its timed rounds and the strategies timed. */
+  readonly liquidityDelayMs: number;
+  readonly liquidityRounds: number;
+  readonly liquidityTimed: readonly Strategy[];
   /** The whole run is abandoned (children killed, exit 1) past this. */
   readonly watchdogSeconds: number;
 }
@@ -109,6 +116,9 @@ const FULL: Plan = {
   timingRounds: 10,
   positionDelayMs: 50,
   positionRounds: 10,
+  liquidityDelayMs: 50,
+  liquidityRounds: 3,
+  liquidityTimed: STRATEGIES,
   watchdogSeconds: 25 * 60,
 };
 
@@ -130,7 +140,9 @@ const QUICK: Plan = {
   memoryQuotes: 600,
   timingRounds: 3,
   positionRounds: 2,
-  watchdogSeconds: 4 * 60,
+  liquidityRounds: 1,
+  liquidityTimed: ["single-call"],
+  watchdogSeconds: 5 * 60,
 };
 
 const { values: options } = parseArgs({
@@ -556,6 +568,8 @@ async function main(): Promise<BenchResults> {
 
   const positions = await positionsWorkload(proxy, { "single-call": services.get("single-call")!.url, sequential: services.get("sequential")!.url }, plan.positionDelayMs, plan.positionRounds, failures);
   log(renderPositionsLines(positions).split("\n").filter((line) => line.startsWith("-")).join("; "));
+  const liquidity = await liquidityWorkload(proxy, { "single-call": services.get("single-call")!.url, sequential: services.get("sequential")!.url }, nodeUrl, { delayMs: plan.liquidityDelayMs, rounds: plan.liquidityRounds, strategies: plan.liquidityTimed }, failures);
+  log(renderLiquidityLines(liquidity).split("\n").filter((line) => line.startsWith("-")).join("; "));
 
   // The service's own overhead: the same searches as bare eth_calls through the same proxy, alternating; and, as
   // the floor of any service in a process of its own, the same searches forwarded by a route that does nothing else.
@@ -694,6 +708,7 @@ async function main(): Promise<BenchResults> {
     memory,
     exact: { quotes: exactQuotes, summary: summarizeExact(exactQuotes) },
     positions,
+    liquidity,
     gas,
     timings,
     targets: [],
@@ -710,7 +725,7 @@ try {
   const table = renderTable(results);
   const exactTable = renderExactTable(results);
   const timingTable = renderTimingTable(results.timings);
-  const takerLines = `${renderTakerLines(results)}\n\n${renderPositionsLines(results.positions)}`;
+  const takerLines = `${renderTakerLines(results)}\n\n${renderPositionsLines(results.positions)}\n\n${renderLiquidityLines(results.liquidity)}`;
   console.log(`${table}\n\n${takerLines}\n\n${exactTable}\n\n${timingTable}`);
   mkdirSync(outDir, { recursive: true });
   // Gas figures are bigints: written as decimal strings.
