@@ -34,7 +34,7 @@ function capturedLogger() {
   return { logger: pino({ level: "warn" }, sink), lines };
 }
 
-type Seen = { readonly sentAt: number; readonly status: number; readonly blockNumber?: string; readonly blockHash?: string; readonly fresh: boolean };
+type Seen = { readonly sentAt: number; readonly status: number; readonly blockNumber?: string; readonly blockHash?: string; readonly fresh: boolean; readonly why?: unknown };
 
 /** Quotes sent one after another, plain and no-cache in turn, each noted with when it was sent, until stopped. */
 function traffic(service: LiveService, path: string) {
@@ -45,7 +45,9 @@ function traffic(service: LiveService, path: string) {
       const fresh = i % 2 === 1;
       const sentAt = Date.now();
       const answer = await service.get(path, fresh ? { "cache-control": "no-cache" } : {});
-      seen.push({ sentAt, status: answer.status, blockNumber: answer.body.blockNumber, blockHash: answer.body.blockHash, fresh });
+      // Anything but a 200 keeps its body: a failure then says which error, and when (ms from the first quote).
+      const why = answer.status === 200 ? {} : { why: { ...answer.body, answeredAfterMs: Date.now() - sentAt } };
+      seen.push({ sentAt, status: answer.status, blockNumber: answer.body.blockNumber, blockHash: answer.body.blockHash, fresh, ...why });
     }
   })();
   return {
@@ -106,7 +108,7 @@ describe("evm_revert to an earlier block", () => {
         const seen = await quotes.stop();
 
         const failed = seen.filter((answer) => answer.status !== 200);
-        assert.deepEqual(failed, [], "no answer but 200 at any time");
+        assert.deepEqual(failed.map((answer) => ({ ...answer, sentAfterRevertMs: answer.sentAt - revertedAt })), [], `no answer but 200 at any time; the service's warnings: ${JSON.stringify(lines)}`);
         const late = seen.filter((answer) => answer.sentAt >= revertedAt + 3_000);
         assert.ok(late.filter((answer) => answer.fresh).length > 0 && late.filter((answer) => !answer.fresh).length > 0, "plain and no-cache quotes were sent from 3 s on");
         for (const answer of late) {
