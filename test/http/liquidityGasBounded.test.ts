@@ -2,27 +2,19 @@
 // liquidity searcher's one call quotes the candidates it can fund and the search goes on at the same block by plain
 // calls (each candidate's tokens, then its mint, to the market group): the answer is byte for byte the sequential
 // strategy's, itself checked against the group's own requirement in liquidity.test.ts.
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { FastifyInstance } from "fastify";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { DEMO_MARKET_GROUP_ADDRESS, DEMO_USDC_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
-import { serviceBehindProxy, type ServiceBehindProxy } from "../support/liveService.ts";
+import { gasBoundedPairForFile } from "../support/liveService.ts";
 import { quoteRequests } from "../support/rpcProxy.ts";
 
 /** Room for the searcher's reads, the group's quote and its mint, and a couple of candidates: never a whole search. */
 const CAP = 1_500_000n;
 const E18 = 10n ** 18n;
 
-let setup: ServiceBehindProxy;
 /** [single-call under CAP behind the proxy, sequential on the node]. */
-let apps: FastifyInstance[];
-before(async () => {
-  setup = await serviceBehindProxy({ strategy: "single-call", searchGasCap: CAP, timeoutMs: 60_000, probe: true });
-  const sequential = await setup.serve({ rpc: setup.devchain.endpoint.url, strategy: "sequential", timeoutMs: 60_000, probe: true });
-  apps = [setup.service.app, sequential.app];
-});
-after(() => setup.close());
+const pair = gasBoundedPairForFile(CAP);
 
 const ASKS = [
   { what: "the whole market, 1000 tokens (18 decimals)", group: DEMO_MARKET_GROUP_ADDRESS, query: { collateralAvailable: (1000n * E18).toString() } },
@@ -34,11 +26,11 @@ describe(`a liquidity answer under SEARCH_GAS_CAP=${CAP}: the search goes on by 
   for (const { what, group, query } of ASKS) {
     test(what, { timeout: 120_000 }, async (t) => {
       const url = `/quoter/${DEVCHAIN_ID}/${group}/1/liquidity?${new URLSearchParams({ ...query, trace: "true" })}`;
-      setup.proxy.clear();
-      const single = await apps[0]!.inject({ url });
-      const calls = setup.proxy.requests.filter((request) => request.method === "eth_call");
-      const requests = quoteRequests(setup.proxy.methods);
-      const sequential = await apps[1]!.inject({ url });
+      pair.setup().proxy.clear();
+      const single = await pair.apps()[0].inject({ url });
+      const calls = pair.setup().proxy.requests.filter((request) => request.method === "eth_call");
+      const requests = quoteRequests(pair.setup().proxy.methods);
+      const sequential = await pair.apps()[1].inject({ url });
       assert.equal(single.statusCode, 200, single.body);
       assert.equal(single.body, sequential.body, "byte for byte the sequential answer");
       assert.ok(requests.every((method) => method === "eth_call"), `${requests}`);

@@ -2,13 +2,12 @@
 // search, the position searcher's call continues at the same block in further calls, each run again at the owner's
 // address, from the position's market, size and offset the first call read; the answer is byte for byte the
 // sequential strategy's, and the test's own search agrees with it.
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { FastifyInstance } from "fastify";
 import type { Address } from "viem";
 import { DEVCHAIN_ID } from "../../src/devchain/chain.ts";
 import { DEMO_DEPLOYER, DEMO_MARKET_GROUP_ADDRESS, DEMO_TRADER, DEMO_USDC_MARKET_GROUP_ADDRESS } from "../../src/devchain/demo.ts";
-import { serviceBehindProxy, type ServiceBehindProxy } from "../support/liveService.ts";
+import { gasBoundedPairForFile } from "../support/liveService.ts";
 import { quoteRequests } from "../support/rpcProxy.ts";
 import { bisectionOfPosition, maximumOfPosition } from "../support/positionBruteForce.ts";
 import { d18 } from "../support/verify.ts";
@@ -17,15 +16,8 @@ import { d18 } from "../support/verify.ts";
 const CAP = 300_000n;
 const E18 = 10n ** 18n;
 
-let setup: ServiceBehindProxy;
 /** [single-call under CAP behind the proxy, sequential on the node]. */
-let apps: FastifyInstance[];
-before(async () => {
-  setup = await serviceBehindProxy({ strategy: "single-call", searchGasCap: CAP, timeoutMs: 60_000, probe: true });
-  const sequential = await setup.serve({ rpc: setup.devchain.endpoint.url, strategy: "sequential", timeoutMs: 60_000, probe: true });
-  apps = [setup.service.app, sequential.app];
-});
-after(() => setup.close());
+const pair = gasBoundedPairForFile(CAP);
 
 /** Each position's asks: one adds to it, the other trades through it with no new collateral (turning it around). */
 const LONG_ASKS = [
@@ -50,12 +42,12 @@ describe(`a held position under SEARCH_GAS_CAP=${CAP}: the search continues in f
       for (const search of ["bisection", "exact"] as const) {
         test(`${position.what}, expectedPrice ${expectedPrice}, budget ${budget}, ${search}`, { timeout: 120_000 }, async () => {
           const url = `/quoter/${DEVCHAIN_ID}/${position.group}/positions/${position.positionId}?${new URLSearchParams({ expectedPrice, collateralAvailable: budget.toString(), search, trace: "true" })}`;
-          await apps[0]!.inject({ url: url.replace("trace=true", "trace=false") }); // the owner known: every call below is the searcher's
-          setup.proxy.clear();
-          const single = await apps[0]!.inject({ url });
-          const searcherCalls = setup.proxy.requests.filter((request) => request.method === "eth_call");
-          const requests = quoteRequests(setup.proxy.methods);
-          const sequential = await apps[1]!.inject({ url });
+          await pair.apps()[0].inject({ url: url.replace("trace=true", "trace=false") }); // the owner known: every call below is the searcher's
+          pair.setup().proxy.clear();
+          const single = await pair.apps()[0].inject({ url });
+          const searcherCalls = pair.setup().proxy.requests.filter((request) => request.method === "eth_call");
+          const requests = quoteRequests(pair.setup().proxy.methods);
+          const sequential = await pair.apps()[1].inject({ url });
           assert.equal(single.body, sequential.body, "byte for byte the sequential answer");
           assert.equal(single.statusCode, 200, single.body);
           const body = single.json();
@@ -78,7 +70,7 @@ describe(`a held position under SEARCH_GAS_CAP=${CAP}: the search continues in f
           assert.ok(searcherRuns >= 1, "the searcher ran");
 
           const held = { group: position.group as Address, positionId: position.positionId, expectedPrice: d18(expectedPrice), budget, blockNumber: BigInt(body.blockNumber) };
-          const expected = search === "exact" ? await maximumOfPosition(setup.devchain.chain, held) : await bisectionOfPosition(setup.devchain.chain, held);
+          const expected = search === "exact" ? await maximumOfPosition(pair.setup().devchain.chain, held) : await bisectionOfPosition(pair.setup().devchain.chain, held);
           assert.equal(magnitude(BigInt(body.maxSize)), expected, "the test's own search finds the same trade");
           if (search === "exact") assert.equal(body.exact, true);
         });

@@ -152,3 +152,20 @@ export async function trade(devchain: Devchain, size = parseUnits("0.01", 18)): 
   if (receipt.status !== "success") throw new Error("the trade reverted");
   return { blockNumber: receipt.blockNumber, blockHash: receipt.blockHash };
 }
+
+/**
+ * A file's pair for searches under a gas cap: a single-call service under `searchGasCap` behind the proxy (whose
+ * requests the test reads) and a sequential one on the node, each quote given 60 s; both started before the file's
+ * tests, closed after them.
+ */
+export function gasBoundedPairForFile(searchGasCap: bigint): { readonly setup: () => ServiceBehindProxy; readonly apps: () => readonly [FastifyInstance, FastifyInstance] } {
+  let setup: ServiceBehindProxy;
+  let apps: [FastifyInstance, FastifyInstance];
+  before(async () => {
+    setup = await serviceBehindProxy({ strategy: "single-call", searchGasCap, timeoutMs: 60_000, probe: true });
+    const sequential = await setup.serve({ rpc: setup.devchain.endpoint.url, strategy: "sequential", timeoutMs: 60_000, probe: true });
+    apps = [setup.service.app, sequential.app];
+  });
+  after(() => setup.close());
+  return { setup: () => setup, apps: () => apps };
+}
