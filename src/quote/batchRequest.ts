@@ -61,34 +61,42 @@ function shapeProblems(item: unknown, index: number): ErrorDetail[] {
   });
 }
 
+/** How a route reads an item: which fields are its path's, and its path's and query's parsers. */
+type ItemRoute = {
+  readonly isPath: (key: string) => boolean;
+  readonly parsePath: (path: Record<string, unknown>) => Result<object, QuoteError>;
+  readonly parseQuery: (query: Record<string, unknown>) => Result<object, QuoteError>;
+};
+
+const NEW_POSITION: ItemRoute = { isPath: (key) => PATH_FIELDS.has(key), parsePath: parsePathParams, parseQuery: parseQueryParams };
+const HELD_POSITION: ItemRoute = { isPath: (key) => PATH_FIELDS.has(key) || key === "positionId", parsePath: parsePositionPath, parseQuery: parsePositionQuery };
+const LIQUIDITY: ItemRoute = { isPath: (key) => PATH_FIELDS.has(key), parsePath: parsePathParams, parseQuery: parseLiquidityQuery };
+
 /**
  * One item as the GET reads its path (with the batch's chain id) and query: the path's errors first. An item with
- * `positionId` in place of `marketId` is a held position's, read as its route reads it.
+ * `positionId` in place of `marketId` is a held position's, read as its route reads it; one with `"kind":
+ * "liquidity"` a liquidity quote's (semantics §14), and no other kind is.
  */
 function parseItem(chainId: string, item: Record<string, string>): BatchItem {
-  if ("kind" in item) return parseKindItem(chainId, item);
+  if ("kind" in item) {
+    const { kind, ...rest } = item;
+    if (kind !== "liquidity") return err(invalidQueryParameters([{ param: "kind", message: 'must be "liquidity" (a liquidity quote), or left out (a trader\'s quote)' }]));
+    return readItem(chainId, rest, LIQUIDITY);
+  }
   const held = "positionId" in item;
   if (held && "marketId" in item) {
     return err(invalidPathParameters([{ param: "positionId", message: "a quote has a marketId (a new position) or a positionId (a held one), not both" }]));
   }
-  const path: Record<string, unknown> = { chainId };
-  const query: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(item)) (PATH_FIELDS.has(key) || key === "positionId" ? path : query)[key] = value;
-  const parsedPath = held ? parsePositionPath(path) : parsePathParams(path);
-  if (!parsedPath.ok) return parsedPath;
-  const parsedQuery = held ? parsePositionQuery(query) : parseQueryParams(query);
-  return parsedQuery.ok ? ok({ ...parsedPath.value, ...parsedQuery.value } as AnyQuoteRequest) : parsedQuery;
+  return readItem(chainId, item, held ? HELD_POSITION : NEW_POSITION);
 }
 
-/** An item with `kind`: "liquidity" is a liquidity quote's (the path's fields, then its own query); no other kind is. */
-function parseKindItem(chainId: string, item: Record<string, string>): BatchItem {
-  const { kind, ...rest } = item;
-  if (kind !== "liquidity") return err(invalidQueryParameters([{ param: "kind", message: 'must be "liquidity" (a liquidity quote), or left out (a trader\'s quote)' }]));
+/** The item's fields split into the route's path and query, and read by its parsers, the path first. */
+function readItem(chainId: string, item: Record<string, string>, route: ItemRoute): BatchItem {
   const path: Record<string, unknown> = { chainId };
   const query: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(rest)) (PATH_FIELDS.has(key) ? path : query)[key] = value;
-  const parsedPath = parsePathParams(path);
+  for (const [key, value] of Object.entries(item)) (route.isPath(key) ? path : query)[key] = value;
+  const parsedPath = route.parsePath(path);
   if (!parsedPath.ok) return parsedPath;
-  const parsedQuery = parseLiquidityQuery(query);
-  return parsedQuery.ok ? ok({ ...parsedPath.value, ...parsedQuery.value }) : parsedQuery;
+  const parsedQuery = route.parseQuery(query);
+  return parsedQuery.ok ? ok({ ...parsedPath.value, ...parsedQuery.value } as AnyQuoteRequest) : parsedQuery;
 }
