@@ -50,6 +50,14 @@ export function collateralLimit(input: {
 }
 
 /**
+ * Rounded down: a token amount less slippageBps, the least accepted: a liquidity mint's minimum tokens (semantics
+ * §14), a withdrawal's collateral back (§13).
+ */
+export function amountLessSlippage(amount: bigint, slippageBps: number): bigint {
+  return (amount * (BPS - BigInt(slippageBps))) / BPS;
+}
+
+/**
  * A held position's modify limit in token units (semantics §13), from the answer's collateralDeltaLimit: moved by
  * slippageBps against the trader. A deposit may grow, as a new position's limit (rounded up, never past the budget in
  * token units, never below the answer's); a withdrawal may shrink (the least accepted back, |limit| × (10000 −
@@ -64,13 +72,8 @@ export function positionDeltaLimit(input: {
 }): bigint {
   const { collateralDeltaLimit: limit, slippageBps } = input;
   if (limit > 0n) return collateralLimit({ ...input, maxCollateral: limit });
-  const back = (-limit * (BPS - BigInt(slippageBps))) / BPS;
+  const back = amountLessSlippage(-limit, slippageBps);
   return back === 0n ? 1n : -back;
-}
-
-/** Rounded down: a token amount less slippageBps, the least a liquidity mint accepts (semantics §14). */
-export function amountLessSlippage(amount: bigint, slippageBps: number): bigint {
-  return (amount * (BPS - BigInt(slippageBps))) / BPS;
 }
 
 /** Exact: the answer block's timestamp + deadlineSeconds (unix seconds), so a deadline is never before its block. */
