@@ -4,6 +4,7 @@ import { decodeErrorResult, encodeDeployData, isHex, maxUint256, parseEventLogs,
 import { startEmbeddedChain, type EmbeddedChain } from "../../src/devchain/chain.ts";
 import { uniswapV3Factory, uniswapV3Pool } from "../../src/devchain/uniswap.ts";
 import { collateralTokenAbi, marketGroupAbi, marketGroupBytecode } from "../../src/generated/contracts.ts";
+import type { LiquidityMint } from "../../src/chain/trade/trading.ts";
 import type { MarketSpec } from "./poolModel.ts";
 import { minedReceipt } from "../support/receipts.ts";
 
@@ -119,18 +120,8 @@ export async function reverted(action: Promise<unknown>): Promise<Revert> {
 /** Collateral each harness group mints to the deployer, in token units: half of it is paid to the trader. */
 export const COLLATERAL_SUPPLY = 10n ** 40n;
 
-/** What createLiquidityPosition takes, its deadline none unless given. */
-export interface LiquidityParams {
-  readonly marketId: bigint;
-  readonly amountBaseToken: bigint;
-  readonly amountQuoteToken: bigint;
-  readonly collateralAmount: bigint;
-  readonly lowerTick: number;
-  readonly upperTick: number;
-  readonly minAmountBaseToken: bigint;
-  readonly minAmountQuoteToken: bigint;
-  readonly deadline?: bigint;
-}
+/** What createLiquidityPosition takes (the service's LiquidityMint), its deadline none unless given. */
+export type LiquidityParams = Omit<LiquidityMint, "deadline"> & { readonly deadline?: bigint };
 /** The gas a harness trade is sent with: a fixed limit, no estimate (see DEMO_TRADE_GAS). */
 const TRADE_GAS = 2_000_000n;
 

@@ -108,11 +108,11 @@ export async function chainBehindProxy(options: RpcProxyOptions = {}): Promise<C
  * A chain behind a proxy and one service on it (started with `options`) for the tests of one file: started before
  * them, closed after them. Read its fields inside the tests.
  */
-export function servedForFile(options: ServeOptions = {}): { readonly chain: ChainBehindProxy; readonly service: LiveService } {
+export function servedForFile(options: ServeOptions | ((chain: ChainBehindProxy) => ServeOptions) = {}): { readonly chain: ChainBehindProxy; readonly service: LiveService } {
   const served = {} as { chain: ChainBehindProxy; service: LiveService };
   before(async () => {
     served.chain = await chainBehindProxy();
-    served.service = await served.chain.serve(options);
+    served.service = await served.chain.serve(typeof options === "function" ? options(served.chain) : options);
   });
   after(() => served.chain?.close());
   return served;
@@ -152,6 +152,9 @@ export async function trade(devchain: Devchain, size = parseUnits("0.01", 18)): 
   if (receipt.status !== "success") throw new Error("the trade reverted");
   return { blockNumber: receipt.blockNumber, blockHash: receipt.blockHash };
 }
+
+/** A file's service on the node itself with its head pushed over the node's WebSocket: what live streams follow. */
+export const pushedServiceForFile = () => servedForFile((chain) => ({ rpc: chain.devchain.endpoint.url, webSocket: true }));
 
 /**
  * A file's pair for searches under a gas cap: a single-call service under `searchGasCap` behind the proxy (whose
