@@ -118,6 +118,8 @@ try {
   const descriptors = () => readdirSync(`/proc/${service.pid}/fd`).length;
 
   let stopping = false;
+  // The miner outlasts the clients: a quote asked with minBlock of the next block is answered only once it is mined.
+  let mining = true;
   let head = BigInt((await node("eth_blockNumber")) as string);
 
   /** One request, maybe abandoned by the client 0 to 30 ms after it is sent; its status counted, its body read. */
@@ -228,7 +230,7 @@ try {
     await node("evm_setAutomine", [false]);
     // On a clock: a block that took longer is made up by the next ones (a backlog of one block at most).
     let next = performance.now();
-    for (let block = 0; !stopping; block++) {
+    for (let block = 0; mining; block++) {
       const started = performance.now();
       const market = MARKETS[block % MARKETS.length]!;
       // Each market LONG then SHORT in turn: its price goes back and forth, never out of range.
@@ -264,8 +266,8 @@ try {
   type Row = { endS: number; counts: Counts; gc: GcReport | undefined; rss: number; rssMax: number; chainRss: number; fdMin: number; fdMax: number };
   const rows: Row[] = [];
   const started = performance.now();
+  const mined = miner().catch((error: unknown) => failed("worker", error));
   const workers = [
-    miner(),
     ...Array.from({ length: QUOTE_CLIENTS }, quoteClient),
     ...Array.from({ length: BATCH_CLIENTS }, batchClient),
     ...Array.from({ length: STREAM_CHURNERS }, streamChurner),
@@ -302,6 +304,8 @@ try {
   // The end: everything but the kept streams stops; then one block with a trade on each watched market.
   stopping = true;
   await Promise.all(workers);
+  mining = false;
+  await mined;
   const openAtEnd = kept.filter((watched) => watched.open);
   for (const market of MARKETS) await submitTrade(devchain.chain, { group: GROUP, marketId: market.id, size: TRADE_SIZE });
   await node("evm_mine");
